@@ -1,8 +1,9 @@
 import type { Migration } from '../../../shared-node/sqlite';
+import { SYNC_MIGRATIONS } from '../../sync/state/migrations';
 
 /**
  * The app database's migrations. Ranges: 1-99 sync engine (folders, files, journal, activity,
  * account cache), 100-199 knowledge entries and outbox, 200-299 leads, 300-399 app settings/UI cache.
  * Each module exports its own list; this registry only concatenates them.
  */
-export const APP_MIGRATIONS: Migration[] = [];
+export const APP_MIGRATIONS: Migration[] = [...SYNC_MIGRATIONS];

@@ -1,0 +1,31 @@
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import { registerClockRoutes } from './admin/clock-routes';
+import { requireAdminToken } from './admin/auth';
+import type { ServerContext, ServerModule } from './context';
+import { installErrorHandling } from './http/error-handling';
+
+export const ADMIN_PREFIX = '/__admin/v1';
+
+/** Builds the HTTP app: error shapes, each module's routes, and the admin surface behind its token. */
+export async function buildApp(ctx: ServerContext, modules: readonly ServerModule[], adminToken: string): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: ctx.log,
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: 1024 * 1024,
+    // Object URLs are long: names up to 255 bytes, percent-encoded.
+    routerOptions: { maxParamLength: 4096 },
+    return503OnClosing: true,
+    forceCloseConnections: true,
+  });
+  installErrorHandling(app);
+  for (const module of modules) await module.register(app, ctx);
+  await app.register(
+    async (admin) => {
+      requireAdminToken(admin, adminToken);
+      registerClockRoutes(admin, ctx);
+      for (const module of modules) await module.registerAdmin?.(admin, ctx);
+    },
+    { prefix: ADMIN_PREFIX },
+  );
+  return app;
+}
