@@ -1,0 +1,125 @@
+import { type AppError, appError, err, ok, type Result } from '../../../src-shared/errors';
+import type { SecretStore } from '../secrets/keychain';
+import { startSandbox } from './sandbox';
+import { SETTING, type SettingsStore } from './settings';
+
+/** Which account the app talks to. */
+export interface Connection {
+  kind: 'sandbox' | 'account';
+  baseUrl: string;
+  apiKey: string;
+  /** Key of this account's rows in the offline cache: the sandbox's port changes on every start. */
+  cacheSource: string;
+  /** Where the key came from, for `status` and the UI (never the key itself). */
+  origin: 'env' | 'keychain' | 'sandbox';
+  /** Present for the sandbox: the admin token of this run (memory only). */
+  adminToken?: string;
+  close(): Promise<void>;
+}
+
+export const SANDBOX_CACHE_SOURCE = 'sandbox';
+
+/** The keychain account of a real account's key. */
+export const apiKeyAccount = (baseUrl: string) => `api-key:${baseUrl}`;
+
+export interface ResolveOptions {
+  dataDir: string;
+  settings: SettingsStore;
+  secrets: SecretStore;
+  env?: NodeJS.ProcessEnv;
+  /** `--base-url`: wins over ASSETS_BASE_URL and the saved account. */
+  baseUrl?: string;
+  /** The sandbox's rate limit (tests and benchmarks); the service's 120/min by default. */
+  sandboxRatePerMinute?: number;
+}
+
+/**
+ * ASSETS_API_KEY (with --base-url, ASSETS_BASE_URL or the saved base URL) > the saved account (base URL
+ * in settings, key in the keychain) > the embedded sandbox. A base URL given without any key for it is
+ * an error, not a silent fall back to the sandbox: the user asked for that account.
+ */
+export async function resolveConnection(o: ResolveOptions): Promise<Result<Connection, AppError>> {
+  const env = o.env ?? process.env;
+  const given = o.baseUrl ?? (env.ASSETS_BASE_URL || undefined);
+  const givenUrl = given !== undefined ? normalizeBaseUrl(given) : null;
+  if (givenUrl && !givenUrl.ok) return givenUrl;
+  const saved = o.settings.get(SETTING.accountBaseUrl);
+
+  const envKey = env.ASSETS_API_KEY?.trim();
+  if (envKey) {
+    const baseUrl = givenUrl?.value ?? saved;
+    if (!baseUrl) {
+      return err(
+        appError(
+          'NO-BASE-URL',
+          'ASSETS_API_KEY is set but no service address is: pass --base-url or set ASSETS_BASE_URL.',
+        ),
+      );
+    }
+    return ok(account(baseUrl, envKey, 'env'));
+  }
+
+  const baseUrl = givenUrl?.value ?? saved;
+  if (baseUrl) {
+    let key: string | null;
+    try {
+      key = o.secrets.get(apiKeyAccount(baseUrl));
+    } catch (e) {
+      return err(appError('KEYCHAIN-UNAVAILABLE', (e as Error).message));
+    }
+    if (!key) {
+      return err(
+        appError(
+          'NOT-LOGGED-IN',
+          `No API key is stored for ${baseUrl}. Run "assets-sync login --base-url ${baseUrl}" or set ASSETS_API_KEY.`,
+        ),
+      );
+    }
+    return ok(account(baseUrl, key, 'keychain'));
+  }
+
+  const sandbox = await startSandbox({
+    dataDir: o.dataDir,
+    secrets: o.secrets,
+    ...(o.sandboxRatePerMinute !== undefined ? { ratePerMinute: o.sandboxRatePerMinute } : {}),
+  });
+  if (!sandbox.ok) return sandbox;
+  const s = sandbox.value;
+  return ok({
+    kind: 'sandbox',
+    baseUrl: s.baseUrl,
+    apiKey: s.apiKey,
+    cacheSource: SANDBOX_CACHE_SOURCE,
+    origin: 'sandbox',
+    adminToken: s.adminToken,
+    close: s.close,
+  });
+}
+
+function account(baseUrl: string, apiKey: string, origin: 'env' | 'keychain'): Connection {
+  return { kind: 'account', baseUrl, apiKey, cacheSource: baseUrl, origin, close: async () => {} };
+}
+
+/** `https://Host:443/x/` -> `https://host/x`: one spelling per address, so one keychain entry and one budget. */
+export function normalizeBaseUrl(text: string): Result<string, AppError> {
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    return err(
+      appError('BASE-URL-INVALID', `"${text}" is not a URL; expected e.g. https://files.example.com`),
+    );
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return err(
+      appError(
+        'BASE-URL-INVALID',
+        `The service address must start with http:// or https://, not ${url.protocol}`,
+      ),
+    );
+  }
+  if (url.username || url.password || url.search || url.hash) {
+    return err(appError('BASE-URL-INVALID', 'The service address takes no credentials, query or fragment.'));
+  }
+  return ok(`${url.origin}${url.pathname.replace(/\/+$/, '')}`);
+}

@@ -1,0 +1,356 @@
+import { basename } from 'node:path';
+import { Readable } from 'node:stream';
+import type { Dispatcher } from 'undici';
+import type { z } from 'zod';
+import {
+  type Account,
+  AccountSchema,
+  DeleteReplySchema,
+  dataEnvelope,
+  FailureEnvelopeSchema,
+  FILE_API_BASE_PATH,
+  type ListMeta,
+  ListMetaSchema,
+  listEnvelope,
+  type RemoteFile,
+  RemoteFileSchema,
+  UsageMetaSchema,
+  type UsageSnapshot,
+  UsageSnapshotSchema,
+} from '../../../src-shared/api/file-hosting';
+import { PER_PAGE_MAX } from '../../../src-shared/domain/limits';
+import { err, ok, type Result } from '../../../src-shared/errors';
+import { type ApiError, ApiFailure, apiError, parseRetryAfter } from './api-error';
+import { poolFor } from './http-pool';
+import { FileChangedError, multipartBody } from './multipart-body';
+import { budgetFor, type RequestBudget } from './request-budget';
+
+export interface FileApiClient {
+  readonly baseUrl: string;
+  me(): Promise<Result<Account, ApiError>>;
+  listFiles(q?: {
+    bucket?: string;
+    page?: number;
+    perPage?: number;
+  }): Promise<Result<{ files: RemoteFile[]; meta: ListMeta }, ApiError>>;
+  /** Every live file, in pages of 100; throws ApiFailure (an iterable cannot return a Result). */
+  listAllFiles(q?: { bucket?: string }): AsyncIterable<RemoteFile>;
+  getFile(id: number): Promise<Result<RemoteFile, ApiError>>;
+  deleteFile(id: number): Promise<Result<{ id: number; status: 'ACTIVE' | 'DELETED' }, ApiError>>;
+  /** Streamed multipart from disk with the md5 in `hash`; never retried here (the journal decides). */
+  uploadFile(input: {
+    path: string;
+    size: number;
+    name: string;
+    bucket?: string;
+    md5?: string;
+    signal?: AbortSignal;
+    onProgress?: (sentBytes: number) => void;
+  }): Promise<Result<RemoteFile, ApiError>>;
+  uploadFromUrl(input: {
+    sourceUrl: string;
+    bucket?: string;
+    md5?: string;
+  }): Promise<Result<RemoteFile, ApiError>>;
+  usage(
+    days?: number,
+  ): Promise<Result<{ snapshots: UsageSnapshot[]; days: number; count: number }, ApiError>>;
+}
+
+export interface FileApiClientOptions {
+  baseUrl: string;
+  apiKey: string;
+  /** Defaults to the shared budget of this address (budgetFor(baseUrl, 'files')). */
+  budget?: RequestBudget;
+  /** Whole-request limit for calls, and the idle limit (no byte sent or received) for uploads. */
+  timeoutMs?: number;
+  /** Called once per request actually sent (after the budget granted it), retries included. */
+  onRequest?: (method: string, path: string) => void;
+  /** Extra attempts for idempotent calls (GET, DELETE) whose reaction is `retry`. Default 2. */
+  retries?: number;
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+/** When a 429 carries no Retry-After, the wait before anyone on the budget sends again. */
+export const DEFAULT_RATE_LIMIT_WAIT_MS = 15_000;
+
+const AccountReply = dataEnvelope(AccountSchema);
+const FileReply = dataEnvelope(RemoteFileSchema);
+const ListReply = listEnvelope(RemoteFileSchema, ListMetaSchema);
+const UsageReply = listEnvelope(UsageSnapshotSchema, UsageMetaSchema);
+const DeleteReply = dataEnvelope(DeleteReplySchema);
+
+interface Call<S extends z.ZodType> {
+  method: 'GET' | 'POST' | 'DELETE';
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  headers?: Record<string, string>;
+  body?: string | AsyncIterable<Uint8Array>;
+  reply: S;
+  signal?: AbortSignal | undefined;
+  /** Reset the idle timer from outside (each chunk of an upload). */
+  watchdog?: Watchdog;
+}
+
+export function createFileApiClient(opts: FileApiClientOptions): FileApiClient {
+  const base = new URL(opts.baseUrl);
+  if (base.protocol !== 'http:' && base.protocol !== 'https:') {
+    throw new TypeError(`The service address must be http or https, not ${base.protocol}`);
+  }
+  const baseUrl = opts.baseUrl.replace(/\/+$/, '');
+  const prefix = `${base.pathname.replace(/\/+$/, '')}${FILE_API_BASE_PATH}`;
+  const budget = opts.budget ?? budgetFor(baseUrl, 'files');
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const retries = opts.retries ?? 2;
+  const pool = poolFor(base.origin);
+  const authorization = `Bearer ${opts.apiKey}`;
+
+  async function once<S extends z.ZodType>(call: Call<S>): Promise<Result<z.infer<S>, ApiError>> {
+    try {
+      await budget.take(call.signal);
+    } catch {
+      return err(apiError('ABORTED', 'It was cancelled while waiting for the request budget.'));
+    }
+    const watchdog = call.watchdog ?? new Watchdog(timeoutMs);
+    watchdog.start();
+    const signal = call.signal ? AbortSignal.any([call.signal, watchdog.signal]) : watchdog.signal;
+    const path = prefix + call.path + queryString(call.query);
+    opts.onRequest?.(call.method, FILE_API_BASE_PATH + call.path);
+    let reply: Dispatcher.ResponseData;
+    let text: string;
+    try {
+      reply = await pool.request({
+        method: call.method,
+        path,
+        headers: { authorization, accept: 'application/json', ...call.headers },
+        body:
+          typeof call.body === 'object'
+            ? Readable.from(call.body, { highWaterMark: 1 })
+            : (call.body ?? null),
+        signal,
+      });
+      watchdog.kick();
+      text = await reply.body.text();
+    } catch (e) {
+      return err(transportError(e, call.signal, watchdog));
+    } finally {
+      watchdog.stop();
+    }
+    return readReply(reply.statusCode, reply.headers, text, call.reply);
+  }
+
+  function readReply<S extends z.ZodType>(
+    status: number,
+    headers: Dispatcher.ResponseData['headers'],
+    text: string,
+    schema: S,
+  ): Result<z.infer<S>, ApiError> {
+    const json = parseJson(text);
+    if (status >= 200 && status < 300) {
+      const parsed = schema.safeParse(json);
+      if (parsed.success) return ok(parsed.data);
+      const issue = parsed.error.issues[0];
+      const where = issue ? `${issue.path.join('.') || 'reply'}: ${issue.message}` : 'unreadable JSON';
+      return err(apiError('BAD-REPLY', `HTTP ${status}, ${where}.`, { status }));
+    }
+    const retryAfterMs = parseRetryAfter(headers['retry-after']);
+    if (status === 429) budget.deferUntil(Date.now() + (retryAfterMs ?? DEFAULT_RATE_LIMIT_WAIT_MS));
+    const failure = FailureEnvelopeSchema.safeParse(json);
+    const extra = { status, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
+    if (failure.success) return err(apiError(failure.data.code, failure.data.errors.join('; '), extra));
+    return err(apiError(`HTTP-${status}`, undefined, extra));
+  }
+
+  /** Idempotent calls retry transient failures with backoff and jitter, through the same budget. */
+  async function call<S extends z.ZodType>(
+    c: Call<S>,
+    idempotent: boolean,
+  ): Promise<Result<z.infer<S>, ApiError>> {
+    for (let attempt = 0; ; attempt++) {
+      const result = await once(c);
+      if (result.ok || !idempotent || attempt >= retries || result.error.reaction !== 'retry') return result;
+      if (result.error.code === 'ABORTED') return result;
+      const backoff = Math.min(8_000, 500 * 2 ** attempt) * (0.5 + Math.random() / 2);
+      // A 429 defers the whole budget already; waiting for a token then covers Retry-After.
+      if (result.error.status !== 429 && !(await sleep(backoff, c.signal))) return result;
+    }
+  }
+
+  const client: FileApiClient = {
+    baseUrl,
+    async me() {
+      const r = await call({ method: 'GET', path: '/me', reply: AccountReply }, true);
+      return r.ok ? ok(r.value.data) : r;
+    },
+    async listFiles(q = {}) {
+      const r = await call(
+        {
+          method: 'GET',
+          path: '/files',
+          query: { bucket: q.bucket, page: q.page, per_page: q.perPage },
+          reply: ListReply,
+        },
+        true,
+      );
+      return r.ok ? ok({ files: r.value.data, meta: r.value.meta }) : r;
+    },
+    async *listAllFiles(q = {}) {
+      // Newest first: a file uploaded meanwhile shifts later pages by one; ids already seen are skipped.
+      const seen = new Set<number>();
+      for (let page = 1; ; page++) {
+        const r = await client.listFiles({ ...q, page, perPage: PER_PAGE_MAX });
+        if (!r.ok) throw new ApiFailure(r.error);
+        for (const f of r.value.files) {
+          if (seen.has(f.id)) continue;
+          seen.add(f.id);
+          yield f;
+        }
+        if (page >= r.value.meta.last_page || r.value.files.length === 0) return;
+      }
+    },
+    async getFile(id) {
+      const r = await call({ method: 'GET', path: `/files/${fileId(id)}`, reply: FileReply }, true);
+      return r.ok ? ok(r.value.data) : r;
+    },
+    async deleteFile(id) {
+      const r = await call({ method: 'DELETE', path: `/files/${fileId(id)}`, reply: DeleteReply }, true);
+      return r.ok ? ok(r.value.data) : r;
+    },
+    async uploadFile(input) {
+      const fields: [string, string][] = [];
+      if (input.bucket !== undefined) fields.push(['bucket', input.bucket]);
+      fields.push(['name', input.name]);
+      if (input.md5 !== undefined) fields.push(['hash', input.md5]);
+      const body = multipartBody(fields, {
+        path: input.path,
+        size: input.size,
+        filename: basename(input.name),
+      });
+      const watchdog = new Watchdog(timeoutMs);
+      const r = await call(
+        {
+          method: 'POST',
+          path: '/files',
+          headers: { 'content-type': body.contentType, 'content-length': String(body.contentLength) },
+          body: body.stream((sent) => {
+            watchdog.kick();
+            input.onProgress?.(sent);
+          }),
+          reply: FileReply,
+          signal: input.signal,
+          watchdog,
+        },
+        false,
+      );
+      return r.ok ? ok(r.value.data) : r;
+    },
+    async uploadFromUrl(input) {
+      const payload: Record<string, string> = { source_url: input.sourceUrl };
+      if (input.bucket !== undefined) payload.bucket = input.bucket;
+      if (input.md5 !== undefined) payload.hash = input.md5;
+      const r = await call(
+        {
+          method: 'POST',
+          path: '/files',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(payload),
+          reply: FileReply,
+        },
+        false,
+      );
+      return r.ok ? ok(r.value.data) : r;
+    },
+    async usage(days) {
+      const r = await call({ method: 'GET', path: '/usage', query: { days }, reply: UsageReply }, true);
+      return r.ok ? ok({ snapshots: r.value.data, days: r.value.meta.days, count: r.value.meta.count }) : r;
+    },
+  };
+  return client;
+}
+
+function transportError(e: unknown, callerSignal: AbortSignal | undefined, watchdog: Watchdog): ApiError {
+  if (callerSignal?.aborted) return apiError('ABORTED', undefined);
+  if (watchdog.fired) return apiError('TIMEOUT', `No progress for ${watchdog.ms / 1000} s.`);
+  const cause = findCause(e);
+  if (cause instanceof FileChangedError) return apiError('FILE-CHANGED', undefined);
+  // undici's messages name the socket problem, never the request's headers, so the key cannot leak here.
+  const code = (cause as { code?: string } | undefined)?.code;
+  const text = cause instanceof Error ? cause.message : String(cause);
+  return apiError('NETWORK', code ? `${code}: ${text}` : text);
+}
+
+function findCause(e: unknown): unknown {
+  let cur = e;
+  for (let i = 0; i < 5 && cur instanceof Error; i++) {
+    if (cur instanceof FileChangedError) return cur;
+    if (!cur.cause) break;
+    cur = cur.cause;
+  }
+  return cur instanceof FileChangedError ? cur : e;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function queryString(q: Record<string, string | number | undefined> | undefined): string {
+  if (!q) return '';
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(q)) if (v !== undefined) params.set(k, String(v));
+  const s = params.toString();
+  return s ? `?${s}` : '';
+}
+
+function fileId(id: number): string {
+  // A non-integer id would otherwise reach the server as a path segment such as "1.5" or "NaN".
+  if (!Number.isSafeInteger(id)) throw new RangeError(`A file id is a whole number, got ${id}`);
+  return String(id);
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve(false);
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      resolve(false);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Aborts when nothing happened for `ms`; `kick()` on each sign of progress. */
+class Watchdog {
+  private readonly controller = new AbortController();
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private running = false;
+  fired = false;
+  constructor(readonly ms: number) {}
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+  start(): void {
+    this.running = true;
+    this.kick();
+  }
+  kick(): void {
+    if (!this.running) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.fired = true;
+      this.controller.abort(new Error('timeout'));
+    }, this.ms);
+  }
+  stop(): void {
+    this.running = false;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+}

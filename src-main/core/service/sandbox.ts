@@ -1,0 +1,105 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { request } from 'undici';
+import { z } from 'zod';
+import { type AppError, appError, err, ok, type Result } from '../../../src-shared/errors';
+import type { SecretStore } from '../secrets/keychain';
+import { closePools } from './http-pool';
+
+/** Keychain account of the sandbox demo client's key (minted on every start, never written to a file). */
+export const SANDBOX_KEY_ACCOUNT = 'sandbox-api-key';
+/** The client the reference server seeds on a new data folder. */
+export const SANDBOX_CLIENT_ID = 1;
+
+export interface Sandbox {
+  baseUrl: string;
+  apiKey: string;
+  /** Admin token of this run only (random, in memory): the app's "reset sandbox" and tests use it. */
+  adminToken: string;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+const MintedKey = z.object({ api_key: z.string().min(1), key_id: z.number().int() });
+
+/**
+ * Starts the reference server in this process with its data under `<dataDir>/sandbox`, and mints a
+ * fresh key for the demo client through the admin surface. The ready line's `demo.api_key` exists
+ * only on a new folder, so relying on it would mean storing it; minting each time stores nothing.
+ */
+export async function startSandbox(opts: {
+  dataDir: string;
+  secrets?: SecretStore;
+  ratePerMinute?: number;
+}): Promise<Result<Sandbox, AppError>> {
+  const dir = join(opts.dataDir, 'sandbox');
+  mkdirSync(dir, { recursive: true });
+  const adminToken = randomBytes(24).toString('base64url');
+  let server: Awaited<ReturnType<typeof import('../../reference-server/server').startReferenceServer>>;
+  try {
+    // Loaded on demand: a real account never loads the server's code.
+    const { startReferenceServer } = await import('../../reference-server/server');
+    server = await startReferenceServer({
+      host: '127.0.0.1',
+      port: 0,
+      dataDir: dir,
+      adminToken,
+      ...(opts.ratePerMinute !== undefined ? { ratePerMinute: opts.ratePerMinute } : {}),
+    });
+  } catch (e) {
+    return err(
+      appError(
+        'SANDBOX-FAILED',
+        `The local sandbox could not start (${e instanceof Error ? e.message : String(e)}). Its data is in ${dir}.`,
+      ),
+    );
+  }
+  const close = async () => {
+    await closePools(new URL(server.baseUrl).origin);
+    await server.close();
+  };
+  const minted = await mintKey(server.baseUrl, adminToken, SANDBOX_CLIENT_ID);
+  if (!minted.ok) {
+    await close();
+    return minted;
+  }
+  try {
+    opts.secrets?.set(SANDBOX_KEY_ACCOUNT, minted.value);
+  } catch {
+    // Without a Secret Service the sandbox still works: its key is kept in memory for this run only.
+  }
+  return ok({ baseUrl: server.baseUrl, apiKey: minted.value, adminToken, dataDir: dir, close });
+}
+
+async function mintKey(
+  baseUrl: string,
+  adminToken: string,
+  clientId: number,
+): Promise<Result<string, AppError>> {
+  try {
+    const reply = await request(`${baseUrl}/__admin/v1/clients/${clientId}/keys`, {
+      method: 'POST',
+      headers: { 'x-admin-token': adminToken },
+    });
+    const text = await reply.body.text();
+    const parsed = reply.statusCode === 201 ? MintedKey.safeParse(safeJson(text)) : null;
+    if (parsed?.success) return ok(parsed.data.api_key);
+    return err(
+      appError(
+        'SANDBOX-FAILED',
+        `The local sandbox did not mint a key for its demo client (HTTP ${reply.statusCode}). Reset the sandbox to start it afresh.`,
+      ),
+    );
+  } catch (e) {
+    return err(appError('SANDBOX-FAILED', `The local sandbox did not answer: ${(e as Error).message}`));
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

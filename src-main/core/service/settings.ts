@@ -1,0 +1,31 @@
+import type { Db } from '../../shared-node/sqlite';
+
+/** Names of the service client's settings (table `service_settings`). */
+export const SETTING = {
+  /** Base URL of the real account the user logged in to; absent means the embedded sandbox. */
+  accountBaseUrl: 'account.base_url',
+} as const;
+
+export interface SettingsStore {
+  get(key: string): string | null;
+  set(key: string, value: string): void;
+  delete(key: string): void;
+}
+
+export function settingsStore(db: Db): SettingsStore {
+  const get = db.prepare<[string], { value: string }>('SELECT value FROM service_settings WHERE key = ?');
+  const put = db.prepare(
+    `INSERT INTO service_settings (key, value, updated_at) VALUES (?, ?, ?)
+     ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+  );
+  const del = db.prepare('DELETE FROM service_settings WHERE key = ?');
+  return {
+    get: (key) => get.get(key)?.value ?? null,
+    set: (key, value) => {
+      put.run(key, value, new Date().toISOString());
+    },
+    delete: (key) => {
+      del.run(key);
+    },
+  };
+}

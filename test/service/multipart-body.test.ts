@@ -1,0 +1,59 @@
+import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { FileChangedError, filenameParams, multipartBody } from '../../src-main/core/service/multipart-body';
+
+const dir = mkdtempSync(join(tmpdir(), 'assets-multipart-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function collect(gen: AsyncGenerator<Uint8Array>): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const c of gen) parts.push(Buffer.from(c));
+  return Buffer.concat(parts);
+}
+
+describe('multipart body', () => {
+  it('has the announced length, the fields in order, then the file bytes, and reports progress', async () => {
+    const path = join(dir, 'a.bin');
+    const bytes = Buffer.alloc(3 * 1024 * 1024 + 7, 0xab);
+    writeFileSync(path, bytes);
+    const body = multipartBody(
+      [
+        ['bucket', 'docs'],
+        ['name', 'sub/ä b.pdf'],
+        ['hash', 'abc'],
+      ],
+      { path, size: bytes.length, filename: 'ä "b".pdf' },
+    );
+    const progress: number[] = [];
+    const raw = await collect(body.stream((n) => progress.push(n)));
+    expect(raw.length).toBe(body.contentLength);
+    const boundary = /boundary=(.+)$/.exec(body.contentType)![1]!;
+    const text = raw.toString('latin1');
+    const names = [...text.matchAll(/; name="([^"]+)"/g)].map((m) => m[1]);
+    expect(names).toEqual(['bucket', 'name', 'hash', 'file']);
+    expect(raw.toString('utf8')).toContain('\r\n\r\nsub/ä b.pdf\r\n');
+    const start = raw.indexOf('\r\n\r\n', raw.indexOf('name="file"')) + 4;
+    const end = raw.lastIndexOf(Buffer.from(`\r\n--${boundary}--\r\n`));
+    expect(end - start).toBe(bytes.length);
+    expect(raw.subarray(start, end).equals(bytes)).toBe(true);
+    // Reads of 1 MiB: 4 chunks for 3 MiB + 7 bytes, the last at the full size.
+    expect(progress).toEqual([1, 2, 3].map((m) => m * 1024 * 1024).concat(bytes.length));
+  });
+
+  it('fails with FILE-CHANGED when the file shrank after its size was taken', async () => {
+    const path = join(dir, 'b.bin');
+    writeFileSync(path, Buffer.alloc(1000, 1));
+    const body = multipartBody([], { path, size: 1000, filename: 'b.bin' });
+    truncateSync(path, 400);
+    await expect(collect(body.stream())).rejects.toBeInstanceOf(FileChangedError);
+  });
+
+  it('escapes quotes and line breaks in the filename and carries UTF-8 in filename*', () => {
+    expect(filenameParams('a"b\r\nc.pdf')).toBe(
+      `filename="a%22b%0D%0Ac.pdf"; filename*=UTF-8''a%22b%0D%0Ac.pdf`,
+    );
+    expect(filenameParams("ä'(x).pdf")).toBe(`filename="_'(x).pdf"; filename*=UTF-8''%C3%A4%27%28x%29.pdf`);
+  });
+});

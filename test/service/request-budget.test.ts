@@ -1,0 +1,122 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { budgetFor, createRequestBudget, defaultBurst } from '../../src-main/core/service/request-budget';
+
+// Unit tests on an injected clock: vitest's fake timers drive both Date.now and setTimeout.
+beforeEach(() => {
+  vi.useFakeTimers({ now: 1_700_000_000_000 });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** Starts n takes at once and records the clock at each grant. */
+function grantTimes(budget: ReturnType<typeof createRequestBudget>, n: number): number[] {
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) void budget.take().then(() => times.push(Date.now()));
+  return times;
+}
+
+function maxInWindow(times: number[], windowMs: number): number {
+  let max = 0;
+  let lo = 0;
+  for (let hi = 0; hi < times.length; hi++) {
+    while (times[hi]! - times[lo]! >= windowMs) lo++;
+    max = Math.max(max, hi - lo + 1);
+  }
+  return max;
+}
+
+describe('request budget (token bucket)', () => {
+  it('grants the burst at once, then one token per 60/perMinute seconds', async () => {
+    const budget = createRequestBudget({ perMinute: 60, burst: 2, now: Date.now });
+    const start = Date.now();
+    const times = grantTimes(budget, 5);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(times.length).toBe(2);
+    await vi.advanceTimersByTimeAsync(999);
+    expect(times.length).toBe(2);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(times.length).toBe(3);
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(times.map((t) => t - start)).toEqual([0, 0, 1_000, 2_000, 3_000]);
+  });
+
+  it('at the file API default (110/min) a long run never puts more than 120 requests in any minute', async () => {
+    const budget = createRequestBudget({ perMinute: 110, now: Date.now });
+    expect(budget.burst).toBe(defaultBurst(110));
+    const times = grantTimes(budget, 400);
+    await vi.advanceTimersByTimeAsync(4 * 60_000);
+    expect(times.length).toBe(400);
+    const worst = maxInWindow(times, 60_000);
+    expect(worst).toBeLessThanOrEqual(120);
+    expect(worst).toBeGreaterThanOrEqual(110); // and it does use what it is allowed
+    // The KB API: 55/min with its burst stays under the entry API's 60/min.
+    const kb = createRequestBudget({ perMinute: 55, now: Date.now });
+    const kbTimes = grantTimes(kb, 150);
+    await vi.advanceTimersByTimeAsync(3 * 60_000);
+    expect(maxInWindow(kbTimes, 60_000)).toBeLessThanOrEqual(60);
+  });
+
+  it('deferUntil (a 429 Retry-After) holds everyone until then, and resumes at the rate, not in a burst', async () => {
+    const budget = createRequestBudget({ perMinute: 120, burst: 5, now: Date.now });
+    const start = Date.now();
+    budget.deferUntil(start + 10_000);
+    const times = grantTimes(budget, 3);
+    await vi.advanceTimersByTimeAsync(9_999);
+    expect(times).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1_600);
+    // One token earned each 500 ms after the deadline; the burst was spent by the 429.
+    expect(times.map((t) => t - start)).toEqual([10_500, 11_000, 11_500]);
+    // An earlier deadline never shortens a later one.
+    budget.deferUntil(start + 5_000);
+    budget.deferUntil(Date.now() + 2_000);
+    const later = grantTimes(budget, 1);
+    await vi.advanceTimersByTimeAsync(1_999);
+    expect(later.length).toBe(0);
+    await vi.advanceTimersByTimeAsync(600);
+    expect(later.length).toBe(1);
+  });
+
+  it('0 per minute is unlimited, yet still honours Retry-After', async () => {
+    const budget = createRequestBudget({ perMinute: 0, now: Date.now });
+    const times = grantTimes(budget, 1_000);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(times.length).toBe(1_000);
+    budget.deferUntil(Date.now() + 3_000);
+    const held = grantTimes(budget, 10);
+    await vi.advanceTimersByTimeAsync(2_999);
+    expect(held.length).toBe(0);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(held.length).toBe(10);
+  });
+
+  it('an aborted wait rejects and gives its place to the next caller', async () => {
+    const budget = createRequestBudget({ perMinute: 60, burst: 1, now: Date.now });
+    await budget.take();
+    const controller = new AbortController();
+    const aborted = budget.take(controller.signal);
+    const next = grantTimes(budget, 1);
+    expect(budget.waiting).toBe(2);
+    controller.abort(new Error('user cancelled'));
+    await expect(aborted).rejects.toThrow('user cancelled');
+    expect(budget.waiting).toBe(1);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(next.length).toBe(1);
+    await expect(budget.take(AbortSignal.abort(new Error('already')))).rejects.toThrow('already');
+  });
+
+  it('configure changes the rate of a shared budget in place', async () => {
+    const a = budgetFor('http://127.0.0.1:9/x', 'files');
+    const b = budgetFor('http://127.0.0.1:9/', 'files');
+    expect(a).toBe(b);
+    expect(a.perMinute).toBe(110);
+    expect(budgetFor('http://127.0.0.1:9', 'kb').perMinute).toBe(55);
+    expect(budgetFor('http://127.0.0.1:10', 'files')).not.toBe(a);
+    budgetFor('http://127.0.0.1:9', 'files', { perMinute: 0 });
+    expect(a.perMinute).toBe(0);
+    const times = grantTimes(a, 50);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(times.length).toBe(50);
+    expect(() => a.configure({ perMinute: -1 })).toThrow(RangeError);
+  });
+});
