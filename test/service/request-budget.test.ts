@@ -1,5 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { budgetFor, createRequestBudget, defaultBurst } from '../../src-main/core/service/request-budget';
+import {
+  budgetFor,
+  createRequestBudget,
+  DEFAULT_FILE_API_PER_MINUTE,
+  defaultBurst,
+} from '../../src-main/core/service/request-budget';
 
 // Unit tests on an injected clock: vitest's fake timers drive both Date.now and setTimeout.
 beforeEach(() => {
@@ -109,7 +114,7 @@ describe('request budget (token bucket)', () => {
     const a = budgetFor('http://127.0.0.1:9/x', 'files');
     const b = budgetFor('http://127.0.0.1:9/', 'files');
     expect(a).toBe(b);
-    expect(a.perMinute).toBe(110);
+    expect(a.perMinute).toBe(DEFAULT_FILE_API_PER_MINUTE);
     expect(budgetFor('http://127.0.0.1:9', 'kb').perMinute).toBe(55);
     expect(budgetFor('http://127.0.0.1:10', 'files')).not.toBe(a);
     budgetFor('http://127.0.0.1:9', 'files', { perMinute: 0 });
