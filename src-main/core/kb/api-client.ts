@@ -1,0 +1,145 @@
+import { request } from 'undici';
+import type { z } from 'zod';
+import {
+  KB_ENTRIES_PATH,
+  type KbEntry,
+  KbEntryReplySchema,
+  KbFailureSchema,
+  KbListReplySchema,
+  KbOkReplySchema,
+} from '../../../src-shared/api/knowledge';
+import { type AppError, appError, err, ok, type Result } from '../../../src-shared/errors';
+
+/** What every call takes a token from before it goes out (the 60/min entry API budget). */
+export interface KbBudget {
+  take(): Promise<void>;
+  /** A 429's Retry-After: no call leaves before this time. */
+  deferUntil(epochMs: number): void;
+}
+
+export interface KbClientOptions {
+  baseUrl: string;
+  token: string;
+  budget: KbBudget;
+  timeoutMs?: number;
+}
+
+/** Codes the sync loop reacts to: retry later, stop and ask, conflict, or show the refusal. */
+export const KB_ERRORS = {
+  network: 'KB-NETWORK',
+  unauthorized: 'KB-UNAUTHORIZED',
+  notFound: 'KB-NOT-FOUND',
+  refused: 'KB-REFUSED',
+  rateLimited: 'KB-RATE-LIMITED',
+  server: 'KB-SERVER-ERROR',
+  badReply: 'KB-BAD-REPLY',
+} as const;
+
+export type KbEntryFields = { title?: string; description?: string };
+
+export function createKbClient(options: KbClientOptions) {
+  const base = options.baseUrl.replace(/\/+$/, '');
+  const timeout = options.timeoutMs ?? 15_000;
+
+  async function call<S extends z.ZodType>(
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    path: string,
+    schema: S,
+    body?: unknown,
+  ): Promise<Result<z.infer<S>>> {
+    await options.budget.take();
+    let status: number;
+    let text: string;
+    let retryAfter: string | undefined;
+    try {
+      const res = await request(`${base}${path}`, {
+        method,
+        headers: {
+          'x-bot-token': options.token,
+          accept: 'application/json',
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        headersTimeout: timeout,
+        bodyTimeout: timeout,
+      });
+      status = res.statusCode;
+      const ra = res.headers['retry-after'];
+      retryAfter = Array.isArray(ra) ? ra[0] : ra;
+      text = await res.body.text();
+    } catch (error) {
+      const reason =
+        error instanceof Error ? ((error as { code?: string }).code ?? error.message) : 'unknown';
+      return err(
+        appError(KB_ERRORS.network, `The bot's server at ${base} could not be reached (${reason}).`),
+      );
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    if (status >= 200 && status < 300) {
+      const parsed = schema.safeParse(json);
+      if (parsed.success) return ok(parsed.data);
+      return err(
+        appError(
+          KB_ERRORS.badReply,
+          `The server's reply to ${method} ${path} is not what the API documents.`,
+          {
+            status,
+          },
+        ),
+      );
+    }
+    return err(failure(status, json, retryAfter));
+  }
+
+  return {
+    list: async (): Promise<Result<KbEntry[]>> => {
+      const r = await call('GET', KB_ENTRIES_PATH, KbListReplySchema);
+      return r.ok ? ok(r.value.entries) : r;
+    },
+    create: async (fields: { title: string; description: string }): Promise<Result<KbEntry>> => {
+      const r = await call('POST', KB_ENTRIES_PATH, KbEntryReplySchema, fields);
+      return r.ok ? ok(r.value.entry) : r;
+    },
+    update: async (id: number, fields: KbEntryFields): Promise<Result<KbEntry>> => {
+      const r = await call('PUT', `${KB_ENTRIES_PATH}/${id}`, KbEntryReplySchema, fields);
+      return r.ok ? ok(r.value.entry) : r;
+    },
+    remove: async (id: number): Promise<Result<true>> => {
+      const r = await call('DELETE', `${KB_ENTRIES_PATH}/${id}`, KbOkReplySchema);
+      return r.ok ? ok(true as const) : r;
+    },
+  };
+}
+
+export type KbClient = ReturnType<typeof createKbClient>;
+
+function failure(status: number, json: unknown, retryAfter: string | undefined): AppError {
+  const parsed = KbFailureSchema.safeParse(json);
+  const said = parsed.success ? parsed.data.error : undefined;
+  if (status === 401)
+    return appError(
+      KB_ERRORS.unauthorized,
+      "The bot token was refused (401). Paste the token again from the bot's KB API card.",
+      { status },
+    );
+  if (status === 404)
+    return appError(KB_ERRORS.notFound, said ?? 'The entry is not on the server (404).', { status });
+  if (status === 422)
+    return appError(KB_ERRORS.refused, said ?? 'The server refused the entry (422).', { status });
+  if (status === 429) {
+    const seconds = Number(retryAfter);
+    const retryAt = Date.now() + (Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : 60_000);
+    return appError(KB_ERRORS.rateLimited, 'The server asks to slow down (429); sync resumes by itself.', {
+      status,
+      retryAt,
+    });
+  }
+  if (status >= 500)
+    return appError(KB_ERRORS.server, `The server failed (${status}); sync retries later.`, { status });
+  return appError(KB_ERRORS.refused, said ?? `The server answered ${status}.`, { status });
+}

@@ -1,0 +1,75 @@
+import { Done } from '../../../src-shared/contract/define';
+import { ok } from '../../../src-shared/errors';
+import type { AppContext } from '../app/context';
+import type { Section } from '../app/section';
+import type { Live } from '../app/session-holder';
+import type { LeadsService } from '../leads/leads-service';
+import type { KbService } from './kb-service';
+
+const done = ok(Done.parse({ done: true }));
+
+/**
+ * The knowledge-entry commands of the contract. With the sandbox, the demo bot is set up by
+ * itself each time the sandbox starts, its webhook pointed at this run's lead receiver.
+ */
+export function kbSection(ctx: AppContext, kb: KbService, leads: LeadsService): Section {
+  let unsubscribe: (() => void) | null = null;
+
+  async function followSession(live: Live | null): Promise<void> {
+    const c = live?.connection;
+    if (c?.kind !== 'sandbox' || !c.adminToken) return;
+    const receiver = await leads.start();
+    const r = await kb.setUpSandbox({
+      baseUrl: c.baseUrl,
+      adminToken: c.adminToken,
+      webhookUrl: receiver.ok ? receiver.value.url : null,
+    });
+    leads.signing.reload();
+    if (!r.ok) ctx.log(`kb: ${r.error.message}`);
+  }
+
+  return {
+    name: 'kb',
+    handlers: {
+      'kb.bots': async () => ok({ bots: kb.bots() }),
+      'kb.addBot': async (r) => {
+        const res = kb.addBot(r);
+        leads.signing.reload();
+        return res;
+      },
+      'kb.updateBot': async (r) => kb.updateBot(r),
+      'kb.removeBot': async (r) => {
+        const res = kb.removeBot(r.botId);
+        leads.signing.reload();
+        return res.ok ? done : res;
+      },
+      'kb.entries': async (r) => kb.snapshot(r.botId),
+      'kb.create': async (r) => kb.create(r.botId, { title: r.title, description: r.description }),
+      'kb.edit': async (r) => kb.edit(r.entryId, { title: r.title, description: r.description }),
+      'kb.delete': async (r) => {
+        const res = kb.remove(r.entryId);
+        return res.ok ? ok({ entry: res.value }) : res;
+      },
+      'kb.resolve': async (r) => {
+        const res = kb.resolve(r.entryId, 'merge' in r ? { merge: r.merge } : { keep: r.keep });
+        return res.ok ? ok({ entry: res.value }) : res;
+      },
+      'kb.retry': async (r) => kb.retry(r.entryId),
+      'kb.syncNow': async (r) => {
+        const res = await kb.syncNow(r.botId);
+        return res.ok ? done : res;
+      },
+    },
+    async start() {
+      unsubscribe = ctx.session.onChange((live) => {
+        void followSession(live);
+      });
+      await followSession(ctx.session.live);
+      kb.start();
+    },
+    async close() {
+      unsubscribe?.();
+      await kb.stop();
+    },
+  };
+}

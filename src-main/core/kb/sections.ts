@@ -1,0 +1,44 @@
+import type { AppContext } from '../app/context';
+import type { Section } from '../app/section';
+import { leadsSection } from '../leads/leads-section';
+import { createLeadsService, type LeadsService } from '../leads/leads-service';
+import { botIds } from './bots';
+import { kbSection } from './kb-section';
+import { createKbService, type KbService } from './kb-service';
+
+/**
+ * Knowledge entries and leads share the bots (a bot's token is for entries, its signing secret
+ * for the leads it sends), so both sections are built from one pair of services per app.
+ */
+const services = new WeakMap<AppContext, { kb: KbService; leads: LeadsService }>();
+
+function servicesOf(ctx: AppContext) {
+  let s = services.get(ctx);
+  if (!s) {
+    const leads = createLeadsService({
+      db: ctx.db,
+      secrets: ctx.secrets,
+      botIds: () => botIds(ctx.db),
+      onLead: (lead) => ctx.bus.emit('leads.new', lead),
+      onReceiver: (view) => ctx.bus.emit('leads.receiver', view),
+      log: (line) => ctx.log(line),
+    });
+    const kb = createKbService({
+      db: ctx.db,
+      secrets: ctx.secrets,
+      signing: leads.signing,
+      onSnapshot: (snapshot) => ctx.bus.emit('kb.changed', snapshot),
+      onBots: (bots) => ctx.bus.emit('kb.botsChanged', { bots }),
+    });
+    s = { kb, leads };
+    services.set(ctx, s);
+  }
+  return s;
+}
+
+/** Registered before the knowledge section: its receiver must be listening when the sandbox bot is set up. */
+export const leadsSectionFactory = (ctx: AppContext): Section => leadsSection(ctx, servicesOf(ctx).leads);
+export const knowledgeSectionFactory = (ctx: AppContext): Section => {
+  const s = servicesOf(ctx);
+  return kbSection(ctx, s.kb, s.leads);
+};

@@ -1,0 +1,287 @@
+import type { KbEntry } from '../../../src-shared/api/knowledge';
+import { type AppError, appError } from '../../../src-shared/errors';
+import { createKbClient, KB_ERRORS, type KbBudget, type KbClient } from './api-client';
+import type { BotRegistry } from './bots';
+import type { EntryStore, LocalEntry, OutboxRow } from './entries';
+
+/** How a round ended, for the bot's status line and the next attempt. */
+export type RoundOutcome =
+  | { kind: 'done' }
+  | { kind: 'retry'; error: AppError; retryAt: number }
+  | { kind: 'stopped'; error: AppError };
+
+export interface BotSyncStatus {
+  botId: number;
+  syncing: boolean;
+  /** False after a round could not reach the server; null before the first round. */
+  online: boolean | null;
+  lastSyncAt: string | null;
+  error: AppError | null;
+  nextAttemptAt: number | null;
+}
+
+export interface KbSyncOptions {
+  bots: BotRegistry;
+  entries: EntryStore;
+  budgetFor: (baseUrl: string) => KbBudget;
+  /** Called whenever entries or a bot's sync status changed. */
+  onChange: (botId: number) => void;
+  /** Refresh interval while nothing else triggers a round. */
+  intervalMs?: number;
+  /** Delay between a local edit and the round that sends it (edits typed in a burst go together). */
+  debounceMs?: number;
+  timeoutMs?: number;
+}
+
+const RETRY_STEPS_MS = [2_000, 5_000, 15_000, 30_000, 60_000];
+
+/** The server's copy differs from what the local edit was based on. */
+function changedSince(entry: LocalEntry, server: KbEntry): boolean {
+  if (server.updated_at !== entry.baseUpdatedAt) return true;
+  return !!entry.base && (entry.base.title !== server.title || entry.base.description !== server.description);
+}
+
+/**
+ * Sends each bot's outbox in order within the entry API's budget, then refreshes the mirror from
+ * the server. One round per bot at a time; a request for a round during one runs another after it.
+ * A round that cannot reach the server retries with growing delays, which is how a returning
+ * network is noticed; the app may also call `syncNow` when the OS says the network is back.
+ */
+export function createKbSync(options: KbSyncOptions) {
+  const intervalMs = options.intervalMs ?? 60_000;
+  const debounceMs = options.debounceMs ?? 300;
+  const running = new Map<number, Promise<RoundOutcome>>();
+  const again = new Set<number>();
+  const timers = new Map<number, NodeJS.Timeout>();
+  const failures = new Map<number, number>();
+  const status = new Map<number, BotSyncStatus>();
+  let started = false;
+
+  const statusOf = (botId: number): BotSyncStatus => {
+    let s = status.get(botId);
+    if (!s) {
+      const bot = options.bots.get(botId);
+      s = {
+        botId,
+        syncing: false,
+        online: null,
+        lastSyncAt: bot?.lastSyncAt ?? null,
+        error: bot?.lastErrorCode ? { code: bot.lastErrorCode, message: bot.lastErrorMessage ?? '' } : null,
+        nextAttemptAt: null,
+      };
+      status.set(botId, s);
+    }
+    return s;
+  };
+
+  function schedule(botId: number, delayMs: number): void {
+    const existing = timers.get(botId);
+    if (existing) clearTimeout(existing);
+    if (!started) return;
+    const timer = setTimeout(() => {
+      timers.delete(botId);
+      void syncBot(botId);
+    }, delayMs);
+    timer.unref();
+    timers.set(botId, timer);
+    statusOf(botId).nextAttemptAt = Date.now() + delayMs;
+  }
+
+  async function round(botId: number): Promise<RoundOutcome> {
+    const bot = options.bots.get(botId);
+    if (!bot) return { kind: 'stopped', error: appError('KB-NO-BOT', `Bot ${botId} is not configured.`) };
+    let token: string | null;
+    try {
+      token = options.bots.token(botId);
+    } catch (error) {
+      return { kind: 'stopped', error: appError('KEYCHAIN-UNAVAILABLE', (error as Error).message) };
+    }
+    if (!token)
+      return {
+        kind: 'stopped',
+        error: appError(
+          'KB-NO-TOKEN',
+          `No token is stored for "${bot.name}": paste it from the bot's KB API card.`,
+        ),
+      };
+    const client = createKbClient({
+      baseUrl: bot.baseUrl,
+      token,
+      budget: options.budgetFor(bot.baseUrl),
+      ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+    });
+    const listed = await client.list();
+    if (!listed.ok) return failed(listed.error);
+    options.entries.adoptOrphans(botId, listed.value);
+    const server = new Map(listed.value.map((e) => [e.id, e]));
+    for (const op of options.entries.outbox(botId)) {
+      const outcome = await send(client, op, server, botId);
+      if (outcome) return outcome;
+    }
+    options.entries.applyServerList(botId, [...server.values()]);
+    return { kind: 'done' };
+  }
+
+  /** Sends one operation; returns an outcome only when the round must end. */
+  async function send(
+    client: KbClient,
+    op: OutboxRow,
+    server: Map<number, KbEntry>,
+    botId: number,
+  ): Promise<RoundOutcome | null> {
+    const entry = options.entries.get(op.entryId);
+    if (!entry || op.held || entry.state === 'conflict') return null;
+    const remote = entry.remoteId === null ? undefined : server.get(entry.remoteId);
+    if (op.op === 'delete') {
+      // Gone on both sides: the editor and the server agree, nothing is lost.
+      if (!remote) return settle(op, null, botId);
+      if (changedSince(entry, remote)) return conflict(entry.id, remote, botId);
+    } else if (op.op === 'update' && entry.remoteId !== null) {
+      if (!remote) return conflict(entry.id, null, botId);
+      if (changedSince(entry, remote)) return conflict(entry.id, remote, botId);
+    }
+    options.entries.markSending(op.seq, true);
+    const fields = { title: op.title ?? entry.title, description: op.description ?? entry.description };
+    let reply: Awaited<ReturnType<KbClient['create']>>;
+    if (op.op === 'delete') {
+      const r = await client.remove(entry.remoteId!);
+      if (r.ok || r.error.code === KB_ERRORS.notFound) {
+        if (entry.remoteId !== null) server.delete(entry.remoteId);
+        return settle(op, null, botId);
+      }
+      reply = r;
+    } else if (op.op === 'create' || entry.remoteId === null) {
+      reply = await client.create(fields);
+    } else {
+      reply = await client.update(entry.remoteId, fields);
+      if (!reply.ok && reply.error.code === KB_ERRORS.notFound) {
+        server.delete(entry.remoteId);
+        return conflict(entry.id, null, botId);
+      }
+    }
+    if (reply.ok) {
+      server.set(reply.value.id, reply.value);
+      return settle(op, reply.value, botId);
+    }
+    const e = reply.error;
+    if (e.code === KB_ERRORS.refused) {
+      options.entries.markRefused(entry.id, e);
+      options.onChange(botId);
+      return null;
+    }
+    // A create whose answer never came may have landed: it stays marked so the next round adopts it
+    // from the list instead of creating it twice.
+    const unknownOutcome =
+      e.code === KB_ERRORS.network || e.code === KB_ERRORS.server || e.code === KB_ERRORS.badReply;
+    if (!(op.op === 'create' && unknownOutcome)) options.entries.markSending(op.seq, false);
+    return failed(e);
+  }
+
+  function settle(op: OutboxRow, reply: KbEntry | null, botId: number): null {
+    options.entries.acknowledge(op, reply);
+    options.onChange(botId);
+    return null;
+  }
+
+  function conflict(entryId: number, theirs: KbEntry | null, botId: number): null {
+    options.entries.markConflict(entryId, theirs);
+    options.onChange(botId);
+    return null;
+  }
+
+  function failed(error: AppError): RoundOutcome {
+    if (error.code === KB_ERRORS.unauthorized) return { kind: 'stopped', error };
+    return { kind: 'retry', error, retryAt: error.retryAt ?? 0 };
+  }
+
+  async function runRound(botId: number): Promise<RoundOutcome> {
+    const s = statusOf(botId);
+    s.syncing = true;
+    options.onChange(botId);
+    let outcome: RoundOutcome;
+    try {
+      outcome = await round(botId);
+    } catch (error) {
+      outcome = {
+        kind: 'retry',
+        error: appError('KB-SYNC-FAILED', `Sync stopped unexpectedly: ${(error as Error).message}`),
+        retryAt: 0,
+      };
+    }
+    s.syncing = false;
+    const at = new Date().toISOString();
+    if (outcome.kind === 'done') {
+      failures.delete(botId);
+      s.online = true;
+      s.lastSyncAt = at;
+      s.error = null;
+      options.bots.recordSync(botId, { at });
+      schedule(botId, intervalMs);
+    } else if (outcome.kind === 'retry') {
+      const n = (failures.get(botId) ?? 0) + 1;
+      failures.set(botId, n);
+      s.online = outcome.error.code !== KB_ERRORS.network ? s.online : false;
+      s.error = outcome.error;
+      const step = RETRY_STEPS_MS[Math.min(n - 1, RETRY_STEPS_MS.length - 1)]!;
+      const delay = Math.max(step, outcome.retryAt - Date.now());
+      options.bots.recordSync(botId, {
+        errorCode: outcome.error.code,
+        errorMessage: outcome.error.message,
+        nextAt: new Date(Date.now() + delay).toISOString(),
+      });
+      schedule(botId, delay);
+    } else {
+      s.error = outcome.error;
+      s.nextAttemptAt = null;
+      options.bots.recordSync(botId, { errorCode: outcome.error.code, errorMessage: outcome.error.message });
+    }
+    options.onChange(botId);
+    return outcome;
+  }
+
+  /** Runs a round now (or right after the current one) and resolves with how it ended. */
+  function syncBot(botId: number): Promise<RoundOutcome> {
+    const current = running.get(botId);
+    if (current) {
+      again.add(botId);
+      return current.then(() => running.get(botId) ?? syncBot(botId));
+    }
+    const timer = timers.get(botId);
+    if (timer) clearTimeout(timer);
+    timers.delete(botId);
+    const p = runRound(botId).finally(() => {
+      running.delete(botId);
+      if (again.delete(botId)) void syncBot(botId);
+    });
+    running.set(botId, p);
+    return p;
+  }
+
+  return {
+    syncBot,
+    /** A local edit happened: send it soon, after a short pause for more typing. */
+    nudge(botId: number): void {
+      if (!started) return;
+      if (running.has(botId)) again.add(botId);
+      else schedule(botId, debounceMs);
+    },
+    /** Every bot, now: on demand and when the network comes back. */
+    syncAll(): Promise<RoundOutcome[]> {
+      return Promise.all(options.bots.list().map((b) => syncBot(b.localId)));
+    },
+    status: (botId: number): BotSyncStatus => ({ ...statusOf(botId) }),
+    start(): void {
+      started = true;
+      for (const bot of options.bots.list()) schedule(bot.localId, 0);
+    },
+    async stop(): Promise<void> {
+      started = false;
+      for (const t of timers.values()) clearTimeout(t);
+      timers.clear();
+      again.clear();
+      await Promise.allSettled([...running.values()]);
+    },
+  };
+}
+
+export type KbSync = ReturnType<typeof createKbSync>;

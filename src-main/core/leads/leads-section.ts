@@ -1,0 +1,27 @@
+import { ok } from '../../../src-shared/errors';
+import type { AppContext } from '../app/context';
+import type { Section } from '../app/section';
+import type { LeadsService } from './leads-service';
+
+/** The leads commands of the contract. The receiver starts with the app and stops with it. */
+export function leadsSection(ctx: AppContext, leads: LeadsService): Section {
+  return {
+    name: 'leads',
+    handlers: {
+      'leads.list': async (r) => ok({ leads: leads.list(r), receiver: leads.receiver() }),
+      'leads.setHandled': async (r) => {
+        const res = leads.setHandled(r.leadId, r.handled);
+        if (res.ok) ctx.bus.emit('leads.changed', res.value);
+        return res;
+      },
+      'leads.exportCsv': async (r) => ok(leads.exportCsv(r)),
+      'leads.receiver': async () => ok(leads.receiver()),
+      'leads.configureReceiver': async (r) => leads.configure(r),
+    },
+    async start() {
+      const r = await leads.start();
+      if (!r.ok) ctx.log(`leads: ${r.error.message}`);
+    },
+    close: () => leads.stop(),
+  };
+}

@@ -1,0 +1,156 @@
+import type { LeadView, ReceiverView } from '../../../src-shared/contract/leads';
+import { type AppError, appError, err, ok, type Result } from '../../../src-shared/errors';
+import type { Db } from '../../shared-node/sqlite';
+import type { SecretStore } from '../secrets/keychain';
+import { leadsToCsv } from './csv';
+import { createLeadsStore, type StoredLead } from './leads-store';
+import { DEFAULT_RECEIVER_PATH, type RunningReceiver, startLeadReceiver } from './receiver';
+import { createSigningKeys } from './signing-keys';
+
+export interface ReceiverConfig {
+  host: string;
+  port: number;
+  path: string;
+}
+
+export interface LeadsServiceOptions {
+  db: Db;
+  secrets: SecretStore;
+  /** Local ids of the configured bots, whose signing secrets the receiver accepts. */
+  botIds: () => readonly number[];
+  onLead: (lead: LeadView) => void;
+  onReceiver?: (view: ReceiverView) => void;
+  log?: (line: string) => void;
+  /** Overrides the stored address (tests, `--leads-port`). */
+  receiver?: Partial<ReceiverConfig>;
+}
+
+const DEFAULTS: ReceiverConfig = { host: '127.0.0.1', port: 0, path: DEFAULT_RECEIVER_PATH };
+
+export const toLeadView = (l: StoredLead): LeadView => ({
+  id: l.id,
+  botId: l.botId,
+  botName: l.botName,
+  businessName: l.businessName,
+  conversationId: l.conversationId,
+  event: l.event,
+  name: l.name,
+  email: l.email,
+  phone: l.phone,
+  note: l.note,
+  askedForAPerson: l.askedForAPerson || l.event === 'HANDOFF-REQUESTED',
+  visitorRef: l.visitorRef,
+  startedAt: l.startedAt,
+  receivedAt: l.receivedAt,
+  handledAt: l.handledAt,
+});
+
+/** The leads side of the core: the webhook receiver, the inbox in SQLite, the signing secrets. */
+export function createLeadsService(o: LeadsServiceOptions) {
+  const store = createLeadsStore(o.db);
+  const signing = createSigningKeys(o.secrets, o.botIds);
+  const log = o.log ?? (() => {});
+  let running: RunningReceiver | null = null;
+  let lastError: AppError | null = null;
+
+  const stored = (): ReceiverConfig => {
+    const row = o.db.prepare('SELECT host, port, path FROM leads_receiver WHERE id = 1').get() as
+      | ReceiverConfig
+      | undefined;
+    return { ...DEFAULTS, ...row };
+  };
+  const saved = (): ReceiverConfig => ({ ...stored(), ...o.receiver });
+  const save = (c: ReceiverConfig) =>
+    o.db
+      .prepare(
+        `INSERT INTO leads_receiver (id, host, port, path) VALUES (1, ?, ?, ?)
+         ON CONFLICT (id) DO UPDATE SET host = excluded.host, port = excluded.port, path = excluded.path`,
+      )
+      .run(c.host, c.port, c.path);
+
+  function view(): ReceiverView {
+    const c = saved();
+    return {
+      running: running !== null,
+      url: running?.url ?? null,
+      host: running?.host ?? c.host,
+      port: running?.port ?? c.port,
+      path: running?.path ?? c.path,
+      error: lastError,
+    };
+  }
+
+  async function listen(c: ReceiverConfig): Promise<RunningReceiver> {
+    return startLeadReceiver({
+      ...c,
+      store,
+      keys: () => signing.all(),
+      onLead: (lead) => o.onLead(toLeadView(lead)),
+      log,
+    });
+  }
+
+  async function start(): Promise<Result<ReceiverView>> {
+    if (running) return ok(view());
+    const c = saved();
+    lastError = null;
+    try {
+      running = await listen(c);
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code !== 'EADDRINUSE' || c.port === 0) {
+        lastError = appError(
+          'LEADS-RECEIVER-FAILED',
+          `The lead receiver could not listen on ${c.host}:${c.port} (${code ?? (error as Error).message}).`,
+        );
+        o.onReceiver?.(view());
+        return err(lastError);
+      }
+      // The remembered port is taken: take another and say so, since a real bot's editor holds the old URL.
+      running = await listen({ ...c, port: 0 });
+      lastError = appError(
+        'LEADS-PORT-CHANGED',
+        `Port ${c.port} was taken, so the lead receiver now listens on ${running.port}: update the webhook URL (or the tunnel) to ${running.url}.`,
+      );
+    }
+    // The first free port picked becomes the remembered one, so the URL pasted in a bot's editor keeps working.
+    save({
+      host: c.host,
+      port: o.receiver?.port !== undefined ? saved().port : running.port,
+      path: running.path,
+    });
+    o.onReceiver?.(view());
+    return ok(view());
+  }
+
+  async function stop(): Promise<void> {
+    const r = running;
+    running = null;
+    await r?.close();
+  }
+
+  return {
+    signing,
+    start,
+    stop,
+    receiver: view,
+    async configure(c: Partial<ReceiverConfig>): Promise<Result<ReceiverView>> {
+      save({ ...stored(), ...c });
+      await stop();
+      return start();
+    },
+    list(filter: { event?: string; handled?: boolean; limit?: number } = {}): LeadView[] {
+      return store.list(filter).map(toLeadView);
+    },
+    setHandled(leadId: number, handled: boolean): Result<LeadView> {
+      const l = store.setHandled(leadId, handled);
+      return l ? ok(toLeadView(l)) : err(appError('LEAD-NOT-FOUND', `There is no lead ${leadId}.`));
+    },
+    exportCsv(filter: { event?: string; handled?: boolean } = {}): { filename: string; csv: string } {
+      const date = new Date().toISOString().slice(0, 10);
+      return { filename: `leads-${date}.csv`, csv: leadsToCsv(store.list({ ...filter, limit: 1_000_000 })) };
+    },
+  };
+}
+
+export type LeadsService = ReturnType<typeof createLeadsService>;

@@ -1,0 +1,112 @@
+import type { Db } from '../../shared-node/sqlite';
+import type { ParsedLead } from './payload';
+
+export interface StoredLead extends ParsedLead {
+  id: number;
+  botId: number;
+  receivedAt: string;
+  handledAt: string | null;
+}
+
+interface LeadRow {
+  id: number;
+  bot_local_id: number;
+  remote_bot_id: number;
+  bot_name: string;
+  business_name: string;
+  conversation_id: number;
+  event: string;
+  name: string;
+  email: string;
+  phone: string;
+  note: string | null;
+  asked_for_a_person: number;
+  visitor_ref: string;
+  started_at: string;
+  received_at: string;
+  handled_at: string | null;
+}
+
+const toLead = (r: LeadRow): StoredLead => ({
+  id: r.id,
+  botId: r.bot_local_id,
+  remoteBotId: r.remote_bot_id,
+  botName: r.bot_name,
+  businessName: r.business_name,
+  conversationId: r.conversation_id,
+  event: r.event,
+  name: r.name,
+  email: r.email,
+  phone: r.phone,
+  note: r.note,
+  askedForAPerson: r.asked_for_a_person === 1,
+  visitorRef: r.visitor_ref,
+  startedAt: r.started_at,
+  receivedAt: r.received_at,
+  handledAt: r.handled_at,
+});
+
+export function createLeadsStore(db: Db) {
+  const insert = db.prepare(
+    `INSERT INTO leads (bot_local_id, remote_bot_id, bot_name, business_name, conversation_id, event, name, email,
+     phone, note, asked_for_a_person, visitor_ref, started_at, received_at, raw_body)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (bot_local_id, conversation_id) DO NOTHING`,
+  );
+  const byId = db.prepare('SELECT * FROM leads WHERE id = ?');
+  return {
+    /** Stores a lead once per conversation: a redelivery returns `stored: false` and changes nothing. */
+    insert(botId: number, lead: ParsedLead, rawBody: string): { stored: boolean; lead: StoredLead | null } {
+      const info = insert.run(
+        botId,
+        lead.remoteBotId ?? 0,
+        lead.botName,
+        lead.businessName,
+        lead.conversationId,
+        lead.event,
+        lead.name,
+        lead.email,
+        lead.phone,
+        lead.note,
+        lead.askedForAPerson ? 1 : 0,
+        lead.visitorRef,
+        lead.startedAt,
+        new Date().toISOString(),
+        rawBody,
+      );
+      if (info.changes === 0) return { stored: false, lead: null };
+      return { stored: true, lead: toLead(byId.get(info.lastInsertRowid) as LeadRow) };
+    },
+    /** Newest first. */
+    list(
+      filter: { event?: string | undefined; handled?: boolean | undefined; limit?: number } = {},
+    ): StoredLead[] {
+      const where: string[] = [];
+      const args: (string | number)[] = [];
+      if (filter.event) {
+        where.push('event = ?');
+        args.push(filter.event);
+      }
+      if (filter.handled !== undefined)
+        where.push(filter.handled ? 'handled_at IS NOT NULL' : 'handled_at IS NULL');
+      const sql = `SELECT * FROM leads ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+        ORDER BY received_at DESC, id DESC LIMIT ?`;
+      return (db.prepare(sql).all(...args, filter.limit ?? 1000) as LeadRow[]).map(toLead);
+    },
+    get(id: number): StoredLead | null {
+      const r = byId.get(id) as LeadRow | undefined;
+      return r ? toLead(r) : null;
+    },
+    setHandled(id: number, handled: boolean): StoredLead | null {
+      db.prepare('UPDATE leads SET handled_at = ? WHERE id = ?').run(
+        handled ? new Date().toISOString() : null,
+        id,
+      );
+      return this.get(id);
+    },
+    count(): number {
+      return (db.prepare('SELECT COUNT(*) AS n FROM leads').get() as { n: number }).n;
+    },
+  };
+}
+
+export type LeadsStore = ReturnType<typeof createLeadsStore>;

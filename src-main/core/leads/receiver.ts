@@ -1,0 +1,150 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { SIGNATURE_HEADER } from '../../../src-shared/api/knowledge';
+import type { LeadsStore, StoredLead } from './leads-store';
+import { parseLeadBody } from './payload';
+import { whichSecretSigned } from './signature';
+
+export interface SigningKey {
+  botId: number;
+  secret: string;
+}
+
+export interface ReceiverOptions {
+  host?: string;
+  port?: number;
+  /** Where the service POSTs; anything else answers 404. */
+  path?: string;
+  /** A lead is a few hundred bytes; anything past this is not one. */
+  maxBodyBytes?: number;
+  store: LeadsStore;
+  /** The signing secrets of the configured bots, read on each delivery (kept in memory by the caller). */
+  keys: () => readonly SigningKey[];
+  onLead: (lead: StoredLead) => void;
+  log?: (line: string) => void;
+}
+
+export interface RunningReceiver {
+  readonly url: string;
+  readonly host: string;
+  readonly port: number;
+  readonly path: string;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_RECEIVER_PATH = '/webhooks/leads';
+export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
+
+function reply(res: ServerResponse, status: number, body: Record<string, unknown>): void {
+  if (res.headersSent) return;
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+/** Reads the body as bytes, giving up (null) past the limit without buffering the rest. */
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.removeAllListeners('data');
+        req.resume();
+        resolve(null);
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+/**
+ * The webhook endpoint. The order is the point: size limit, signature over the raw bytes, only
+ * then JSON; a 2xx only once the lead is in SQLite (or was already), so the service's retries are
+ * what recovers from any failure here.
+ */
+export function startLeadReceiver(options: ReceiverOptions): Promise<RunningReceiver> {
+  const path = options.path ?? DEFAULT_RECEIVER_PATH;
+  const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const log = options.log ?? (() => {});
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://receiver');
+    if (url.pathname !== path) return reply(res, 404, { ok: false, error: 'Not the lead webhook path.' });
+    if (req.method !== 'POST') {
+      res.setHeader('allow', 'POST');
+      return reply(res, 405, { ok: false, error: 'The lead webhook accepts POST only.' });
+    }
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > limit) {
+      res.setHeader('connection', 'close');
+      return reply(res, 413, { ok: false, error: `The body is over ${limit} bytes.` });
+    }
+    const raw = await readBody(req, limit);
+    if (raw === null) {
+      res.setHeader('connection', 'close');
+      return reply(res, 413, { ok: false, error: `The body is over ${limit} bytes.` });
+    }
+    const header = req.headers[SIGNATURE_HEADER];
+    const signer = whichSecretSigned(raw, Array.isArray(header) ? header[0] : header, options.keys());
+    if (!signer) {
+      log('lead webhook: signature missing or not matching any bot; answered 401');
+      return reply(res, 401, {
+        ok: false,
+        error: 'The X-Service-Signature header is missing or does not match.',
+      });
+    }
+    const parsed = parseLeadBody(raw);
+    if (!parsed.ok) return reply(res, 400, { ok: false, error: parsed.message });
+    let result: ReturnType<LeadsStore['insert']>;
+    try {
+      result = options.store.insert(signer.botId, parsed.lead, raw.toString('utf8'));
+    } catch (error) {
+      // Not stored: a 5xx makes the service retry, so the lead is not lost.
+      log(`lead webhook: could not store the lead: ${(error as Error).message}`);
+      return reply(res, 503, { ok: false, error: 'The lead could not be stored right now; retry later.' });
+    }
+    reply(res, 200, { ok: true, duplicate: !result.stored });
+    if (result.lead) {
+      try {
+        options.onLead(result.lead);
+      } catch (error) {
+        log(`lead webhook: a listener failed: ${(error as Error).message}`);
+      }
+    }
+  }
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      log(`lead webhook: ${(error as Error).message}`);
+      reply(res, 400, { ok: false, error: 'The request could not be read.' });
+    });
+  });
+  // The service waits 8 s; a slow or stalled client must not hold a socket much longer than that.
+  server.requestTimeout = 10_000;
+  server.headersTimeout = 5_000;
+
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      const address = server.address() as AddressInfo;
+      const host = address.address.includes(':') ? `[${address.address}]` : address.address;
+      resolve({
+        url: `http://${host}:${address.port}${path}`,
+        host: address.address,
+        port: address.port,
+        path,
+        close: () =>
+          new Promise<void>((done) => {
+            server.close(() => done());
+            server.closeIdleConnections();
+          }),
+      });
+    });
+  });
+}

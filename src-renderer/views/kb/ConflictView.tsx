@@ -1,0 +1,130 @@
+import { useState } from 'react';
+import type { KbEntryView } from '../../../src-shared/contract/kb';
+import { charCount, checkEntryFields } from '../../../src-shared/domain/kb-entry';
+import { KB_DESCRIPTION_MAX } from '../../../src-shared/domain/limits';
+import { call } from '../../api/core-ref';
+import { useKb } from './kb-store';
+
+function Side({
+  label,
+  title,
+  description,
+  gone,
+}: {
+  label: string;
+  title: string;
+  description: string;
+  gone?: boolean;
+}) {
+  return (
+    <section className="card stack" aria-label={label} style={{ flex: '1 1 16rem', minWidth: 0 }}>
+      <h2 style={{ margin: 0 }}>{label}</h2>
+      {gone ? (
+        <p className="muted">Deleted.</p>
+      ) : (
+        <>
+          <strong style={{ overflowWrap: 'anywhere' }}>{title}</strong>
+          <p style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{description}</p>
+        </>
+      )}
+    </section>
+  );
+}
+
+/** Both versions side by side; nothing is overwritten until the editor picks or writes the result. */
+export function ConflictView({ entry }: { entry: KbEntryView }) {
+  const theirs = entry.theirs!;
+  const [merging, setMerging] = useState(false);
+  const [title, setTitle] = useState(entry.title);
+  const [description, setDescription] = useState(
+    theirs.deleted ? entry.description : `${theirs.description}\n\n${entry.description}`,
+  );
+  const [error, setError] = useState<string | null>(null);
+  const problem = checkEntryFields({ title, description });
+
+  async function resolve(
+    request: { keep: 'mine' | 'theirs' } | { merge: { title: string; description: string } },
+  ) {
+    const r = await call('kb.resolve', { entryId: entry.id, ...request });
+    if (!r.ok) return setError(r.error.message);
+    useKb.setState({ selectedId: r.value.entry?.id ?? null });
+  }
+
+  return (
+    <section className="stack" aria-label="Conflict">
+      <div className="banner danger" role="alert">
+        <div className="body">
+          <strong>Changed in two places.</strong>{' '}
+          {theirs.deleted
+            ? 'This entry was deleted on the server while you edited it here.'
+            : entry.deleted
+              ? 'This entry changed on the server after you deleted it here.'
+              : 'This entry changed on the server after your edit was made.'}{' '}
+          Choose which to keep, or write the result.
+        </div>
+      </div>
+      <div className="row" style={{ alignItems: 'stretch' }}>
+        <Side label="Yours" title={entry.title} description={entry.description} gone={entry.deleted} />
+        <Side
+          label={`On the server${theirs.updatedAt ? ` (${theirs.updatedAt})` : ''}`}
+          title={theirs.title}
+          description={theirs.description}
+          gone={theirs.deleted}
+        />
+      </div>
+      <div className="row">
+        <button type="button" className="btn primary" onClick={() => void resolve({ keep: 'mine' })}>
+          Keep mine
+        </button>
+        <button type="button" className="btn" onClick={() => void resolve({ keep: 'theirs' })}>
+          Keep theirs
+        </button>
+        <button type="button" className="btn" onClick={() => setMerging(true)} disabled={merging}>
+          Edit a merge
+        </button>
+      </div>
+      {merging ? (
+        <form
+          className="card stack"
+          aria-label="Merge"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void resolve({ merge: { title, description } });
+          }}
+        >
+          <label className="field">
+            Title
+            <input name="merge-title" value={title} onChange={(e) => setTitle(e.target.value)} />
+          </label>
+          <label className="field">
+            <span className="row">
+              Description <span className="spacer" />
+              <span
+                className={`small num ${charCount(description) > KB_DESCRIPTION_MAX ? 'error-text' : 'muted'}`}
+              >
+                {charCount(description)} / {KB_DESCRIPTION_MAX}
+              </span>
+            </span>
+            <textarea
+              name="merge-description"
+              rows={8}
+              value={description}
+              onChange={(e) => setDescription(e.target.value)}
+            />
+          </label>
+          {problem ? <span className="error-text">{problem.message}</span> : null}
+          <div className="row">
+            <button type="submit" className="btn primary" disabled={!!problem}>
+              Save the merge
+            </button>
+          </div>
+        </form>
+      ) : null}
+      {error ? (
+        <span className="error-text" role="alert">
+          {error}
+        </span>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,123 @@
+import { useEffect, useState } from 'react';
+import type { KbEntryView } from '../../../src-shared/contract/kb';
+import { charCount, checkEntryFields } from '../../../src-shared/domain/kb-entry';
+import { KB_DESCRIPTION_MAX, KB_TITLE_MAX } from '../../../src-shared/domain/limits';
+import { call } from '../../api/core-ref';
+import { useUi } from '../../stores/ui-store';
+import { useKb } from './kb-store';
+import { EntryStateBadge } from './SyncBadge';
+
+function Counter({ n, max }: { n: number; max: number }) {
+  return (
+    <span className={`small num ${n > max ? 'error-text' : 'muted'}`} aria-live="polite">
+      {n} / {max}
+    </span>
+  );
+}
+
+/** Title and description with live counts; saving stores locally at once, the sync sends it later. */
+export function EntryEditor({ botId, entry }: { botId: number; entry: KbEntryView | null }) {
+  const [title, setTitle] = useState(entry?.title ?? '');
+  const [description, setDescription] = useState(entry?.description ?? '');
+  const [error, setError] = useState<string | null>(null);
+  // Another save (or the sync) changed the entry: show the stored text.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a different entry with the same text must reset the form too
+  useEffect(() => {
+    setTitle(entry?.title ?? '');
+    setDescription(entry?.description ?? '');
+    setError(null);
+  }, [entry?.id, entry?.title, entry?.description]);
+
+  const problem = checkEntryFields({ title, description });
+  const dirty = !entry || title !== entry.title || description !== entry.description;
+
+  async function save() {
+    const r = entry
+      ? await call('kb.edit', { entryId: entry.id, title, description })
+      : await call('kb.create', { botId, title, description });
+    if (!r.ok) return setError(r.error.message);
+    setError(null);
+    useKb.setState({ selectedId: r.value.id, draft: false });
+  }
+
+  async function remove() {
+    if (!entry) return;
+    const r = await call('kb.delete', { entryId: entry.id });
+    if (!r.ok) return setError(r.error.message);
+    useUi.getState().toast('info', `"${entry.title}" will be deleted on the next sync.`);
+    useKb.setState({ selectedId: null });
+  }
+
+  return (
+    <form
+      className="card stack"
+      aria-label={entry ? 'Edit entry' : 'New entry'}
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save();
+      }}
+    >
+      <div className="row">
+        <h2 style={{ margin: 0 }}>{entry ? 'Edit entry' : 'New entry'}</h2>
+        <span className="spacer" />
+        {entry ? <EntryStateBadge state={entry.state} deleted={entry.deleted} /> : null}
+      </div>
+      {entry?.state === 'error' && entry.error ? (
+        <div className="banner danger" role="alert">
+          <div className="body">
+            <strong>The server refused this entry.</strong> {entry.error.message}
+          </div>
+          <button
+            type="button"
+            className="btn small"
+            onClick={() => void call('kb.retry', { entryId: entry.id })}
+          >
+            Retry as is
+          </button>
+        </div>
+      ) : null}
+      <label className="field">
+        <span className="row">
+          Title <span className="spacer" /> <Counter n={charCount(title)} max={KB_TITLE_MAX} />
+        </span>
+        <input
+          name="title"
+          value={title}
+          onChange={(e) => setTitle(e.target.value)}
+          aria-invalid={problem?.field === 'title'}
+        />
+      </label>
+      <label className="field">
+        <span className="row">
+          Description <span className="spacer" />{' '}
+          <Counter n={charCount(description)} max={KB_DESCRIPTION_MAX} />
+        </span>
+        <textarea
+          name="description"
+          rows={10}
+          value={description}
+          onChange={(e) => setDescription(e.target.value)}
+          aria-invalid={problem?.field === 'description'}
+        />
+      </label>
+      {problem && dirty ? <span className="error-text">{problem.message}</span> : null}
+      {error ? (
+        <span className="error-text" role="alert">
+          {error}
+        </span>
+      ) : null}
+      <div className="row">
+        <button type="submit" className="btn primary" disabled={!!problem || !dirty}>
+          {entry ? 'Save' : 'Add entry'}
+        </button>
+        {entry && !entry.deleted ? (
+          <button type="button" className="btn danger" onClick={() => void remove()}>
+            Delete
+          </button>
+        ) : null}
+        <span className="spacer" />
+        <span className="small muted">Saved here at once; sent to the bot when online.</span>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,125 @@
+import { useEffect, useMemo, useState } from 'react';
+import type { KbEntryView } from '../../../src-shared/contract/kb';
+import { KB_MAX_ENTRIES } from '../../../src-shared/domain/limits';
+import { call } from '../../api/core-ref';
+import { Icon } from '../../components/Icon';
+import { ViewHeader } from '../../components/ViewHeader';
+import { AddBotForm } from './AddBotForm';
+import { ConflictView } from './ConflictView';
+import { EntryEditor } from './EntryEditor';
+import { useKb } from './kb-store';
+import { BotSyncLine, EntryStateBadge } from './SyncBadge';
+import './kb.css';
+
+const matches = (e: KbEntryView, q: string) =>
+  !q || e.title.toLowerCase().includes(q) || e.description.toLowerCase().includes(q);
+
+export function KnowledgeView() {
+  const { bots, botId, snapshot, selectedId, draft, query, error } = useKb();
+  const [adding, setAdding] = useState(false);
+  useEffect(() => {
+    void useKb.getState().load();
+  }, []);
+
+  const q = query.trim().toLowerCase();
+  const entries = useMemo(() => (snapshot?.entries ?? []).filter((e) => matches(e, q)), [snapshot, q]);
+  const selected = snapshot?.entries.find((e) => e.id === selectedId) ?? null;
+  const bot = snapshot?.bot ?? null;
+
+  return (
+    <>
+      <ViewHeader title="Knowledge">
+        {bots.length > 1 ? (
+          <select
+            aria-label="Bot"
+            value={botId ?? ''}
+            onChange={(e) => void useKb.getState().selectBot(Number(e.target.value))}
+          >
+            {bots.map((b) => (
+              <option key={b.id} value={b.id}>
+                {b.name}
+                {b.isSandbox ? ' (sandbox)' : ''}
+              </option>
+            ))}
+          </select>
+        ) : null}
+        {bot ? (
+          <button type="button" className="btn" onClick={() => void call('kb.syncNow', { botId: bot.id })}>
+            <Icon name="refresh" /> Sync now
+          </button>
+        ) : null}
+        <button type="button" className="btn" onClick={() => setAdding(true)}>
+          <Icon name="plus" /> Add bot
+        </button>
+      </ViewHeader>
+      <div className="content stack">
+        {error ? <div className="banner danger">{error}</div> : null}
+        {adding ? <AddBotForm onDone={() => setAdding(false)} /> : null}
+        {!bot ? (
+          <div className="card empty">
+            No bot yet. With the sandbox the demo bot appears by itself; for a real account, add a bot.
+          </div>
+        ) : (
+          <>
+            <div className="row">
+              <strong>{bot.name}</strong>
+              <span className="small muted mono">{bot.baseUrl}</span>
+              <span className="spacer" />
+              <BotSyncLine bot={bot} />
+            </div>
+            <div className="kb-layout">
+              <section className="card stack kb-list" aria-label="Entries">
+                <div className="row">
+                  <input
+                    type="search"
+                    aria-label="Search entries"
+                    placeholder="Search titles and text"
+                    value={query}
+                    onChange={(e) => useKb.getState().setQuery(e.target.value)}
+                    style={{ flex: 1 }}
+                  />
+                  <button type="button" className="btn primary" onClick={() => useKb.getState().newEntry()}>
+                    <Icon name="plus" /> New
+                  </button>
+                </div>
+                <span className="small muted">
+                  {(snapshot?.entries ?? []).filter((e) => !e.deleted).length} of {KB_MAX_ENTRIES} entries
+                </span>
+                {entries.length === 0 ? (
+                  <div className="empty">{q ? 'No entry matches.' : 'No entries yet.'}</div>
+                ) : (
+                  <ul className="kb-entries">
+                    {entries.map((e) => (
+                      <li key={e.id}>
+                        <button
+                          type="button"
+                          className="kb-entry"
+                          aria-current={e.id === selectedId ? 'true' : undefined}
+                          data-entry-title={e.title}
+                          onClick={() => useKb.getState().select(e.id)}
+                        >
+                          <span className={`kb-entry-title${e.deleted ? ' deleted' : ''}`}>{e.title}</span>
+                          <EntryStateBadge state={e.state} deleted={e.deleted} />
+                          <span className="small muted kb-entry-text">{e.description}</span>
+                        </button>
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </section>
+              <div className="kb-detail">
+                {selected?.state === 'conflict' ? (
+                  <ConflictView key={`c${selected.id}`} entry={selected} />
+                ) : selected || draft ? (
+                  <EntryEditor key={selected?.id ?? 'new'} botId={bot.id} entry={selected} />
+                ) : (
+                  <div className="card empty">Pick an entry to edit, or add a new one.</div>
+                )}
+              </div>
+            </div>
+          </>
+        )}
+      </div>
+    </>
+  );
+}
