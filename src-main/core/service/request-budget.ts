@@ -100,9 +100,9 @@ export function createRequestBudget(opts: {
   }
 
   function schedule(ms: number): void {
+    // Not unref'd: the timer only runs while someone waits for a token, and a pending promise alone
+    // does not keep Node alive, so an unref'd timer would let a waiting CLI exit mid-run.
     timer = setTimeout(pump, Math.max(1, ms));
-    // A budget alone must not keep a process alive; a waiter's own promise chain does.
-    timer.unref?.();
   }
 
   setRate(opts);

@@ -1,4 +1,8 @@
 import type { Migration } from '../../../shared-node/sqlite';
+import { APP_UI_MIGRATIONS } from '../../app/migrations';
+import { KB_MIGRATIONS } from '../../kb/migrations';
+import { LEADS_MIGRATIONS } from '../../leads/migrations';
+import { SERVICE_MIGRATIONS } from '../../service/migrations';
 import { SYNC_MIGRATIONS } from '../../sync/state/migrations';
 
 /**
@@ -6,4 +10,10 @@ import { SYNC_MIGRATIONS } from '../../sync/state/migrations';
  * account cache), 100-199 knowledge entries and outbox, 200-299 leads, 300-399 app settings/UI cache.
  * Each module exports its own list; this registry only concatenates them.
  */
-export const APP_MIGRATIONS: Migration[] = [...SYNC_MIGRATIONS];
+export const APP_MIGRATIONS: Migration[] = [
+  ...SYNC_MIGRATIONS,
+  ...SERVICE_MIGRATIONS,
+  ...KB_MIGRATIONS,
+  ...LEADS_MIGRATIONS,
+  ...APP_UI_MIGRATIONS,
+];

@@ -1,0 +1,61 @@
+import { activityStore } from '../../core/sync/state/activity-store';
+import { filesStore } from '../../core/sync/state/files-store';
+import { foldersStore } from '../../core/sync/state/folders-store';
+import { EXIT, parseCommand, withSession } from '../common';
+
+const USAGE = `assets-sync status
+  The synced folders with their files counted by state, the files that need attention, and the last activity.
+  Reads the local state only: no request is sent.`;
+
+export async function run(argv: string[]): Promise<number> {
+  const p = parseCommand('status', argv, { options: {}, usage: USAGE });
+  if (!p.ok) return p.exitCode;
+  const { common, out } = p;
+  return withSession(common, out, async (s) => {
+    const folders = foldersStore(s.db).list();
+    const files = filesStore(s.db);
+    if (folders.length === 0)
+      out.emit('No folder is synced yet. Start with "assets-sync sync DIR".', { event: 'status.empty' });
+    for (const f of folders) {
+      const counts = files.counts(f.id);
+      const pending = files.pendingCount(f.id);
+      const summary = Object.entries(counts)
+        .filter(([, n]) => n > 0)
+        .map(([st, n]) => `${st} ${n}`)
+        .join(', ');
+      out.emit(
+        `${f.path} -> ${f.bucket} (${f.mode}${f.paused ? ', paused' : ''}): ${summary || 'no files'}${pending === 0 ? '; in sync' : `; ${pending} pending`}${f.problem ? `\n  problem: ${f.problem}` : ''}`,
+        {
+          event: 'folder',
+          id: f.id,
+          path: f.path,
+          bucket: f.bucket,
+          mode: f.mode,
+          paused: f.paused,
+          problem: f.problem,
+          counts,
+          pending,
+        },
+      );
+      for (const r of files.list({ folderId: f.id, state: 'FAILED', limit: 50 })) {
+        const retry = r.nextRetryAt
+          ? `next retry ${new Date(r.nextRetryAt).toLocaleString()}`
+          : 'no automatic retry';
+        out.emit(`  FAILED ${r.name}: ${r.reasonCode} ${r.reason ?? ''} (${retry})`, {
+          event: 'file',
+          id: r.id,
+          folderId: f.id,
+          name: r.name,
+          state: r.state,
+          reasonCode: r.reasonCode,
+          reason: r.reason,
+          nextRetryAt: r.nextRetryAt,
+        });
+      }
+    }
+    for (const a of activityStore(s.db).list({ limit: 10 }).reverse()) {
+      out.emit(`${new Date(a.at).toLocaleString()}  ${a.message}`, { event: 'activity', ...a });
+    }
+    return EXIT.ok;
+  });
+}

@@ -1,0 +1,163 @@
+import { resolve } from 'node:path';
+import { isValidBucket } from '../../../src-shared/domain/bucket';
+import { appError } from '../../../src-shared/errors';
+import { createSyncEngine, type SettledSummary } from '../../core/sync/engine';
+import { EXIT, parseCommand, withConnection } from '../common';
+import { progressLine } from './sync-progress';
+
+const USAGE = `assets-sync sync DIR [--bucket B] [--mirror] [--once] [--concurrency N] [--polling]
+  Keeps DIR in sync with a bucket: every file becomes a live CDN URL, exactly once.
+  --bucket B       the bucket (default: the account's default bucket)
+  --mirror         a file deleted locally is deleted on the service too (default: upload-only)
+  --once           scan, upload what is pending, wait until settled, then exit:
+                   0 only when every file is live or skipped for a stated reason
+  --concurrency N  uploads at once (default 4)
+  --polling        poll the folder instead of native events (network shares)`;
+
+export async function run(argv: string[]): Promise<number> {
+  const p = parseCommand('sync', argv, {
+    options: {
+      bucket: { type: 'string' },
+      mirror: { type: 'boolean', default: false },
+      once: { type: 'boolean', default: false },
+      concurrency: { type: 'string' },
+      polling: { type: 'boolean', default: false },
+    },
+    usage: USAGE,
+    positionals: { min: 1, max: 1 },
+  });
+  if (!p.ok) return p.exitCode;
+  const { common, out, values } = p;
+  const dir = resolve(p.positionals[0]!);
+  if (values.bucket !== undefined && !isValidBucket(values.bucket)) {
+    out.error(
+      appError(
+        'BUCKET-INVALID',
+        `"${values.bucket}" is not a bucket name: it must match [a-z0-9][a-z0-9.-]{0,49}.`,
+      ),
+    );
+    return EXIT.usage;
+  }
+  const concurrency = values.concurrency === undefined ? 4 : Number(values.concurrency);
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 32) {
+    out.error(appError('USAGE', '--concurrency must be a whole number from 1 to 32.'));
+    return EXIT.usage;
+  }
+  const once = values.once === true;
+
+  return withConnection(common, out, async (s) => {
+    let bucket = values.bucket;
+    if (bucket === undefined) {
+      const me = await s.client.me();
+      bucket = me.ok ? me.value.client.default_bucket : 'default';
+    }
+    const engine = createSyncEngine({
+      db: s.db,
+      client: s.client,
+      dataDir: common.dataDir,
+      concurrency,
+      watch: !once,
+    });
+    const tty = !common.json && process.stderr.isTTY === true;
+    let barShown = false;
+    const clearBar = () => {
+      if (barShown) process.stderr.write('\r\x1b[2K');
+      barShown = false;
+    };
+    engine.on('file', (e) => {
+      if (common.json) {
+        out.emit(null, { event: 'file', ...e });
+        return;
+      }
+      if (
+        e.to === 'LIVE' ||
+        e.to === 'SKIPPED' ||
+        e.to === 'FAILED' ||
+        e.to === 'DELETED' ||
+        e.to === 'PAUSED'
+      ) {
+        clearBar();
+        const why = e.to === 'LIVE' ? (e.remoteUrl ?? '') : `${e.reasonCode ?? ''} ${e.reason ?? ''}`.trim();
+        const retry = e.nextRetryAt ? ` (retry at ${new Date(e.nextRetryAt).toLocaleTimeString()})` : '';
+        process.stdout.write(`${e.to.padEnd(7)} ${e.name}  ${why}${retry}\n`);
+      }
+    });
+    engine.on('progress', (pr) => {
+      if (common.json) out.emit(null, { event: 'progress', ...pr });
+      else if (tty) {
+        process.stderr.write(`\r\x1b[2K${progressLine(pr)}`);
+        barShown = true;
+      }
+    });
+    for (const name of ['paused', 'resumed', 'stopped', 'error', 'folder-in-sync'] as const) {
+      engine.on(name, (payload) => {
+        clearBar();
+        out.emit(`${name}: ${'message' in payload ? payload.message : JSON.stringify(payload)}`, {
+          event: name,
+          ...payload,
+        });
+      });
+    }
+
+    await engine.start();
+    const existing = engine.listFolders().find((f) => f.path === dir);
+    const mode = values.mirror ? 'mirror' : 'upload-only';
+    const folder = existing
+      ? await engine.updateFolder(existing.id, {
+          bucket,
+          mode,
+          ...(values.polling ? { watcher: 'polling' as const } : {}),
+        })
+      : await engine.addFolder({
+          path: dir,
+          bucket,
+          mode,
+          ...(values.polling ? { watcher: 'polling' as const } : {}),
+        });
+    if (!folder.ok) {
+      out.error(folder.error);
+      await engine.stop();
+      return EXIT.failed;
+    }
+    out.note(`Syncing ${dir} to bucket "${bucket}" (${mode})${once ? ', once' : '; Ctrl-C stops'}.`);
+
+    let interrupted = false;
+    const stopSignal = new Promise<void>((res) => {
+      const onSignal = () => {
+        interrupted = true;
+        res();
+      };
+      process.once('SIGINT', onSignal);
+      process.once('SIGTERM', onSignal);
+    });
+    let summary: SettledSummary | null = null;
+    if (once) {
+      summary = await Promise.race([engine.waitUntilSettled(), stopSignal.then(() => null)]);
+    } else {
+      await Promise.race([stopSignal, new Promise<void>((res) => engine.on('stopped', () => res()))]);
+    }
+    await engine.stop();
+    summary ??= {
+      counts: engine.listFolders().find((f) => f.path === dir)?.counts ?? ({} as SettledSummary['counts']),
+      stopped: engine.state.stopped,
+      allDone: false,
+    };
+    clearBar();
+    const counts = Object.entries(summary.counts)
+      .filter(([, n]) => n > 0)
+      .map(([st, n]) => `${st} ${n}`)
+      .join(', ');
+    out.emit(
+      `${summary.allDone ? 'In sync' : interrupted ? 'Interrupted' : 'Not all files are live'}: ${counts || 'no files'}.`,
+      {
+        event: 'summary',
+        allDone: summary.allDone,
+        interrupted,
+        counts: summary.counts,
+        stopped: summary.stopped,
+      },
+    );
+    if (summary.stopped) out.error(appError(summary.stopped.code, summary.stopped.message));
+    return summary.allDone ? EXIT.ok : EXIT.failed;
+  });
+}

@@ -1,0 +1,69 @@
+import type { Db } from '../../shared-node/sqlite';
+import type { FileApiClient } from '../service/file-api-client';
+import type { SyncEmitter } from './events';
+import type { Hasher } from './hash/hasher';
+import type { UploadRules } from './local/local-checks';
+import type { ActivityStore } from './state/activity-store';
+import type { FilePatch, FilesStore } from './state/files-store';
+import type { FoldersStore } from './state/folders-store';
+import type { JournalStore } from './state/journal-store';
+import type { TrashStore } from './state/trash-store';
+import type { FileRow, FileState, Folder } from './types';
+import type { BackoffPolicy } from './upload/backoff';
+
+/** Tunables; the defaults suit a desktop, tests shorten the waits. */
+export interface SyncOptions {
+  /** Uploads at once (default 4); one slot is kept for small files. */
+  concurrency: number;
+  /** A file is taken once its size and mtime have not moved for this long (default 2 s). */
+  stabilityMs: number;
+  /** Files up to this size count as small and always have a free upload slot (default 8 MiB). */
+  smallFileBytes: number;
+  /** How often /me is asked while uploads are paused by the account (default 60 s). */
+  pausePollMs: number;
+  backoff: BackoffPolicy;
+  hasherThreads: number;
+  /** Watch folders for changes (false for a one-shot run). */
+  watch: boolean;
+  /** Delay before open journal entries are matched against a listing, so several settle in one listing. */
+  reconcileDelayMs: number;
+}
+
+export const DEFAULT_OPTIONS: SyncOptions = {
+  concurrency: 4,
+  stabilityMs: 2_000,
+  smallFileBytes: 8 * 1024 * 1024,
+  pausePollMs: 60_000,
+  backoff: { baseMs: 2_000, capMs: 5 * 60_000, maxAttempts: 10 },
+  hasherThreads: 1,
+  watch: true,
+  reconcileDelayMs: 1_000,
+};
+
+/** What the engine's parts share. Built once by engine.ts. */
+export interface SyncContext {
+  db: Db;
+  client: FileApiClient;
+  files: FilesStore;
+  folders: FoldersStore;
+  journal: JournalStore;
+  trash: TrashStore;
+  activity: ActivityStore;
+  hasher: Hasher;
+  events: SyncEmitter;
+  options: SyncOptions;
+  now(): number;
+  rules(): UploadRules;
+  /** Moves a row through the state machine and tells the listeners; null when the row moved meanwhile. */
+  move(id: number, to: FileState, patch?: FilePatch, expect?: readonly FileState[]): FileRow | null;
+  log(kind: string, message: string, ref?: { folderId?: number | null; fileId?: number | null }): void;
+  folder(id: number): Folder | null;
+  /** Asks the scheduler to look for work now. */
+  wake(): void;
+  /** A 402: pause every upload and poll /me until uploads are allowed again. */
+  pauseForAccount(error: { code: string; message: string }): void;
+  /** A 401 or 403 CLIENT-CLOSED: stop everything until the user acts. */
+  stopFor(reaction: 'auth' | 'closed', error: { code: string; message: string }): void;
+  /** Asks for open journal entries to be matched against the service's listing soon. */
+  requestReconcile(): void;
+}

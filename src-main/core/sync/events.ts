@@ -1,0 +1,70 @@
+import { EventEmitter } from 'node:events';
+import type { ActivityEntry } from './state/activity-store';
+import type { FileState } from './types';
+
+/** Everything the engine tells its wrapper (CLI, app). Payloads are plain data, safe to serialize. */
+export interface SyncEvents {
+  /** A file row changed state. */
+  file: {
+    fileId: number;
+    folderId: number;
+    name: string;
+    from: FileState;
+    to: FileState;
+    reasonCode: string | null;
+    reason: string | null;
+    remoteUrl: string | null;
+    nextRetryAt: number | null;
+    renamedFrom: string | null;
+  };
+  /** Upload progress across all folders, at most a few times a second. */
+  progress: {
+    filesDone: number;
+    filesTotal: number;
+    bytesSent: number;
+    bytesTotal: number;
+    bytesPerSecond: number;
+    etaSeconds: number | null;
+  };
+  /** A folder has nothing left to do (every file live, skipped, failed for good, or deleted). */
+  'folder-in-sync': { folderId: number };
+  /** Uploads paused by the account (402): they resume by themselves once /me allows uploads. */
+  paused: { code: string; message: string };
+  resumed: { reason: string };
+  /** The engine stopped and needs the user: 'auth' (a key is needed) or 'closed' (account closed). */
+  stopped: { reaction: 'auth' | 'closed'; code: string; message: string };
+  /** A problem that is not one file's: a folder missing, a watcher failing, a listing failing. */
+  error: { folderId: number | null; code: string; message: string };
+  activity: ActivityEntry;
+}
+
+export type SyncEventName = keyof SyncEvents;
+
+export interface SyncEmitter {
+  on<K extends SyncEventName>(event: K, listener: (payload: SyncEvents[K]) => void): () => void;
+  emit<K extends SyncEventName>(event: K, payload: SyncEvents[K]): void;
+}
+
+export function syncEmitter(): SyncEmitter {
+  const ee = new EventEmitter();
+  ee.setMaxListeners(50);
+  return {
+    on(event, listener) {
+      const l = listener as (p: unknown) => void;
+      ee.on(event, l);
+      return () => ee.off(event, l);
+    },
+    emit(event, payload) {
+      // A listener's exception must not break the engine's own bookkeeping.
+      for (const l of ee.listeners(event)) {
+        try {
+          (l as (p: unknown) => void)(payload);
+        } catch (e) {
+          queueMicrotask(() => {
+            throw e;
+          });
+        }
+      }
+    },
+  };
+}

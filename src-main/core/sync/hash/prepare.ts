@@ -1,0 +1,138 @@
+import { join } from 'node:path';
+import type { SyncContext } from '../context';
+import { type Inspection, inspectPath, sameStat } from '../local/inspect';
+import { localSkipReason } from '../local/local-checks';
+import { localGone } from '../local/observe';
+import type { FileRow, Folder } from '../types';
+
+/**
+ * NEW -> HASHING -> QUEUED: waits for the file to be stable, applies the checks that cost no request,
+ * hashes it, and recognises a rename or an unchanged copy of what is already live. A file that changed
+ * while it was read goes back to NEW and waits for the next stable window.
+ */
+export async function prepareFile(ctx: SyncContext, row: FileRow): Promise<void> {
+  const folder = ctx.folder(row.folderId);
+  if (!folder) return;
+  const abs = join(folder.path, row.name);
+  const before = await inspectPath(abs);
+  if (!settleNonFile(ctx, folder, row, before) || before.kind !== 'file') return;
+
+  const skip = localSkipReason(row.name, before.size, ctx.rules());
+  if (skip) {
+    ctx.move(
+      row.id,
+      'SKIPPED',
+      { ...statOf(before), reasonCode: skip.code, reason: skip.message, oldRemoteId: null },
+      ['NEW'],
+    );
+    return;
+  }
+  const now = ctx.now();
+  const stableAt = Math.min(before.mtimeMs, now) + ctx.options.stabilityMs;
+  if (!sameStat(row, before) || now < stableAt) {
+    // Still being written (or just changed): look again once the window has passed without a change.
+    ctx.move(
+      row.id,
+      'NEW',
+      { ...statOf(before), notBefore: sameStat(row, before) ? stableAt : now + ctx.options.stabilityMs },
+      ['NEW'],
+    );
+    return;
+  }
+  if (!ctx.move(row.id, 'HASHING', {}, ['NEW'])) return;
+
+  const hashed = await ctx.hasher.md5(abs);
+  const after = await inspectPath(abs);
+  const current = ctx.files.get(row.id);
+  if (current?.state !== 'HASHING') return;
+  if (!hashed.ok || after.kind !== 'file') {
+    ctx.move(row.id, 'NEW', {}, ['HASHING']);
+    const back = ctx.files.get(row.id)!;
+    if (after.kind !== 'file') {
+      settleNonFile(ctx, folder, back, after);
+    } else if (!hashed.ok) {
+      const code = hashed.error.code === 'ENOENT' ? 'VANISHED' : 'UNREADABLE';
+      ctx.move(
+        row.id,
+        'SKIPPED',
+        { reasonCode: code, reason: `The file could not be read: ${hashed.error.message}` },
+        ['NEW'],
+      );
+    }
+    return;
+  }
+  if (!sameStat(before, after) || hashed.value.bytes !== after.size) {
+    ctx.move(row.id, 'NEW', { ...statOf(after), notBefore: ctx.now() + ctx.options.stabilityMs }, [
+      'HASHING',
+    ]);
+    ctx.log(
+      'changed-while-reading',
+      `${row.name} changed while it was read; it will be read again.`,
+      ref(row),
+    );
+    return;
+  }
+  const md5 = hashed.value.md5;
+
+  // Touched but not changed: the live copy already has these bytes.
+  if (current.remoteId !== null && current.remoteMd5 === md5 && current.remoteSize === after.size) {
+    ctx.move(row.id, 'LIVE', { ...statOf(after), md5, oldRemoteId: null, reasonCode: null, reason: null }, [
+      'HASHING',
+    ]);
+    return;
+  }
+
+  let oldRemoteId = current.oldRemoteId;
+  let renamedFrom: string | null = null;
+  for (const other of ctx.files.sameContent(folder.id, after.size, md5, row.id)) {
+    if ((await inspectPath(join(folder.path, other.name))).kind !== 'gone') continue;
+    renamedFrom = other.name;
+    if (folder.mode === 'mirror' && other.remoteId !== null) {
+      // The old name's remote goes once the new name is live, like a replaced version.
+      if (oldRemoteId === null) oldRemoteId = other.remoteId;
+      else ctx.trash.add(other.remoteId, `${other.name} was renamed to ${row.name}`);
+    }
+    ctx.db.transaction(() => {
+      const o = ctx.files.get(other.id)!;
+      if (o.state === 'LIVE') localGoneAsRename(ctx, folder, o, row.name);
+      else if (o.state === 'DELETING')
+        ctx.move(o.id, 'DELETED', { reasonCode: 'RENAMED', reason: `Renamed to ${row.name}.` });
+    })();
+    ctx.log('rename', `${other.name} was renamed to ${row.name}; uploading it under the new name.`, ref(row));
+    break;
+  }
+  ctx.move(row.id, 'QUEUED', { ...statOf(after), md5, oldRemoteId, renamedFrom, notBefore: null }, [
+    'HASHING',
+  ]);
+  ctx.wake();
+}
+
+/** Handles what is not a readable file; returns false when the row was settled that way. */
+function settleNonFile(ctx: SyncContext, folder: Folder, row: FileRow, seen: Inspection): boolean {
+  if (seen.kind === 'file') return true;
+  if (seen.kind === 'skip') {
+    ctx.move(row.id, 'SKIPPED', { reasonCode: seen.code, reason: seen.message }, ['NEW']);
+  } else {
+    localGone(ctx, folder, row);
+  }
+  return false;
+}
+
+function localGoneAsRename(ctx: SyncContext, folder: Folder, row: FileRow, newName: string) {
+  // In a mirror folder the remote is not deleted here: the renamed row carries it as its old version.
+  ctx.move(row.id, 'DELETED', {
+    reasonCode: 'RENAMED',
+    reason:
+      folder.mode === 'mirror'
+        ? `Renamed to ${newName}.`
+        : `Renamed to ${newName}. The remote copy under the old name is kept (upload-only folder).`,
+    oldRemoteId: null,
+  });
+}
+
+const statOf = (s: { size: number; mtimeMs: number; inode: number }) => ({
+  size: s.size,
+  mtimeMs: s.mtimeMs,
+  inode: s.inode,
+});
+const ref = (row: FileRow) => ({ folderId: row.folderId, fileId: row.id });

@@ -1,0 +1,142 @@
+import { existsSync } from 'node:fs';
+import type { SyncContext } from '../context';
+import { canMove } from '../state/transitions';
+import type { FileRow, Folder } from '../types';
+import { type Inspection, sameStat } from './inspect';
+
+/**
+ * Records what was seen at one path (by a scan or a watch event) in the file's row: a new file is NEW,
+ * a changed one goes back to NEW (a LIVE one keeps its remote as the version to replace), an unchanged
+ * one costs nothing. Rows being hashed or uploaded are left alone: those steps check the file again.
+ */
+export function observe(ctx: SyncContext, folder: Folder, name: string, seen: Inspection, gen = 0): void {
+  if (seen.kind === 'dir') return;
+  const row = ctx.files.getByName(folder.id, name);
+  if (row && gen) ctx.files.markSeen(row.id, gen);
+  if (seen.kind === 'gone') {
+    if (row) localGone(ctx, folder, row);
+    return;
+  }
+  const now = ctx.now();
+  if (seen.kind === 'skip') {
+    const id = row?.id ?? ctx.files.insertNew(folder.id, name, { size: 0, mtimeMs: 0, inode: 0 }, now, gen);
+    const current = row ?? ctx.files.get(id)!;
+    if (current.state === 'SKIPPED' && current.reasonCode === seen.code) return;
+    if (canMove(current.state, 'SKIPPED') && current.state !== 'UPLOADING') {
+      ctx.move(id, 'SKIPPED', { reasonCode: seen.code, reason: seen.message, nextRetryAt: null });
+    }
+    return;
+  }
+  const stat = { size: seen.size, mtimeMs: seen.mtimeMs, inode: seen.inode };
+  const notBefore = Math.min(stat.mtimeMs, now) + ctx.options.stabilityMs;
+  if (!row) {
+    const id = ctx.files.insertNew(folder.id, name, stat, notBefore, gen);
+    const created = ctx.files.get(id)!;
+    ctx.events.emit('file', fileEvent(created, 'NEW'));
+    ctx.wake();
+    return;
+  }
+  if (row.state === 'HASHING' || row.state === 'UPLOADING') return;
+  const waitingForFolder = row.state === 'FAILED' && row.reasonCode === FOLDER_MISSING;
+  if (row.state !== 'DELETED' && row.state !== 'DELETING' && !waitingForFolder && sameStat(row, stat)) return;
+  const patch = {
+    ...stat,
+    notBefore,
+    md5: null,
+    reasonCode: null,
+    reason: null,
+    nextRetryAt: null,
+    attempts: 0,
+    rehashed: false,
+  };
+  if (row.state === 'LIVE') {
+    ctx.move(row.id, 'NEW', { ...patch, oldRemoteId: row.remoteId });
+  } else if (row.state === 'DELETING') {
+    // The file came back while its remote was being removed: finish removing it, upload afresh.
+    if (row.remoteId !== null)
+      ctx.trash.add(row.remoteId, `${name} came back while its remote copy was being deleted`);
+    ctx.move(row.id, 'NEW', { ...patch, remoteId: null, remoteUrl: null, remoteMd5: null, remoteSize: null });
+  } else {
+    ctx.move(row.id, 'NEW', patch);
+  }
+  ctx.wake();
+}
+
+/**
+ * The local file is gone. Upload-only: the remote stays. Mirror: the remote is deleted. A file never
+ * uploaded simply ends DELETED. A replaced version waiting for deletion goes to the trash either way.
+ */
+export function localGone(ctx: SyncContext, folder: Folder, row: FileRow, renamedTo?: string): void {
+  if (
+    row.state === 'DELETED' ||
+    row.state === 'DELETING' ||
+    row.state === 'HASHING' ||
+    row.state === 'UPLOADING'
+  )
+    return;
+  // A whole folder that vanished was renamed or unmounted, not emptied: never delete remotes for that.
+  if (!existsSync(folder.path)) {
+    folderMissing(ctx, folder);
+    return;
+  }
+  if (row.oldRemoteId !== null && folder.mode === 'mirror')
+    ctx.trash.add(row.oldRemoteId, `old version of ${row.name}`);
+  const reason = renamedTo ? `Renamed to ${renamedTo}.` : 'Deleted locally.';
+  if (row.remoteId !== null && folder.mode === 'mirror') {
+    ctx.move(row.id, 'DELETING', {
+      reasonCode: renamedTo ? 'RENAMED' : 'LOCAL-DELETE',
+      reason,
+      oldRemoteId: null,
+    });
+    ctx.wake();
+    return;
+  }
+  ctx.move(row.id, 'DELETED', {
+    reasonCode: renamedTo ? 'RENAMED' : 'LOCAL-DELETE',
+    reason:
+      row.remoteId !== null && folder.mode === 'upload-only'
+        ? `${reason} The remote copy is kept (upload-only folder).`
+        : reason,
+    oldRemoteId: null,
+    nextRetryAt: null,
+  });
+}
+
+export function fileEvent(row: FileRow, from: FileRow['state']) {
+  return {
+    fileId: row.id,
+    folderId: row.folderId,
+    name: row.name,
+    from,
+    to: row.state,
+    reasonCode: row.reasonCode,
+    reason: row.reason,
+    remoteUrl: row.remoteUrl,
+    nextRetryAt: row.nextRetryAt,
+    renamedFrom: row.renamedFrom,
+  };
+}
+
+export const FOLDER_MISSING = 'FOLDER-MISSING';
+
+/** The folder itself is gone: say so, and park its waiting files until it is back (nothing is deleted). */
+export function folderMissing(ctx: SyncContext, folder: Folder): void {
+  const message = `The folder ${folder.path} is missing (renamed, moved or unmounted). Its files wait until it is back; nothing was deleted.`;
+  if (ctx.folder(folder.id)?.problem !== message) {
+    ctx.folders.update(folder.id, { problem: message });
+    ctx.log('folder-missing', message, { folderId: folder.id });
+    ctx.events.emit('error', { folderId: folder.id, code: FOLDER_MISSING, message });
+  }
+  for (const state of ['NEW', 'QUEUED', 'PAUSED', 'FAILED'] as const) {
+    let afterId = 0;
+    for (;;) {
+      const rows = ctx.files.list({ folderId: folder.id, state, limit: 500, afterId });
+      if (rows.length === 0) break;
+      afterId = rows[rows.length - 1]!.id;
+      for (const r of rows) {
+        if (r.reasonCode === FOLDER_MISSING) continue;
+        ctx.move(r.id, 'FAILED', { reasonCode: FOLDER_MISSING, reason: message, nextRetryAt: null });
+      }
+    }
+  }
+}

@@ -1,0 +1,293 @@
+import type { Db } from '../../../shared-node/sqlite';
+import { FILE_STATES, type FileRow, type FileState, type FolderCounts } from '../types';
+import { canMove } from './transitions';
+
+/** Columns a transition may set along with the state. */
+export type FilePatch = Partial<Omit<FileRow, 'id' | 'folderId' | 'name' | 'state' | 'updatedAt'>>;
+
+const COLUMN: Record<keyof FilePatch, string> = {
+  size: 'size',
+  mtimeMs: 'mtime_ms',
+  inode: 'inode',
+  md5: 'md5',
+  remoteId: 'remote_id',
+  remoteUrl: 'remote_url',
+  remoteMd5: 'remote_md5',
+  remoteSize: 'remote_size',
+  oldRemoteId: 'old_remote_id',
+  reasonCode: 'reason_code',
+  reason: 'reason',
+  attempts: 'attempts',
+  nextRetryAt: 'next_retry_at',
+  notBefore: 'not_before',
+  renamedFrom: 'renamed_from',
+  rehashed: 'rehashed',
+};
+
+interface DbRow {
+  id: number;
+  folder_id: number;
+  name: string;
+  state: FileState;
+  size: number | null;
+  mtime_ms: number | null;
+  inode: number | null;
+  md5: string | null;
+  remote_id: number | null;
+  remote_url: string | null;
+  remote_md5: string | null;
+  remote_size: number | null;
+  old_remote_id: number | null;
+  reason_code: string | null;
+  reason: string | null;
+  attempts: number;
+  next_retry_at: number | null;
+  not_before: number | null;
+  renamed_from: string | null;
+  rehashed: number;
+  updated_at: number;
+}
+
+export function toFileRow(r: DbRow): FileRow {
+  return {
+    id: r.id,
+    folderId: r.folder_id,
+    name: r.name,
+    state: r.state,
+    size: r.size,
+    mtimeMs: r.mtime_ms,
+    inode: r.inode,
+    md5: r.md5,
+    remoteId: r.remote_id,
+    remoteUrl: r.remote_url,
+    remoteMd5: r.remote_md5,
+    remoteSize: r.remote_size,
+    oldRemoteId: r.old_remote_id,
+    reasonCode: r.reason_code,
+    reason: r.reason,
+    attempts: r.attempts,
+    nextRetryAt: r.next_retry_at,
+    notBefore: r.not_before,
+    renamedFrom: r.renamed_from,
+    rehashed: r.rehashed === 1,
+    updatedAt: r.updated_at,
+  };
+}
+
+export interface Transition {
+  row: FileRow;
+  from: FileState;
+}
+
+export class IllegalTransitionError extends Error {
+  readonly code = 'ILLEGAL-TRANSITION';
+}
+
+export interface FileQuery {
+  folderId?: number;
+  state?: FileState;
+  afterId?: number;
+  limit?: number;
+}
+
+/** The rows of local files. Each state change is one SQLite transaction (read, check, write). */
+export function filesStore(db: Db, now: () => number = Date.now) {
+  const byId = db.prepare<[number], DbRow>('SELECT * FROM sync_files WHERE id = ?');
+  const byName = db.prepare<[number, string], DbRow>(
+    'SELECT * FROM sync_files WHERE folder_id = ? AND name = ?',
+  );
+  const insert = db.prepare(
+    `INSERT INTO sync_files (folder_id, name, state, size, mtime_ms, inode, not_before, scan_gen, updated_at)
+     VALUES (?, ?, 'NEW', ?, ?, ?, ?, ?, ?)`,
+  );
+  const markSeen = db.prepare('UPDATE sync_files SET scan_gen = ? WHERE id = ?');
+  const updates = new Map<string, ReturnType<Db['prepare']>>();
+
+  const get = (id: number): FileRow | null => {
+    const r = byId.get(id);
+    return r ? toFileRow(r) : null;
+  };
+
+  const write = (id: number, to: FileState, patch: FilePatch) => {
+    const keys = Object.keys(patch).filter(
+      (k) => k in COLUMN && (patch as Record<string, unknown>)[k] !== undefined,
+    ) as (keyof FilePatch)[];
+    const sqlKey = keys.join(',');
+    let stmt = updates.get(sqlKey);
+    if (!stmt) {
+      const sets = keys.map((k) => `${COLUMN[k]} = @${k}`);
+      stmt = db.prepare(
+        `UPDATE sync_files SET state = @state, updated_at = @updatedAt${sets.length ? `, ${sets.join(', ')}` : ''} WHERE id = @id`,
+      );
+      updates.set(sqlKey, stmt);
+    }
+    const params: Record<string, unknown> = { id, state: to, updatedAt: now() };
+    for (const k of keys) {
+      const v = patch[k];
+      params[k] = typeof v === 'boolean' ? (v ? 1 : 0) : v;
+    }
+    stmt.run(params);
+  };
+
+  /** Moves a row to `to`, checking the state machine; `expect` guards against a row that moved meanwhile. */
+  const move = db.transaction(
+    (id: number, to: FileState, patch: FilePatch = {}, expect?: readonly FileState[]): Transition | null => {
+      const current = byId.get(id);
+      if (!current) return null;
+      if (expect && !expect.includes(current.state)) return null;
+      if (!canMove(current.state, to)) {
+        throw new IllegalTransitionError(`A file cannot go from ${current.state} to ${to} (row ${id}).`);
+      }
+      write(id, to, patch);
+      return { row: get(id)!, from: current.state };
+    },
+  );
+
+  return {
+    get,
+    getByName(folderId: number, name: string): FileRow | null {
+      const r = byName.get(folderId, name);
+      return r ? toFileRow(r) : null;
+    },
+    move,
+    /** Creates a NEW row (outside a transaction of its own: the scanner batches these). */
+    insertNew(
+      folderId: number,
+      name: string,
+      stat: { size: number; mtimeMs: number; inode: number },
+      notBefore: number,
+      gen: number,
+    ): number {
+      return Number(
+        insert.run(folderId, name, stat.size, stat.mtimeMs, stat.inode, notBefore, gen, now())
+          .lastInsertRowid,
+      );
+    },
+    markSeen(id: number, gen: number) {
+      markSeen.run(gen, id);
+    },
+    /** Rows of a folder not seen by scan `gen` and not already gone: deleted while nobody watched. */
+    unseen(folderId: number, gen: number, limit: number): FileRow[] {
+      return db
+        .prepare<[number, number, number], DbRow>(
+          `SELECT * FROM sync_files WHERE folder_id = ? AND scan_gen < ? AND state NOT IN ('DELETED', 'DELETING', 'UPLOADING', 'HASHING') ORDER BY id LIMIT ?`,
+        )
+        .all(folderId, gen, limit)
+        .map(toFileRow);
+    },
+    /** Rows under a path (the path itself or anything below it), for a directory's delete event. */
+    underPath(folderId: number, name: string): FileRow[] {
+      const esc = name.replace(/[\\%_]/g, (c) => `\\${c}`);
+      return db
+        .prepare<[number, string, string], DbRow>(
+          `SELECT * FROM sync_files WHERE folder_id = ? AND (name = ? OR name LIKE ? ESCAPE '\\') AND state NOT IN ('DELETED')`,
+        )
+        .all(folderId, name, `${esc}/%`)
+        .map(toFileRow);
+    },
+    inState(
+      state: FileState,
+      limit: number,
+      opts: { dueBy?: number; excludeFolders?: readonly number[]; maxSize?: number } = {},
+    ): FileRow[] {
+      const where = ['state = @state'];
+      if (opts.dueBy !== undefined)
+        where.push('(COALESCE(next_retry_at, 0) <= @dueBy AND COALESCE(not_before, 0) <= @dueBy)');
+      if (opts.excludeFolders?.length)
+        where.push(`folder_id NOT IN (${opts.excludeFolders.map(Number).join(',')})`);
+      if (opts.maxSize !== undefined) where.push('COALESCE(size, 0) <= @maxSize');
+      return db
+        .prepare<Record<string, unknown>, DbRow>(
+          `SELECT * FROM sync_files WHERE ${where.join(' AND ')} ORDER BY id LIMIT @limit`,
+        )
+        .all({ state, limit, dueBy: opts.dueBy ?? 0, maxSize: opts.maxSize ?? 0 })
+        .map(toFileRow);
+    },
+    /** Rows of the folder with the same content that are live or were just deleted locally (rename candidates). */
+    sameContent(folderId: number, size: number, md5: string, exceptId: number): FileRow[] {
+      return db
+        .prepare<[number, number, string, number, number], DbRow>(
+          `SELECT * FROM sync_files WHERE folder_id = ? AND size = ? AND md5 = ? AND id != ? AND remote_id IS NOT NULL
+             AND (state = 'LIVE' OR (state IN ('DELETING', 'DELETED') AND reason_code = 'LOCAL-DELETE' AND updated_at > ?))`,
+        )
+        .all(folderId, size, md5, exceptId, now() - 60_000)
+        .map(toFileRow);
+    },
+    /** FAILED rows whose stored retry time has come. */
+    dueRetries(limit: number, at: number): FileRow[] {
+      return db
+        .prepare<[number, number], DbRow>(
+          `SELECT * FROM sync_files WHERE state = 'FAILED' AND next_retry_at IS NOT NULL AND next_retry_at <= ? ORDER BY next_retry_at LIMIT ?`,
+        )
+        .all(at, limit)
+        .map(toFileRow);
+    },
+    /** The earliest time a waiting row becomes due (retry or stability window), or null. */
+    nextDue(): number | null {
+      const r = db
+        .prepare<[], { t: number | null }>(
+          `SELECT MIN(t) AS t FROM (
+             SELECT MIN(next_retry_at) AS t FROM sync_files WHERE state = 'FAILED' AND next_retry_at IS NOT NULL
+             UNION ALL SELECT MIN(not_before) FROM sync_files WHERE state IN ('NEW', 'QUEUED', 'DELETING') AND not_before IS NOT NULL
+             UNION ALL SELECT MIN(next_retry_at) FROM sync_trash WHERE next_retry_at IS NOT NULL)`,
+        )
+        .get();
+      return r?.t ?? null;
+    },
+    list(q: FileQuery): FileRow[] {
+      const where = ['id > @afterId'];
+      if (q.folderId !== undefined) where.push('folder_id = @folderId');
+      if (q.state !== undefined) where.push('state = @state');
+      return db
+        .prepare<Record<string, unknown>, DbRow>(
+          `SELECT * FROM sync_files WHERE ${where.join(' AND ')} ORDER BY id LIMIT @limit`,
+        )
+        .all({
+          afterId: q.afterId ?? 0,
+          folderId: q.folderId ?? null,
+          state: q.state ?? null,
+          limit: Math.min(q.limit ?? 100, 1000),
+        })
+        .map(toFileRow);
+    },
+    counts(folderId?: number): FolderCounts {
+      const counts = Object.fromEntries(FILE_STATES.map((s) => [s, 0])) as FolderCounts;
+      const rows = db
+        .prepare<[number | null, number | null], { state: FileState; n: number }>(
+          'SELECT state, COUNT(*) AS n FROM sync_files WHERE (? IS NULL OR folder_id = ?) GROUP BY state',
+        )
+        .all(folderId ?? null, folderId ?? null);
+      for (const r of rows) counts[r.state] = r.n;
+      return counts;
+    },
+    /** Work left: rows pending, retries scheduled; null folder = every folder. */
+    pendingCount(folderId?: number): number {
+      return (
+        db
+          .prepare<[number | null, number | null], { n: number }>(
+            `SELECT COUNT(*) AS n FROM sync_files WHERE (? IS NULL OR folder_id = ?) AND (state IN ('NEW','HASHING','QUEUED','UPLOADING','DELETING','PAUSED') OR (state = 'FAILED' AND next_retry_at IS NOT NULL))`,
+          )
+          .get(folderId ?? null, folderId ?? null)?.n ?? 0
+      );
+    },
+    remoteIdsOwned(): Set<number> {
+      const ids = db
+        .prepare<[], { id: number }>(
+          `SELECT remote_id AS id FROM sync_files WHERE remote_id IS NOT NULL UNION SELECT old_remote_id FROM sync_files WHERE old_remote_id IS NOT NULL UNION SELECT remote_id FROM sync_trash`,
+        )
+        .all();
+      return new Set(ids.map((r) => r.id));
+    },
+    bytes(states: readonly FileState[]): number {
+      return (
+        db
+          .prepare<[], { b: number | null }>(
+            `SELECT SUM(size) AS b FROM sync_files WHERE state IN (${states.map((s) => `'${s}'`).join(',')})`,
+          )
+          .get()?.b ?? 0
+      );
+    },
+  };
+}
+
+export type FilesStore = ReturnType<typeof filesStore>;

@@ -1,0 +1,70 @@
+import type { Db } from '../../../shared-node/sqlite';
+import type { Folder, FolderMode, WatcherKind } from '../types';
+
+interface DbFolder {
+  id: number;
+  path: string;
+  bucket: string;
+  mode: FolderMode;
+  paused: number;
+  ignore_patterns: string;
+  watcher: WatcherKind;
+  problem: string | null;
+}
+
+const toFolder = (r: DbFolder): Folder => ({
+  id: r.id,
+  path: r.path,
+  bucket: r.bucket,
+  mode: r.mode,
+  paused: r.paused === 1,
+  ignore: r.ignore_patterns,
+  watcher: r.watcher,
+  problem: r.problem,
+});
+
+export interface FolderInput {
+  path: string;
+  bucket: string;
+  mode: FolderMode;
+  ignore?: string;
+  watcher?: WatcherKind;
+}
+
+export function foldersStore(db: Db, now: () => number = Date.now) {
+  return {
+    list(): Folder[] {
+      return db.prepare<[], DbFolder>('SELECT * FROM sync_folders ORDER BY id').all().map(toFolder);
+    },
+    get(id: number): Folder | null {
+      const r = db.prepare<[number], DbFolder>('SELECT * FROM sync_folders WHERE id = ?').get(id);
+      return r ? toFolder(r) : null;
+    },
+    byPath(path: string): Folder | null {
+      const r = db.prepare<[string], DbFolder>('SELECT * FROM sync_folders WHERE path = ?').get(path);
+      return r ? toFolder(r) : null;
+    },
+    insert(f: FolderInput): Folder {
+      const id = db
+        .prepare(
+          'INSERT INTO sync_folders (path, bucket, mode, ignore_patterns, watcher, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+        )
+        .run(f.path, f.bucket, f.mode, f.ignore ?? '', f.watcher ?? 'native', now()).lastInsertRowid;
+      return this.get(Number(id))!;
+    },
+    update(id: number, patch: Partial<Omit<Folder, 'id' | 'path'>>): Folder | null {
+      const cur = this.get(id);
+      if (!cur) return null;
+      const next = { ...cur, ...patch };
+      db.prepare(
+        'UPDATE sync_folders SET bucket = ?, mode = ?, paused = ?, ignore_patterns = ?, watcher = ?, problem = ? WHERE id = ?',
+      ).run(next.bucket, next.mode, next.paused ? 1 : 0, next.ignore, next.watcher, next.problem, id);
+      return this.get(id);
+    },
+    remove(id: number): boolean {
+      return db.prepare('DELETE FROM sync_folders WHERE id = ?').run(id).changes > 0;
+    },
+  };
+}
+
+export type FoldersStore = ReturnType<typeof foldersStore>;

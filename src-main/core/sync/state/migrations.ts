@@ -1,0 +1,80 @@
+import type { Migration } from '../../../shared-node/sqlite';
+
+/**
+ * The sync engine's tables (ids 1-89 of the app database). Secrets never live here: the API key
+ * stays in the keychain, and nothing below has a column that could hold one.
+ */
+export const SYNC_MIGRATIONS: Migration[] = [
+  {
+    id: 1,
+    name: 'sync: folders, files, upload journal, remote trash, activity',
+    up: `
+      CREATE TABLE sync_folders (
+        id INTEGER PRIMARY KEY,
+        path TEXT NOT NULL UNIQUE,
+        bucket TEXT NOT NULL,
+        mode TEXT NOT NULL CHECK (mode IN ('upload-only', 'mirror')),
+        paused INTEGER NOT NULL DEFAULT 0,
+        ignore_patterns TEXT NOT NULL DEFAULT '',
+        watcher TEXT NOT NULL DEFAULT 'native' CHECK (watcher IN ('native', 'polling')),
+        problem TEXT,
+        created_at INTEGER NOT NULL
+      );
+      CREATE TABLE sync_files (
+        id INTEGER PRIMARY KEY,
+        folder_id INTEGER NOT NULL REFERENCES sync_folders(id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        state TEXT NOT NULL,
+        size INTEGER,
+        mtime_ms INTEGER,
+        inode INTEGER,
+        md5 TEXT,
+        remote_id INTEGER,
+        remote_url TEXT,
+        remote_md5 TEXT,
+        remote_size INTEGER,
+        old_remote_id INTEGER,
+        reason_code TEXT,
+        reason TEXT,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_retry_at INTEGER,
+        not_before INTEGER,
+        renamed_from TEXT,
+        rehashed INTEGER NOT NULL DEFAULT 0,
+        scan_gen INTEGER NOT NULL DEFAULT 0,
+        updated_at INTEGER NOT NULL,
+        UNIQUE (folder_id, name)
+      );
+      CREATE INDEX sync_files_by_state ON sync_files (state, folder_id);
+      CREATE INDEX sync_files_by_content ON sync_files (folder_id, size, md5);
+      CREATE TABLE sync_journal (
+        id INTEGER PRIMARY KEY,
+        file_id INTEGER NOT NULL REFERENCES sync_files(id) ON DELETE CASCADE,
+        bucket TEXT NOT NULL,
+        name TEXT NOT NULL,
+        size INTEGER NOT NULL,
+        md5 TEXT NOT NULL,
+        started_at INTEGER NOT NULL,
+        settled_at INTEGER,
+        outcome TEXT,
+        remote_id INTEGER
+      );
+      CREATE INDEX sync_journal_open ON sync_journal (settled_at, bucket);
+      CREATE TABLE sync_trash (
+        remote_id INTEGER PRIMARY KEY,
+        reason TEXT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_retry_at INTEGER,
+        created_at INTEGER NOT NULL
+      );
+      CREATE TABLE sync_activity (
+        id INTEGER PRIMARY KEY,
+        at INTEGER NOT NULL,
+        folder_id INTEGER,
+        file_id INTEGER,
+        kind TEXT NOT NULL,
+        message TEXT NOT NULL
+      );
+    `,
+  },
+];

@@ -1,0 +1,29 @@
+import type { FileState } from '../types';
+
+/**
+ * The per-file state machine (docs/sync-engine.md). Every row change goes through `canMove`, so a
+ * bug that would skip a step (say QUEUED straight to LIVE without a journal entry) fails loudly.
+ */
+const NEXT: Record<FileState, readonly FileState[]> = {
+  NEW: ['NEW', 'HASHING', 'SKIPPED', 'FAILED', 'DELETING', 'DELETED', 'LIVE'],
+  HASHING: ['NEW', 'QUEUED', 'SKIPPED', 'FAILED', 'LIVE', 'DELETING', 'DELETED'],
+  QUEUED: ['NEW', 'UPLOADING', 'PAUSED', 'SKIPPED', 'FAILED', 'DELETING', 'DELETED'],
+  UPLOADING: ['UPLOADING', 'NEW', 'QUEUED', 'LIVE', 'FAILED', 'PAUSED', 'SKIPPED'],
+  LIVE: ['NEW', 'DELETING', 'DELETED'],
+  SKIPPED: ['NEW', 'DELETING', 'DELETED'],
+  FAILED: ['NEW', 'QUEUED', 'UPLOADING', 'FAILED', 'DELETING', 'DELETED'],
+  PAUSED: ['NEW', 'QUEUED', 'DELETING', 'DELETED'],
+  DELETING: ['DELETING', 'DELETED', 'NEW'],
+  DELETED: ['NEW'],
+};
+
+export function canMove(from: FileState, to: FileState): boolean {
+  return NEXT[from].includes(to);
+}
+
+/** States in which a file still has work ahead of it (the folder is not "in sync" while any row has one). */
+export const PENDING_STATES: readonly FileState[] = ['NEW', 'HASHING', 'QUEUED', 'UPLOADING', 'DELETING'];
+
+export function isPending(state: FileState, nextRetryAt: number | null): boolean {
+  return PENDING_STATES.includes(state) || (state === 'FAILED' && nextRetryAt !== null);
+}

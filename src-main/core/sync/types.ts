@@ -1,0 +1,59 @@
+/** The vocabulary of the sync engine, shared by its modules and by whoever wraps the engine (CLI, app). */
+
+export const FILE_STATES = [
+  'NEW',
+  'HASHING',
+  'QUEUED',
+  'UPLOADING',
+  'LIVE',
+  'SKIPPED',
+  'FAILED',
+  'PAUSED',
+  'DELETING',
+  'DELETED',
+] as const;
+export type FileState = (typeof FILE_STATES)[number];
+
+export type FolderMode = 'upload-only' | 'mirror';
+export type WatcherKind = 'native' | 'polling';
+
+export interface Folder {
+  id: number;
+  path: string;
+  bucket: string;
+  mode: FolderMode;
+  paused: boolean;
+  /** gitignore-style patterns, one per line, on top of the built-in rules. */
+  ignore: string;
+  watcher: WatcherKind;
+  /** Set when the folder itself is missing or unreadable (renamed, unmounted); null when fine. */
+  problem: string | null;
+}
+
+export interface FileRow {
+  id: number;
+  folderId: number;
+  /** Path relative to the folder with '/' separators: the display name sent to the service. */
+  name: string;
+  state: FileState;
+  size: number | null;
+  mtimeMs: number | null;
+  inode: number | null;
+  md5: string | null;
+  remoteId: number | null;
+  remoteUrl: string | null;
+  remoteMd5: string | null;
+  remoteSize: number | null;
+  /** The previous version's remote id, deleted once the new version is live. */
+  oldRemoteId: number | null;
+  reasonCode: string | null;
+  reason: string | null;
+  attempts: number;
+  nextRetryAt: number | null;
+  notBefore: number | null;
+  renamedFrom: string | null;
+  rehashed: boolean;
+  updatedAt: number;
+}
+
+export type FolderCounts = Record<FileState, number>;

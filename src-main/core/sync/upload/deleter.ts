@@ -1,0 +1,61 @@
+import type { SyncContext } from '../context';
+import { backoffDelayMs } from './backoff';
+
+/**
+ * Sends the deletes: replaced versions and removed duplicates (the trash), and the remotes of files
+ * deleted locally in mirror folders (DELETING rows). 410 GONE means already deleted: done.
+ * Deletes keep working while uploads are paused for money, as the service allows.
+ */
+export async function runDeletes(ctx: SyncContext, batch = 8): Promise<void> {
+  for (const item of ctx.trash.due(batch)) {
+    const res = await ctx.client.deleteFile(item.remoteId);
+    if (res.ok || res.error.code === 'GONE') {
+      ctx.trash.done(item.remoteId);
+      ctx.log('remote-deleted', `Deleted remote file ${item.remoteId} (${item.reason}).`);
+    } else if (res.error.reaction === 'auth' || res.error.reaction === 'closed') {
+      ctx.stopFor(res.error.reaction, res.error);
+      return;
+    } else if (item.attempts + 1 >= ctx.options.backoff.maxAttempts) {
+      ctx.trash.done(item.remoteId);
+      ctx.log(
+        'delete-gave-up',
+        `Could not delete remote file ${item.remoteId} (${item.reason}): ${res.error.message}`,
+      );
+    } else {
+      ctx.trash.later(
+        item.remoteId,
+        ctx.now() + backoffDelayMs(item.attempts + 1, ctx.options.backoff, res.error.retryAfterMs),
+      );
+    }
+  }
+  for (const row of ctx.files.inState('DELETING', batch, { dueBy: ctx.now() })) {
+    if (row.remoteId === null) {
+      ctx.move(row.id, 'DELETED', {}, ['DELETING']);
+      continue;
+    }
+    const res = await ctx.client.deleteFile(row.remoteId);
+    if (res.ok || res.error.code === 'GONE') {
+      ctx.move(
+        row.id,
+        'DELETED',
+        { reason: `${row.reason ?? 'Deleted locally.'} The remote copy was deleted (mirror folder).` },
+        ['DELETING'],
+      );
+    } else if (res.error.reaction === 'auth' || res.error.reaction === 'closed') {
+      ctx.stopFor(res.error.reaction, res.error);
+      return;
+    } else {
+      const attempts = row.attempts + 1;
+      ctx.move(
+        row.id,
+        'DELETING',
+        {
+          attempts,
+          notBefore: ctx.now() + backoffDelayMs(attempts, ctx.options.backoff, res.error.retryAfterMs),
+          reasonCode: res.error.code,
+        },
+        ['DELETING'],
+      );
+    }
+  }
+}

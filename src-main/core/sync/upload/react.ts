@@ -1,0 +1,97 @@
+import type { ApiError } from '../../service/api-error';
+import type { SyncContext } from '../context';
+import type { FileRow } from '../types';
+import { backoffDelayMs } from './backoff';
+
+/**
+ * Whether the service may have stored the bytes although no success reply arrived: a dropped
+ * connection, a timeout, an unreadable reply, a 5xx other than the documented STORAGE-FAILED
+ * ("nothing saved"). Such an upload is settled by listing the bucket, never by sending again.
+ */
+export function isAmbiguous(e: ApiError): boolean {
+  if (e.code === 'NETWORK' || e.code === 'TIMEOUT' || e.code === 'BAD-REPLY' || e.code === 'ABORTED')
+    return true;
+  return e.status !== undefined && e.status >= 500 && e.code !== 'STORAGE-FAILED';
+}
+
+/** Applies the one reaction of an upload's failure to its row; the journal entry `journalId` is open. */
+export function reactToUploadError(ctx: SyncContext, row: FileRow, journalId: number, e: ApiError): void {
+  const ref = { folderId: row.folderId, fileId: row.id };
+  if (e.reaction === 'retry' && isAmbiguous(e)) {
+    // Left UPLOADING with its journal entry open until the listing says whether it arrived.
+    ctx.move(
+      row.id,
+      'UPLOADING',
+      { reasonCode: e.code, reason: `${e.message} Checking whether it arrived before sending again.` },
+      ['UPLOADING'],
+    );
+    ctx.requestReconcile();
+    return;
+  }
+  ctx.journal.settle(journalId, 'FAILED');
+  switch (e.reaction) {
+    case 'retry':
+      scheduleRetry(ctx, row, e);
+      return;
+    case 'pause':
+      ctx.move(row.id, 'PAUSED', { reasonCode: e.code, reason: e.message }, ['UPLOADING']);
+      ctx.pauseForAccount(e);
+      return;
+    case 'auth':
+    case 'closed':
+      ctx.move(row.id, 'QUEUED', { reasonCode: e.code, reason: e.message }, ['UPLOADING']);
+      ctx.stopFor(e.reaction, e);
+      return;
+    case 'reject':
+      ctx.move(row.id, 'FAILED', { reasonCode: e.code, reason: e.message, nextRetryAt: null }, ['UPLOADING']);
+      ctx.log('rejected', `${row.name}: ${e.message}`, ref);
+      return;
+    case 'rehash':
+      if (!row.rehashed) {
+        ctx.move(
+          row.id,
+          'NEW',
+          { rehashed: true, notBefore: null, md5: null, reasonCode: e.code, reason: e.message },
+          ['UPLOADING'],
+        );
+        ctx.wake();
+      } else {
+        ctx.move(
+          row.id,
+          'FAILED',
+          {
+            reasonCode: e.code,
+            reason: `${e.message} It failed again after reading the file anew.`,
+            nextRetryAt: null,
+          },
+          ['UPLOADING'],
+        );
+      }
+      return;
+  }
+}
+
+/** FAILED with the next retry time stored (and shown), or for good once the attempts are used up. */
+export function scheduleRetry(
+  ctx: SyncContext,
+  row: FileRow,
+  e: { code: string; message: string; retryAfterMs?: number },
+): void {
+  const attempts = row.attempts + 1;
+  const { backoff } = ctx.options;
+  if (attempts >= backoff.maxAttempts) {
+    ctx.move(row.id, 'FAILED', {
+      attempts,
+      reasonCode: e.code,
+      reason: `${e.message} Gave up after ${attempts} attempts; retry it when the problem is solved.`,
+      nextRetryAt: null,
+    });
+    ctx.log('gave-up', `${row.name}: gave up after ${attempts} attempts (${e.code}).`, {
+      folderId: row.folderId,
+      fileId: row.id,
+    });
+    return;
+  }
+  const at = ctx.now() + backoffDelayMs(attempts, backoff, e.retryAfterMs);
+  ctx.move(row.id, 'FAILED', { attempts, reasonCode: e.code, reason: e.message, nextRetryAt: at });
+}

@@ -1,0 +1,75 @@
+import type { RemoteFile } from '../../../../src-shared/api/file-hosting';
+import { ApiFailure } from '../../service/api-error';
+import type { SyncContext } from '../context';
+import { scheduleRetry } from './react';
+import { markLive } from './upload-one';
+
+export const contentKey = (name: string, size: number, md5: string) => `${size}:${md5}:${name}`;
+
+/**
+ * Settles every open journal entry (an upload whose outcome is unknown after a crash, a timeout or a
+ * dropped connection) by listing its bucket once and matching name, size and md5. A match not yet
+ * owned by another row is adopted as the file's live copy; no match means nothing was stored, and the
+ * file is retried. Nothing is sent again before this has run. Returns false when a listing failed.
+ */
+export async function reconcileJournal(ctx: SyncContext, inFlight: ReadonlySet<number>): Promise<boolean> {
+  const open = ctx.journal.unsettled().filter((e) => !inFlight.has(e.fileId));
+  if (open.length === 0) return true;
+  const buckets = [...new Set(open.map((e) => e.bucket))];
+  let allListed = true;
+  for (const bucket of buckets) {
+    const byKey = new Map<string, RemoteFile[]>();
+    try {
+      for await (const f of ctx.client.listAllFiles({ bucket })) {
+        const k = contentKey(f.name, f.size_bytes, f.hash);
+        const list = byKey.get(k);
+        if (list) list.push(f);
+        else byKey.set(k, [f]);
+      }
+    } catch (e) {
+      allListed = false;
+      if (e instanceof ApiFailure && (e.error.reaction === 'auth' || e.error.reaction === 'closed')) {
+        ctx.stopFor(e.error.reaction, e.error);
+        return false;
+      }
+      const message = e instanceof ApiFailure ? e.error.message : String(e);
+      ctx.events.emit('error', {
+        folderId: null,
+        code: 'RECONCILE-FAILED',
+        message: `Could not list bucket ${bucket} to settle uploads: ${message}`,
+      });
+      continue;
+    }
+    const owned = ctx.files.remoteIdsOwned();
+    for (const entry of open.filter((e) => e.bucket === bucket)) {
+      const row = ctx.files.get(entry.fileId);
+      const candidates = (byKey.get(contentKey(entry.name, entry.size, entry.md5)) ?? [])
+        .filter((f) => !owned.has(f.id))
+        .sort((a, b) => a.id - b.id);
+      const match = candidates[0];
+      if (row?.state !== 'UPLOADING') {
+        // The row moved on (deleted, changed); a stray copy is left for the duplicate report.
+        ctx.journal.settle(entry.id, 'ABANDONED', match?.id ?? null);
+        continue;
+      }
+      if (match) {
+        owned.add(match.id);
+        markLive(ctx, row, match, entry.id, 'ADOPTED');
+        ctx.log('adopted', `${row.name} had arrived before the reply was lost; not sent again.`, {
+          folderId: row.folderId,
+          fileId: row.id,
+        });
+      } else {
+        ctx.db.transaction(() => {
+          ctx.journal.settle(entry.id, 'NOT-FOUND');
+          scheduleRetry(ctx, row, {
+            code: row.reasonCode ?? 'NETWORK',
+            message: row.reason ?? 'The upload did not arrive.',
+          });
+        })();
+      }
+    }
+  }
+  ctx.wake();
+  return allListed;
+}

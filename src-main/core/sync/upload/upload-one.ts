@@ -1,0 +1,90 @@
+import { join } from 'node:path';
+import type { RemoteFile } from '../../../../src-shared/api/file-hosting';
+import type { SyncContext } from '../context';
+import { inspectPath, sameStat } from '../local/inspect';
+import { localGone, observe } from '../local/observe';
+import type { FileRow } from '../types';
+import { reactToUploadError } from './react';
+
+/**
+ * QUEUED -> UPLOADING -> LIVE for one file: checks the file once more, journals the intent in the same
+ * transaction as the state change, streams it with its md5, and records the reply. After the upload
+ * the file is checked again: a file that changed meanwhile goes back to NEW as a new version.
+ */
+export async function uploadOne(
+  ctx: SyncContext,
+  row: FileRow,
+  opts: { signal?: AbortSignal; onProgress?: (sentBytes: number) => void } = {},
+): Promise<void> {
+  const folder = ctx.folder(row.folderId);
+  if (!folder || row.md5 === null || row.size === null) return;
+  const abs = join(folder.path, row.name);
+  const seen = await inspectPath(abs);
+  if (seen.kind !== 'file' || !sameStat(row, seen)) {
+    if (seen.kind === 'gone') localGone(ctx, folder, row);
+    else ctx.move(row.id, 'NEW', { md5: null, notBefore: null }, ['QUEUED', 'FAILED']);
+    ctx.wake();
+    return;
+  }
+  const md5 = row.md5;
+  const size = row.size;
+  const journalId = ctx.db.transaction(() => {
+    if (!ctx.move(row.id, 'UPLOADING', {}, ['QUEUED', 'FAILED'])) return null;
+    return ctx.journal.open({ fileId: row.id, bucket: folder.bucket, name: row.name, size, md5 });
+  })();
+  if (journalId === null) return;
+
+  const res = await ctx.client.uploadFile({
+    path: abs,
+    size,
+    name: row.name,
+    bucket: folder.bucket,
+    md5,
+    ...(opts.signal ? { signal: opts.signal } : {}),
+    ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
+  });
+  const current = ctx.files.get(row.id);
+  if (!current) return;
+  if (!res.ok) {
+    reactToUploadError(ctx, current, journalId, res.error);
+    return;
+  }
+  markLive(ctx, current, res.value, journalId, 'LIVE');
+  const after = await inspectPath(abs);
+  const live = ctx.files.get(row.id);
+  if (live?.state === 'LIVE') observe(ctx, folder, row.name, after);
+}
+
+/** Records a remote copy as this row's live version (from a reply or a listing), in one transaction. */
+export function markLive(
+  ctx: SyncContext,
+  row: FileRow,
+  remote: RemoteFile,
+  journalId: number,
+  outcome: 'LIVE' | 'ADOPTED',
+): void {
+  ctx.db.transaction(() => {
+    ctx.journal.settle(journalId, outcome, remote.id);
+    const moved = ctx.move(
+      row.id,
+      'LIVE',
+      {
+        remoteId: remote.id,
+        remoteUrl: remote.url,
+        remoteMd5: remote.hash,
+        remoteSize: remote.size_bytes,
+        oldRemoteId: null,
+        attempts: 0,
+        reasonCode: null,
+        reason: null,
+        nextRetryAt: null,
+        rehashed: false,
+      },
+      ['UPLOADING'],
+    );
+    if (moved && row.oldRemoteId !== null && row.oldRemoteId !== remote.id) {
+      ctx.trash.add(row.oldRemoteId, `replaced by a new version of ${row.name}`);
+    }
+  })();
+  ctx.wake();
+}

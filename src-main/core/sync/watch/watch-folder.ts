@@ -1,0 +1,82 @@
+import { relative, sep } from 'node:path';
+import type { Folder } from '../types';
+
+/** One change seen by a watcher: a path relative to the folder, '/'-separated. */
+export interface WatchChange {
+  name: string;
+  kind: 'change' | 'delete';
+}
+
+export interface FolderWatch {
+  kind: 'native' | 'polling';
+  close(): Promise<void>;
+}
+
+export interface WatchHandlers {
+  onChanges(changes: WatchChange[]): void;
+  /** The watcher lost track (overflow, error): the folder must be scanned again. */
+  onRescan(reason: string): void;
+}
+
+export const INOTIFY_ADVICE =
+  'The system ran out of file watches (inotify). Raise the limit, e.g. `sudo sysctl fs.inotify.max_user_watches=524288` (and add it to /etc/sysctl.conf); until then this folder is polled.';
+
+/**
+ * Watches a folder: @parcel/watcher (one recursive native watch) by default; chokidar in polling mode
+ * for folders where native events do not arrive (network shares) or when the inotify table is full.
+ */
+export async function watchFolder(
+  folder: Folder,
+  handlers: WatchHandlers,
+  onFallback: (message: string) => void,
+): Promise<FolderWatch> {
+  if (folder.watcher === 'native') {
+    try {
+      return await watchNative(folder, handlers);
+    } catch (e) {
+      const text = e instanceof Error ? e.message : String(e);
+      const full = /ENOSPC|inotify|watch/i.test(text) && /ENOSPC|limit|no space/i.test(text);
+      onFallback(full ? INOTIFY_ADVICE : `Native watching failed (${text}); this folder is polled instead.`);
+    }
+  }
+  return watchPolling(folder, handlers);
+}
+
+const toName = (root: string, abs: string) => relative(root, abs).split(sep).join('/');
+
+async function watchNative(folder: Folder, h: WatchHandlers): Promise<FolderWatch> {
+  const watcher = await import('@parcel/watcher');
+  const sub = await watcher.subscribe(folder.path, (error, events) => {
+    if (error) {
+      h.onRescan(`watcher error: ${error.message}`);
+      return;
+    }
+    h.onChanges(
+      events
+        .map((ev) => ({
+          name: toName(folder.path, ev.path),
+          kind: ev.type === 'delete' ? ('delete' as const) : ('change' as const),
+        }))
+        .filter((c) => c.name !== '' && !c.name.startsWith('..')),
+    );
+  });
+  return { kind: 'native', close: () => sub.unsubscribe() };
+}
+
+async function watchPolling(folder: Folder, h: WatchHandlers): Promise<FolderWatch> {
+  const { watch } = await import('chokidar');
+  const w = watch(folder.path, {
+    usePolling: true,
+    interval: 2_000,
+    binaryInterval: 2_000,
+    ignoreInitial: true,
+    followSymlinks: false,
+  });
+  const emit = (kind: WatchChange['kind']) => (abs: string) =>
+    h.onChanges([{ name: toName(folder.path, abs), kind }]);
+  w.on('add', emit('change')).on('change', emit('change')).on('addDir', emit('change'));
+  w.on('unlink', emit('delete')).on('unlinkDir', emit('delete'));
+  w.on('error', (e) => h.onRescan(`polling error: ${e instanceof Error ? e.message : String(e)}`));
+  await new Promise<void>((resolve) => w.once('ready', () => resolve()));
+  return { kind: 'polling', close: () => w.close() };
+}
