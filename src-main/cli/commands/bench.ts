@@ -1,0 +1,15 @@
+/** `assets-sync bench <name>`: the benchmarks that have a name here (`npm run bench:server`). */
+const BENCHES: Record<string, () => Promise<{ run(argv: string[]): Promise<number> }>> = {
+  server: () => import('./bench-server'),
+  sync: () => import('./bench-sync'),
+};
+
+export async function run(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  const load = name ? BENCHES[name] : undefined;
+  if (!load) {
+    console.error(`bench: name one of: ${Object.keys(BENCHES).join(', ')}`);
+    return 2;
+  }
+  return (await load()).run(rest);
+}

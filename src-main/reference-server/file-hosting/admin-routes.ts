@@ -1,0 +1,90 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { BUCKET_PATTERN } from '../../../src-shared/domain/bucket';
+import { sendAdminError } from '../http/envelopes';
+import type { Hosting } from './hosting';
+
+const NewClient = z
+  .object({
+    name: z.string().trim().min(1, 'name must be a non-empty string').max(200),
+    wallet_paise: z.number().int().min(0).default(10_000),
+    default_bucket: z
+      .string()
+      .regex(BUCKET_PATTERN, 'default_bucket must match [a-z0-9][a-z0-9.-]{0,49}')
+      .default('default'),
+  })
+  .strict();
+const WalletChange = z
+  .object({
+    amount_paise: z
+      .number()
+      .int()
+      .refine((n) => n !== 0, 'amount_paise must not be 0'),
+  })
+  .strict();
+const Rate = z.number().min(0).max(1);
+const FaultsBody = z
+  .object({ storage_fail_rate: Rate.optional(), connection_reset_rate: Rate.optional() })
+  .strict();
+
+function problem(error: z.ZodError): string {
+  const issue = error.issues[0]!;
+  return issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message;
+}
+
+function idParam(raw: string): number | null {
+  return /^\d+$/.test(raw) && Number.isSafeInteger(Number(raw)) ? Number(raw) : null;
+}
+
+/** The file-hosting part of `/__admin/v1` (reference-server.md): clients, keys, wallets, faults. */
+export function registerFileHostingAdmin(admin: FastifyInstance, hosting: Hosting): void {
+  const now = () => hosting.ctx.clock.now();
+
+  admin.post('/clients', async (request, reply) => {
+    const body = NewClient.safeParse(request.body ?? {});
+    if (!body.success) return sendAdminError(reply, 400, problem(body.error));
+    const opened = hosting.openClient({
+      name: body.data.name,
+      walletPaise: body.data.wallet_paise,
+      defaultBucket: body.data.default_bucket,
+    });
+    const c = opened.client;
+    return reply.code(201).send({
+      client: { id: c.id, name: c.name, status: c.status, default_bucket: c.default_bucket },
+      api_key: opened.api_key,
+      key_id: opened.key_id,
+    });
+  });
+
+  admin.post('/clients/:id/keys', async (request, reply) => {
+    const id = idParam((request.params as { id: string }).id);
+    if (id === null || !hosting.clients.get(id)) return sendAdminError(reply, 404, 'No such client.');
+    return reply.code(201).send(hosting.clients.mintKey(id, now()));
+  });
+
+  admin.delete('/keys/:keyId', async (request, reply) => {
+    const id = idParam((request.params as { keyId: string }).keyId);
+    if (id === null || !hosting.clients.revokeKey(id, now()))
+      return sendAdminError(reply, 404, 'No such key.');
+    return { key_id: id, revoked: true };
+  });
+
+  admin.post('/clients/:id/wallet', async (request, reply) => {
+    const id = idParam((request.params as { id: string }).id);
+    const client = id === null ? undefined : hosting.clients.get(id);
+    if (!client) return sendAdminError(reply, 404, 'No such client.');
+    if (client.status === 'CLOSED')
+      return sendAdminError(reply, 409, 'The client is closed; its wallet is frozen.');
+    const body = WalletChange.safeParse(request.body ?? {});
+    if (!body.success) return sendAdminError(reply, 400, problem(body.error));
+    const after = hosting.wallet.adjust(client.id, body.data.amount_paise, now());
+    return { balance_paise: after.balance_paise, arrears_paise: after.arrears_paise };
+  });
+
+  admin.put('/faults', async (request, reply) => {
+    const body = FaultsBody.safeParse(request.body ?? {});
+    if (!body.success) return sendAdminError(reply, 400, problem(body.error));
+    const next = Object.fromEntries(Object.entries(body.data).filter(([, v]) => v !== undefined));
+    return hosting.faults.set(next);
+  });
+}

@@ -1,0 +1,53 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { type ApiFailure, failure, sendFailure } from './failure';
+import type { Hosting } from './hosting';
+import type { ClientRow } from './store/clients';
+
+const callers = new WeakMap<FastifyRequest, ClientRow>();
+
+/** The client whose key authenticated this request (set by the hook below). */
+export function callerOf(request: FastifyRequest): ClientRow {
+  const client = callers.get(request);
+  if (!client) throw new Error('callerOf used on a route outside the authenticated API');
+  return client;
+}
+
+const BEARER = /^Bearer[ ]+([\x21-\x7e]+)[ ]*$/i;
+
+function authenticate(hosting: Hosting, header: string | undefined): ClientRow | ApiFailure {
+  if (!header) return failure('UNAUTHENTICATED', 'Send the header "Authorization: Bearer <API key>".');
+  const m = BEARER.exec(header);
+  if (!m) return failure('UNAUTHENTICATED', 'The Authorization header must be "Bearer <API key>".');
+  const client = hosting.clients.byApiKey(m[1]!);
+  if (!client) return failure('UNAUTHENTICATED', 'The API key is unknown or was revoked; mint a new one.');
+  if (client.status === 'CLOSED')
+    return failure(
+      'CLIENT-CLOSED',
+      'This account was closed for unpaid storage rent; its files were deleted.',
+    );
+  return client;
+}
+
+/**
+ * Checks run before any body is read, in this order: rate limit (per address), then the key, then whether
+ * the account is closed.
+ */
+export function installApiGuards(api: FastifyInstance, hosting: Hosting): void {
+  api.addHook('onRequest', async (request, reply) => {
+    const wait = hosting.rateLimit.take(request.ip);
+    if (wait !== null) {
+      reply.header('retry-after', String(wait));
+      return sendFailure(
+        request,
+        reply,
+        failure(
+          'RATE-LIMITED',
+          `More than ${hosting.ctx.options.ratePerMinute} requests in a minute from this address; retry in ${wait} s.`,
+        ),
+      );
+    }
+    const result = authenticate(hosting, request.headers.authorization);
+    if ('code' in result) return sendFailure(request, reply, result);
+    callers.set(request, result);
+  });
+}
