@@ -148,13 +148,13 @@ describe('leads delivered by the reference server', () => {
     mode = 'forward-then-fail';
     const d = await raise(bot.remoteBotId!, 'LEAD-CAPTURED', 'Arjun');
     await until(async () => (await delivery(bot.remoteBotId!, d.delivery_id))?.attempts.length === 1);
-    expect((await delivery(bot.remoteBotId!, d.delivery_id)).state).toBe('PENDING');
+    expect((await delivery(bot.remoteBotId!, d.delivery_id))?.state).toBe('PENDING');
     expect(arrived).toHaveLength(1);
 
     expect((await admin(server, 'POST', '/clock/advance', { seconds: 61 })).status).toBe(200);
     await until(async () => (await delivery(bot.remoteBotId!, d.delivery_id))?.state === 'DELIVERED');
     const final = await delivery(bot.remoteBotId!, d.delivery_id);
-    expect(final.attempts.map((a) => a.status)).toEqual([500, 200]);
+    expect(final?.attempts.map((a) => a.status)).toEqual([500, 200]);
     expect(arrived).toHaveLength(1);
     expect(leads.list().filter((l) => l.conversationId === d.conversation_id)).toHaveLength(1);
   });
