@@ -90,10 +90,16 @@ describe('the demo bot', () => {
     });
     const list = await s.kb(String(demo.bot_token), 'GET', '');
     expect(list.json).toEqual({ ok: true, entries: [] });
-    // No webhook URL yet: an event is recorded, not delivered.
+    // No webhook URL yet: an event is recorded, and its attempt fails saying why (retried later).
     const raised = await s.admin('POST', `/bots/${demo.bot_id}/events`, { event: 'LEAD-CAPTURED', lead });
     expect(raised.status).toBe(202);
-    const { deliveries } = (await s.admin('GET', `/deliveries?bot_id=${demo.bot_id}`)).json;
-    expect(deliveries[0].state).toBe('FAILED');
+    const d = await waitForDelivery(
+      s,
+      Number(demo.bot_id),
+      raised.json.delivery_id,
+      (x) => x.attempts.length === 1,
+    );
+    expect(d.state).toBe('PENDING');
+    expect(d.attempts[0].error).toMatch(/^NO-WEBHOOK-URL/);
   });
 });

@@ -240,30 +240,46 @@ describe('lead webhook: retries on the server clock', () => {
 });
 
 describe('lead webhook: admin input', () => {
-  it('a bot with no webhook URL records the event as FAILED, saying why', async () => {
+  it('a bot with no webhook URL: each attempt is a retryable failure saying why; a URL set in time gets it', async () => {
     const s = await startServer();
     cleanups.push(() => s.stop());
     const bot = await newBot(s);
     const raised = await raise(s, bot.id);
-    const { deliveries } = (await s.admin('GET', `/deliveries?bot_id=${bot.id}`)).json;
-    expect(deliveries).toEqual([
-      {
-        id: raised.delivery_id,
-        bot_id: bot.id,
-        conversation_id: raised.conversation_id,
-        event: 'LEAD-CAPTURED',
-        state: 'FAILED',
-        attempts: [
-          {
-            at: expect.any(String),
-            status: null,
-            error: expect.stringMatching(/^NO-WEBHOOK-URL/),
-            duration_ms: 0,
-          },
-        ],
-        next_attempt_at: null,
-      },
-    ]);
+    const first = await waitForDelivery(s, bot.id, raised.delivery_id, (x) => x.attempts.length === 1);
+    expect(first).toEqual({
+      id: raised.delivery_id,
+      bot_id: bot.id,
+      conversation_id: raised.conversation_id,
+      event: 'LEAD-CAPTURED',
+      state: 'PENDING',
+      attempts: [
+        {
+          at: expect.any(String),
+          status: null,
+          error: expect.stringMatching(/^NO-WEBHOOK-URL/),
+          duration_ms: 0,
+        },
+      ],
+      next_attempt_at: expect.any(String),
+    });
+
+    // The owner sets a URL before the retry falls due: the lead arrives.
+    const receiver = await startReceiver(() => 200);
+    cleanups.push(receiver.close);
+    expect((await s.admin('PUT', `/bots/${bot.id}`, { webhook_url: receiver.url })).status).toBe(200);
+    await advance(s, 60);
+    expect(receiver.received).toHaveLength(1);
+    const done = await waitForDelivery(s, bot.id, raised.delivery_id, (x) => x.state !== 'PENDING');
+    expect(done.state).toBe('DELIVERED');
+
+    // Never set: FAILED once the three attempts are used up.
+    const orphan = await newBot(s);
+    const lost = await raise(s, orphan.id);
+    await waitForDelivery(s, orphan.id, lost.delivery_id, (x) => x.attempts.length === 1);
+    await advance(s, 360);
+    const failed = await waitForDelivery(s, orphan.id, lost.delivery_id, (x) => x.state !== 'PENDING');
+    expect(failed.state).toBe('FAILED');
+    expect(failed.attempts).toHaveLength(3);
   });
 
   it('answers bad input with a 4xx that says what is wrong', async () => {

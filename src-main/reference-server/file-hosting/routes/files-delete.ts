@@ -14,7 +14,7 @@ export function registerFilesDelete(api: FastifyInstance, hosting: Hosting): voi
       return sendFailure(
         request,
         reply,
-        failure('GONE', `File ${id.value} does not exist for this account.`),
+        failure('GONE', `File ${id.text} does not exist for this account.`),
       );
     if (hosting.files.markDeleted(client.id, row.id, hosting.ctx.clock.now())) {
       // The row says DELETED first, so the CDN stops serving at once even if removing the bytes fails.

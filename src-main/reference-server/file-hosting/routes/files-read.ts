@@ -57,7 +57,7 @@ export function registerFilesRead(api: FastifyInstance, hosting: Hosting): void 
       return sendFailure(
         request,
         reply,
-        failure('GONE', `File ${id.value} does not exist for this account (deleted, purged or never yours).`),
+        failure('GONE', `File ${id.text} does not exist for this account (deleted, purged or never yours).`),
       );
     return { data: presentFile(row, hosting.ctx.cdnUrl) };
   });

@@ -22,9 +22,10 @@ export function intParam(
 }
 
 /** A file id from the path: digits only (VALIDATION otherwise); an id that cannot exist is simply not found. */
-export function fileIdParam(raw: string): { value: number } | ApiFailure {
+export function fileIdParam(raw: string): { value: number; text: string } | ApiFailure {
   if (!/^\d+$/.test(raw))
     return failure('VALIDATION', `The file id must be a positive whole number, got "${raw}".`);
   const n = Number(raw);
-  return { value: Number.isSafeInteger(n) ? n : -1 };
+  // Too large to be an id: -1 matches no row; `text` keeps what was asked for, for the message.
+  return { value: Number.isSafeInteger(n) ? n : -1, text: raw };
 }

@@ -13,8 +13,9 @@ export interface RaisedEvent {
 
 /**
  * A lead event: a new conversation (its id is the receiver's deduplication key), the exact body stored
- * once, and the first attempt started at once. A bot with no webhook URL gets the delivery recorded as
- * FAILED with one attempt that says why, instead of failing the caller.
+ * once, and the first attempt started at once. A bot with no webhook URL still gets its attempts: each
+ * one is a retryable failure that says why (FAILED means retries used up), so an owner who sets the URL
+ * within the retry window gets the lead.
  */
 export function raiseLeadEvent(
   ctx: ServerContext,
@@ -40,20 +41,8 @@ export function raiseLeadEvent(
       nextAttemptAt: now,
       createdAt: now,
     });
-    if (!bot.webhookUrl)
-      deliveries.recordAttempt(
-        deliveryId,
-        {
-          at: now,
-          status: null,
-          error: 'NO-WEBHOOK-URL: the bot has no webhook URL; not delivered',
-          durationMs: 0,
-        },
-        'FAILED',
-        null,
-      );
     return { conversation_id: conversationId, delivery_id: deliveryId };
   })();
-  if (bot.webhookUrl) deps.dispatcher.startNow(raised.delivery_id);
+  deps.dispatcher.startNow(raised.delivery_id);
   return raised;
 }
