@@ -4,6 +4,19 @@ const [command, ...rest] = process.argv.slice(2);
 
 const commands: Record<string, () => Promise<{ run(argv: string[]): Promise<number | undefined> }>> = {
   'reference-server': () => import('../reference-server/main'),
+  'bench-webhooks': () => import('./commands/bench-webhooks'),
+  bench: () => import('./commands/bench'),
+  web: () => import('../headless/main'),
+  start: () => import('../launcher/start'),
+  build: () => import('../launcher/build'),
+  login: () => import('./commands/login'),
+  logout: () => import('./commands/logout'),
+  account: () => import('./commands/account'),
+  usage: () => import('./commands/usage'),
+  files: () => import('./commands/files'),
+  rm: () => import('./commands/rm'),
+  sync: () => import('./commands/sync'),
+  status: () => import('./commands/status'),
 };
 
 async function main(): Promise<number> {

@@ -1,13 +1,17 @@
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
-import { registerClockRoutes } from './admin/clock-routes';
 import { requireAdminToken } from './admin/auth';
+import { registerClockRoutes } from './admin/clock-routes';
 import type { ServerContext, ServerModule } from './context';
 import { installErrorHandling } from './http/error-handling';
 
 export const ADMIN_PREFIX = '/__admin/v1';
 
 /** Builds the HTTP app: error shapes, each module's routes, and the admin surface behind its token. */
-export async function buildApp(ctx: ServerContext, modules: readonly ServerModule[], adminToken: string): Promise<FastifyInstance> {
+export async function buildApp(
+  ctx: ServerContext,
+  modules: readonly ServerModule[],
+  adminToken: string,
+): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: ctx.log,
     logController: new LogController({ disableRequestLogging: true }),

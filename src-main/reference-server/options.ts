@@ -37,11 +37,13 @@ export function parseServerFlags(argv: readonly string[]): ParsedFlags {
     const eq = arg.indexOf('=');
     const name = eq > 0 ? arg.slice(0, eq) : arg;
     const flag = FLAGS[name];
-    if (!flag) return { ok: false, message: `unknown flag "${name}"; known: ${Object.keys(FLAGS).join(', ')}` };
+    if (!flag)
+      return { ok: false, message: `unknown flag "${name}"; known: ${Object.keys(FLAGS).join(', ')}` };
     const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
     if (value === undefined) return { ok: false, message: `flag ${name} needs a value` };
     if (flag.kind === 'int') {
-      if (!/^\d+$/.test(value)) return { ok: false, message: `flag ${name} takes a whole number, got "${value}"` };
+      if (!/^\d+$/.test(value))
+        return { ok: false, message: `flag ${name} takes a whole number, got "${value}"` };
       raw[flag.key] = Number(value);
     } else raw[flag.key] = value;
   }

@@ -36,7 +36,17 @@ export async function startReferenceServer(input: ServerOptionsInput = {}): Prom
   const clock = persistentClock(db);
   const scheduler = new Scheduler(clock);
   const log = pino({ level: process.env.REFERENCE_SERVER_LOG_LEVEL ?? 'warn' }, pino.destination(2));
-  const ctx: ServerContext = { db, clock, scheduler, options, dataDir, objectsDir, log, baseUrl: '', cdnUrl: '' };
+  const ctx: ServerContext = {
+    db,
+    clock,
+    scheduler,
+    options,
+    dataDir,
+    objectsDir,
+    log,
+    baseUrl: '',
+    cdnUrl: '',
+  };
   const adminToken = options.adminToken ?? randomBytes(24).toString('base64url');
 
   let demo: DemoInfo | undefined;

@@ -25,7 +25,9 @@ export function openDatabase(file: string, migrations: readonly Migration[]): Db
 }
 
 export function migrate(db: Db, migrations: readonly Migration[]): void {
-  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (id INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
+  db.exec(
+    'CREATE TABLE IF NOT EXISTS schema_migrations (id INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
+  );
   const ids = new Set<number>();
   for (const m of migrations) {
     if (ids.has(m.id)) throw new Error(`Two migrations share id ${m.id}`);

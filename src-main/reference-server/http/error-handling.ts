@@ -12,12 +12,20 @@ export function installErrorHandling(app: FastifyInstance): void {
     const status = error.statusCode ?? 500;
     const known = status >= 400 && status < 500;
     if (!known) request.log.error({ err: error }, 'unexpected error');
-    const message = known ? describeClientError(error) : 'The server could not complete the request; nothing was stored. Retry.';
+    const message = known
+      ? describeClientError(error)
+      : 'The server could not complete the request; nothing was stored. Retry.';
     if (surface === 'files') {
       if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || status === 413)
-        return sendFileApiError(reply, 'FILE-TOO-LARGE', 'The request body is larger than the per-file ceiling.');
+        return sendFileApiError(
+          reply,
+          'FILE-TOO-LARGE',
+          'The request body is larger than the per-file ceiling.',
+        );
       if (status === 429) return sendFileApiError(reply, 'RATE-LIMITED', message);
-      return known ? sendFileApiError(reply, 'VALIDATION', message, 422) : sendFileApiError(reply, 'STORAGE-FAILED', message);
+      return known
+        ? sendFileApiError(reply, 'VALIDATION', message, 422)
+        : sendFileApiError(reply, 'STORAGE-FAILED', message);
     }
     if (surface === 'kb') return sendKbError(reply, known ? (status === 429 ? 429 : 422) : 503, message);
     return sendAdminError(reply, known ? (status === 404 ? 404 : 400) : 503, message);
@@ -26,8 +34,10 @@ export function installErrorHandling(app: FastifyInstance): void {
   app.setNotFoundHandler((request, reply) => {
     const surface = surfaceOf(request.url);
     // The file-hosting API never answers 404 (section 1): anything unknown there is GONE.
-    if (surface === 'files') return sendFileApiError(reply, 'GONE', `No such resource: ${request.method} ${pathOnly(request.url)}`);
-    if (surface === 'kb') return sendKbError(reply, 404, `No such endpoint: ${request.method} ${pathOnly(request.url)}`);
+    if (surface === 'files')
+      return sendFileApiError(reply, 'GONE', `No such resource: ${request.method} ${pathOnly(request.url)}`);
+    if (surface === 'kb')
+      return sendKbError(reply, 404, `No such endpoint: ${request.method} ${pathOnly(request.url)}`);
     if (surface === 'cdn') return reply.code(404).type('text/plain').send('Not found');
     return sendAdminError(reply, 404, `No such endpoint: ${request.method} ${pathOnly(request.url)}`);
   });

@@ -11,11 +11,7 @@ export function registerFilesDelete(api: FastifyInstance, hosting: Hosting): voi
     if ('code' in id) return sendFailure(request, reply, id);
     const row = hosting.files.get(client.id, id.value);
     if (!row)
-      return sendFailure(
-        request,
-        reply,
-        failure('GONE', `File ${id.text} does not exist for this account.`),
-      );
+      return sendFailure(request, reply, failure('GONE', `File ${id.text} does not exist for this account.`));
     if (hosting.files.markDeleted(client.id, row.id, hosting.ctx.clock.now())) {
       // The row says DELETED first, so the CDN stops serving at once even if removing the bytes fails.
       await hosting.objects.remove({ key: row.object_key }).catch((error: unknown) => {

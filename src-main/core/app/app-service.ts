@@ -1,0 +1,122 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AnyEvent } from '../../../src-shared/contract';
+import type { AppError, Result } from '../../../src-shared/errors';
+import { openDatabase } from '../../shared-node/sqlite';
+import { osKeychain, type SecretStore } from '../secrets/keychain';
+import { serviceCache } from '../service/cache';
+import { SANDBOX_CACHE_SOURCE } from '../service/connection';
+import { closePools } from '../service/http-pool';
+import { settingsStore } from '../service/settings';
+import { APP_MIGRATIONS } from '../state/migrations';
+import type { AppContext } from './context';
+import { createDispatcher } from './dispatcher';
+import { createEventBus } from './event-bus';
+import { createRequestMeter } from './request-meter';
+import type { Section } from './section';
+import { accountSection } from './sections/account-section';
+import { filesSection } from './sections/files-section';
+import { EXTRA_SECTIONS, type SectionFactory } from './sections/index';
+import { sessionSection } from './sections/session-section';
+import { settingsSection } from './sections/settings-section';
+import { syncSection } from './sections/sync-section';
+import { createSessionHolder } from './session-holder';
+import { createSettingsStore } from './settings-store';
+import { createSyncRuntime, type EngineTunables } from './sync-runtime';
+import { createViewCache } from './view-cache';
+
+export interface AppServiceOptions {
+  dataDir: string;
+  secrets?: SecretStore;
+  env?: NodeJS.ProcessEnv;
+  /** `--base-url`. */
+  baseUrl?: string;
+  /** The sandbox's rate limit (tests). */
+  sandboxRatePerMinute?: number;
+  /** Engine waits (tests shorten them). */
+  engine?: EngineTunables;
+  /** Sections beyond the built-in and registered ones (tests). */
+  sections?: SectionFactory[];
+  log?: (line: string) => void;
+}
+
+/** The core as one object: the contract's commands by name, its events, and a clean close. */
+export interface AppService {
+  call(name: string, request: unknown): Promise<Result<unknown, AppError>>;
+  subscribe(listener: (event: AnyEvent) => void): () => void;
+  readonly context: AppContext;
+  close(): Promise<void>;
+}
+
+export async function createAppService(o: AppServiceOptions): Promise<AppService> {
+  mkdirSync(o.dataDir, { recursive: true });
+  const db = openDatabase(join(o.dataDir, 'app.sqlite'), APP_MIGRATIONS);
+  const log = o.log ?? ((line: string) => process.stderr.write(`assets-sync: ${line}\n`));
+  const bus = createEventBus({ coalesce: ['sync.changed', 'sync.queue', 'files.changed'], coalesceMs: 250 });
+  const settings = createSettingsStore(db);
+  const serviceSettings = settingsStore(db);
+  const meter = createRequestMeter();
+  const session = createSessionHolder({
+    dataDir: o.dataDir,
+    settings: serviceSettings,
+    secrets: o.secrets ?? osKeychain(),
+    env: o.env ?? process.env,
+    requestsPerMinute: () => settings.get().requestsPerMinute,
+    onRequest: () => meter.record(),
+    ...(o.baseUrl ? { baseUrl: o.baseUrl } : {}),
+    ...(o.sandboxRatePerMinute !== undefined ? { sandboxRatePerMinute: o.sandboxRatePerMinute } : {}),
+  });
+  const ctx: AppContext = {
+    dataDir: o.dataDir,
+    db,
+    secrets: o.secrets ?? osKeychain(),
+    bus,
+    session,
+    settings,
+    serviceSettings,
+    cache: serviceCache(db),
+    views: createViewCache(db),
+    log,
+    cacheSource: () => {
+      const live = session.live;
+      if (!live) return null;
+      return live.connection.kind === 'sandbox' ? SANDBOX_CACHE_SOURCE : live.connection.cacheSource;
+    },
+  };
+  const runtime = createSyncRuntime(ctx, meter, o.engine ?? {});
+  // The engine follows the connection: a new account or a sandbox reset gets a new engine.
+  session.onChange((live) => {
+    void (live ? runtime.restart() : runtime.stop());
+  });
+
+  const sections: Section[] = [
+    sessionSection(ctx),
+    accountSection(ctx),
+    filesSection(ctx),
+    syncSection(ctx, runtime),
+    settingsSection(ctx, runtime),
+  ];
+  for (const make of [...EXTRA_SECTIONS, ...(o.sections ?? [])]) sections.push(await make(ctx));
+  const dispatch = createDispatcher(sections, log);
+
+  const restored = await session.restore();
+  if (!restored.ok) log(`the saved connection could not be opened: ${restored.error.message}`);
+  for (const s of sections) await s.start?.();
+
+  let closed = false;
+  return {
+    call: dispatch,
+    subscribe: bus.subscribe,
+    context: ctx,
+    async close() {
+      if (closed) return;
+      closed = true;
+      for (const s of [...sections].reverse()) await s.close?.();
+      await runtime.stop();
+      await session.close();
+      bus.close();
+      await closePools();
+      db.close();
+    },
+  };
+}

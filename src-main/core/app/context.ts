@@ -1,0 +1,29 @@
+import type { Db } from '../../shared-node/sqlite';
+import type { SecretStore } from '../secrets/keychain';
+import type { ServiceCache } from '../service/cache';
+import type { SettingsStore as ServiceSettings } from '../service/settings';
+import type { EventBus } from './event-bus';
+import type { SessionHolder } from './session-holder';
+import type { SettingsStore } from './settings-store';
+import type { ViewCache } from './view-cache';
+
+/** What every section of the app shares. Built once by app-service.ts. */
+export interface AppContext {
+  readonly dataDir: string;
+  readonly db: Db;
+  readonly secrets: SecretStore;
+  readonly bus: EventBus;
+  readonly session: SessionHolder;
+  /** The app's own settings (concurrency, budget, theme...). */
+  readonly settings: SettingsStore;
+  /** The service layer's settings (the saved account). */
+  readonly serviceSettings: ServiceSettings;
+  /** The last account and usage the service sent, for offline use. */
+  readonly cache: ServiceCache;
+  /** The searchable copy of the files listing. */
+  readonly views: ViewCache;
+  /** Lines for the app's log (standard error); never secrets. */
+  log(line: string): void;
+  /** Where the current connection's rows live in the caches ('sandbox' or the base URL). */
+  cacheSource(): string | null;
+}

@@ -1,0 +1,74 @@
+import type { RemoteFile } from '../../../../src-shared/api/file-hosting';
+import { ok } from '../../../../src-shared/errors';
+import { ApiFailure } from '../../service/api-error';
+import type { AppContext } from '../context';
+import { notConnected, plainError } from '../errors';
+import type { Section } from '../section';
+
+/** The server's live files: a local, searchable copy refreshed from the listing, and the remote actions. */
+export function filesSection(ctx: AppContext): Section {
+  const changed = (source: string) =>
+    ctx.bus.emit('files.changed', { total: -1, fetchedAt: ctx.views.filesFetchedAt(source) });
+  let lastRefreshFailed = false;
+
+  return {
+    name: 'files',
+    handlers: {
+      'files.query': async (q) => {
+        const source = ctx.cacheSource();
+        if (!source) return notConnected();
+        const page = ctx.views.queryFiles(source, q);
+        return ok({
+          rows: page.rows,
+          total: page.total,
+          offset: q.offset,
+          buckets: ctx.views.buckets(source),
+          fetchedAt: ctx.views.filesFetchedAt(source),
+          offline: lastRefreshFailed,
+        });
+      },
+      'files.refresh': async () => {
+        const live = ctx.session.live;
+        const source = ctx.cacheSource();
+        if (!live || !source) return notConnected();
+        const files: RemoteFile[] = [];
+        try {
+          for await (const f of live.client.listAllFiles()) files.push(f);
+        } catch (e) {
+          lastRefreshFailed = true;
+          if (e instanceof ApiFailure) return { ok: false, error: plainError(e.error) };
+          throw e;
+        }
+        const at = Date.now();
+        ctx.views.replaceFiles(source, files, at);
+        lastRefreshFailed = false;
+        changed(source);
+        return ok({ count: files.length, fetchedAt: at });
+      },
+      'files.delete': async (r) => {
+        const live = ctx.session.live;
+        const source = ctx.cacheSource();
+        if (!live || !source) return notConnected();
+        const d = await live.client.deleteFile(r.id);
+        // GONE means it is already not there: the local copy follows either way.
+        if (!d.ok && d.error.code !== 'GONE') return { ok: false, error: plainError(d.error) };
+        ctx.views.removeFile(source, r.id);
+        changed(source);
+        return ok({ id: r.id });
+      },
+      'files.uploadFromUrl': async (r) => {
+        const live = ctx.session.live;
+        const source = ctx.cacheSource();
+        if (!live || !source) return notConnected();
+        const up = await live.client.uploadFromUrl({
+          sourceUrl: r.sourceUrl,
+          ...(r.bucket ? { bucket: r.bucket } : {}),
+        });
+        if (!up.ok) return { ok: false, error: plainError(up.error) };
+        ctx.views.upsertFile(source, up.value);
+        changed(source);
+        return ok(up.value);
+      },
+    },
+  };
+}

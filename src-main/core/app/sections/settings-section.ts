@@ -1,0 +1,48 @@
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { appError, err, ok } from '../../../../src-shared/errors';
+import { SANDBOX_CACHE_SOURCE } from '../../service/connection';
+import { budgetFor } from '../../service/request-budget';
+import type { AppContext } from '../context';
+import type { Section } from '../section';
+import type { SyncRuntime } from '../sync-runtime';
+
+export function settingsSection(ctx: AppContext, runtime: SyncRuntime): Section {
+  return {
+    name: 'settings',
+    handlers: {
+      'settings.get': async () => ok(ctx.settings.get()),
+      'settings.update': async (patch) => {
+        const before = ctx.settings.get();
+        const next = ctx.settings.update(patch);
+        const live = ctx.session.live;
+        if (live && next.requestsPerMinute !== before.requestsPerMinute)
+          budgetFor(live.connection.baseUrl, 'files', { perMinute: next.requestsPerMinute });
+        // The engine takes its concurrency when it is built.
+        if (live && next.concurrency !== before.concurrency) await runtime.restart();
+        ctx.bus.emit('settings.changed', next);
+        runtime.emitState();
+        return ok(next);
+      },
+      'settings.resetSandbox': async () => {
+        if (ctx.session.live?.connection.kind !== 'sandbox')
+          return err(
+            appError(
+              'NOT-SANDBOX',
+              'Only the local sandbox can be reset; this app is connected to an account.',
+            ),
+          );
+        await runtime.stop();
+        await ctx.session.suspend();
+        await rm(join(ctx.dataDir, 'sandbox'), { recursive: true, force: true });
+        ctx.cache.clear(SANDBOX_CACHE_SOURCE);
+        ctx.views.replaceFiles(SANDBOX_CACHE_SOURCE, [], Date.now());
+        const reopened = await ctx.session.openSandbox();
+        if (!reopened.ok) return reopened;
+        ctx.log('sandbox reset');
+        ctx.bus.emit('session.changed', reopened.value);
+        return ok({ done: true as const });
+      },
+    },
+  };
+}

@@ -1,0 +1,30 @@
+import { DEFAULT_SETTINGS, type Settings, SettingsSchema } from '../../../src-shared/contract';
+import type { Db } from '../../shared-node/sqlite';
+
+/** Settings live in SQLite as one JSON row; a value that no longer validates falls back to the default. */
+export function createSettingsStore(db: Db) {
+  const read = db.prepare<[], { value: string }>("SELECT value FROM app_settings WHERE key = 'settings'");
+  const write = db.prepare(
+    "INSERT INTO app_settings (key, value) VALUES ('settings', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+  );
+  return {
+    get(): Settings {
+      const row = read.get();
+      if (!row) return { ...DEFAULT_SETTINGS };
+      let stored: unknown;
+      try {
+        stored = JSON.parse(row.value);
+      } catch {
+        return { ...DEFAULT_SETTINGS };
+      }
+      const merged = SettingsSchema.safeParse({ ...DEFAULT_SETTINGS, ...(stored as object) });
+      return merged.success ? merged.data : { ...DEFAULT_SETTINGS };
+    },
+    update(patch: Partial<Settings>): Settings {
+      const next = SettingsSchema.parse({ ...this.get(), ...patch });
+      write.run(JSON.stringify(next));
+      return next;
+    },
+  };
+}
+export type SettingsStore = ReturnType<typeof createSettingsStore>;

@@ -1,0 +1,243 @@
+import { join } from 'node:path';
+import type { RemoteFile } from '../../../src-shared/api/file-hosting';
+import type {
+  ActivityItem,
+  FolderView,
+  ProblemItem,
+  Queue,
+  QueueItem,
+  SyncOverview,
+} from '../../../src-shared/contract';
+import { extensionOf, mimeForExtension } from '../../../src-shared/domain/extensions';
+import { formatIstMinute } from '../../../src-shared/domain/ist-time';
+import { createSyncEngine, type SyncEngine } from '../sync/engine';
+import type { ActivityEntry } from '../sync/state/activity-store';
+import type { FileRow, FileState } from '../sync/types';
+import { refreshAccount } from './account-refresh';
+import type { AppContext } from './context';
+import type { RequestMeter } from './request-meter';
+import { trackUploads, type UploadProgress } from './upload-progress';
+
+/** Engine settings a caller may shorten (tests): the stability window and the /me poll while paused. */
+export interface EngineTunables {
+  stabilityMs?: number;
+  pausePollMs?: number;
+}
+
+const PENDING: readonly FileState[] = ['NEW', 'HASHING', 'QUEUED', 'UPLOADING', 'PAUSED', 'DELETING'];
+
+/**
+ * The sync engine of the current connection: built when a connection opens, stopped when it closes
+ * or when a setting it was built with changes. Its events become contract events.
+ */
+export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOptions: EngineTunables = {}) {
+  let engine: SyncEngine | null = null;
+  let progressOf: (path: string) => UploadProgress | null = () => null;
+  let unsubscribe: (() => void)[] = [];
+  let starting: Promise<void> = Promise.resolve();
+
+  const emitState = () => {
+    if (!engine) return;
+    ctx.bus.emit('sync.changed', overview());
+    ctx.bus.emit('sync.queue', queue());
+  };
+
+  async function startFor(): Promise<void> {
+    await stopEngine();
+    const live = ctx.session.live;
+    if (!live) return;
+    const tracked = trackUploads(live.client);
+    progressOf = tracked.progressOf;
+    const settings = ctx.settings.get();
+    const e = createSyncEngine({
+      db: ctx.db,
+      client: tracked.client,
+      dataDir: ctx.dataDir,
+      concurrency: settings.concurrency,
+      ...engineOptions,
+    });
+    engine = e;
+    unsubscribe = [
+      e.on('file', (f) => {
+        emitState();
+        if (f.to === 'LIVE') noteLive(e.getFile(f.fileId));
+      }),
+      e.on('progress', () => ctx.bus.emit('sync.queue', queue())),
+      e.on('folder-in-sync', ({ folderId }) => {
+        const folder = e.listFolders().find((x) => x.id === folderId);
+        if (folder && folder.counts.LIVE > 0)
+          ctx.bus.emit('notify', {
+            kind: 'in-sync',
+            title: 'Folder in sync',
+            body: `${folder.path} is up to date.`,
+          });
+        emitState();
+      }),
+      e.on('paused', (p) => {
+        ctx.bus.emit('notify', { kind: 'paused-money', title: 'Uploads paused', body: p.message });
+        emitState();
+        void refreshAccount(ctx);
+      }),
+      e.on('resumed', () => {
+        emitState();
+        void refreshAccount(ctx);
+      }),
+      e.on('stopped', (s) => {
+        ctx.bus.emit('notify', { kind: 'error', title: 'Syncing stopped', body: s.message });
+        emitState();
+      }),
+      e.on('error', (x) => ctx.log(`sync error ${x.code}: ${x.message}`)),
+      e.on('activity', (a) => ctx.bus.emit('activity.added', toActivity(a))),
+    ];
+    await e.start();
+    emitState();
+  }
+
+  /** A file that went live is added to the searchable listing at once; the next refresh corrects details. */
+  function noteLive(row: FileRow | null) {
+    const source = ctx.cacheSource();
+    if (!row || !source || row.remoteId === null || !row.remoteUrl) return;
+    const folder = engine?.listFolders().find((f) => f.id === row.folderId);
+    const ext = extensionOf(row.name);
+    const file: RemoteFile = {
+      id: row.remoteId,
+      url: row.remoteUrl,
+      bucket: folder?.bucket ?? '',
+      name: row.name,
+      extension: ext,
+      mime: mimeForExtension(ext),
+      size_bytes: row.remoteSize ?? row.size ?? 0,
+      hash: row.remoteMd5 ?? row.md5 ?? '',
+      status: 'ACTIVE',
+      created_at: formatIstMinute(Date.now()),
+    };
+    ctx.views.upsertFile(source, file);
+    if (row.oldRemoteId !== null) ctx.views.removeFile(source, row.oldRemoteId);
+    ctx.bus.emit('files.changed', { total: -1, fetchedAt: ctx.views.filesFetchedAt(source) });
+  }
+
+  async function stopEngine() {
+    for (const u of unsubscribe) u();
+    unsubscribe = [];
+    const e = engine;
+    engine = null;
+    if (e) await e.stop();
+  }
+
+  function folderViews(): FolderView[] {
+    if (!engine) return [];
+    return engine.listFolders().map((f) => ({
+      id: f.id,
+      path: f.path,
+      bucket: f.bucket,
+      mode: f.mode,
+      paused: f.paused,
+      problem: f.problem,
+      counts: {
+        live: f.counts.LIVE,
+        pending: PENDING.reduce((n, s) => n + f.counts[s], 0),
+        failed: f.counts.FAILED,
+        skipped: f.counts.SKIPPED,
+      },
+    }));
+  }
+
+  function overview(): SyncOverview {
+    const folders = folderViews();
+    const s = engine?.state;
+    const held = s?.stopped
+      ? { code: s.stopped.code, message: s.stopped.message }
+      : s?.accountPaused
+        ? { code: s.accountPaused.code, message: s.accountPaused.message }
+        : s?.userPaused
+          ? { code: 'USER-PAUSED', message: 'You paused syncing; resume to continue.' }
+          : null;
+    const state =
+      s?.stopped || folders.some((f) => f.problem)
+        ? 'error'
+        : held || (folders.length > 0 && folders.every((f) => f.paused))
+          ? 'paused'
+          : folders.some((f) => f.counts.pending > 0)
+            ? 'syncing'
+            : 'idle';
+    const live = ctx.session.live;
+    return {
+      state,
+      held,
+      folders,
+      budget: {
+        perMinute: live ? ctx.settings.get().requestsPerMinute : 0,
+        usedLastMinute: meter.lastMinute(),
+      },
+      concurrency: ctx.settings.get().concurrency,
+    };
+  }
+
+  function queue(folderId?: number): Queue {
+    if (!engine) return { active: [], waiting: 0, problems: [] };
+    const e = engine;
+    const folders = new Map(e.listFolders().map((f) => [f.id, f]));
+    const pick = (state: FileState, limit: number) =>
+      e.listFiles({ state, limit, ...(folderId !== undefined ? { folderId } : {}) });
+    const active: QueueItem[] = [...pick('UPLOADING', 50), ...pick('HASHING', 20)].map((r) => {
+      const folder = folders.get(r.folderId);
+      const p = folder ? progressOf(join(folder.path, r.name)) : null;
+      return {
+        fileId: r.id,
+        folderId: r.folderId,
+        name: r.name,
+        sizeBytes: r.size ?? 0,
+        state: r.state,
+        sentBytes: p?.sentBytes ?? 0,
+        bytesPerSecond: p?.bytesPerSecond ?? null,
+        etaSeconds: p?.etaSeconds ?? null,
+      };
+    });
+    let waiting = 0;
+    for (const f of folders.values()) {
+      if (folderId !== undefined && f.id !== folderId) continue;
+      waiting += f.counts.NEW + f.counts.QUEUED + f.counts.PAUSED;
+    }
+    const problems: ProblemItem[] = [...pick('FAILED', 200), ...pick('SKIPPED', 200)].map((r) => ({
+      fileId: r.id,
+      folderId: r.folderId,
+      name: r.name,
+      state: r.state as 'FAILED' | 'SKIPPED',
+      code: r.reasonCode ?? r.state,
+      reason: r.reason ?? '',
+      nextRetryAt: r.nextRetryAt,
+    }));
+    return { active, waiting, problems };
+  }
+
+  return {
+    get engine(): SyncEngine | null {
+      return engine;
+    },
+    /** (Re)builds the engine for the current connection; calls are serialized. */
+    restart(): Promise<void> {
+      starting = starting.then(startFor, startFor);
+      return starting;
+    },
+    stop(): Promise<void> {
+      starting = starting.then(stopEngine, stopEngine);
+      return starting;
+    },
+    ready: () => starting,
+    overview,
+    queue,
+    emitState,
+    activity(limit: number): ActivityItem[] {
+      return engine ? engine.activity({ limit }).map(toActivity) : [];
+    },
+  };
+}
+export type SyncRuntime = ReturnType<typeof createSyncRuntime>;
+
+const ERROR_KINDS = /error|fail|stopped|closed|refused/i;
+const WARN_KINDS = /paused|offline|duplicate|skipped|retry/i;
+
+function toActivity(a: ActivityEntry): ActivityItem {
+  const level = ERROR_KINDS.test(a.kind) ? 'error' : WARN_KINDS.test(a.kind) ? 'warn' : 'info';
+  return { id: a.id, at: a.at, level, message: a.message };
+}

@@ -1,0 +1,45 @@
+import type { IpcMain, IpcMainInvokeEvent, WebFrameMain } from 'electron';
+import { isCommandName } from '../../src-shared/contract';
+import type { AppError, Result } from '../../src-shared/errors';
+import { APP_ORIGIN } from './app-protocol';
+import { IPC } from './ipc-channels';
+
+export interface CoreLike {
+  call(name: string, request: unknown): Promise<Result<unknown, AppError>>;
+}
+
+/** A message is trusted only from the top frame of a page served by the app itself. */
+export function isTrustedSender(frame: WebFrameMain | null | undefined): boolean {
+  if (!frame || frame.parent) return false;
+  // app:// is not a "special" URL scheme, so URL.origin is "null": compare the prefix instead.
+  return typeof frame.url === 'string' && frame.url.startsWith(`${APP_ORIGIN}/`);
+}
+
+const refused = (message: string): Result<never, AppError> => ({
+  ok: false,
+  error: { code: 'IPC-REFUSED', message },
+});
+
+/**
+ * Every invoke is checked for its sender frame, then its command name and request go through the
+ * contract (the dispatcher validates the request with zod) before the core sees them.
+ */
+export function registerIpc(
+  ipcMain: IpcMain,
+  core: CoreLike,
+  pickFolder: (event: IpcMainInvokeEvent) => Promise<string | null>,
+): () => void {
+  ipcMain.handle(IPC.call, async (event, name: unknown, request: unknown) => {
+    if (!isTrustedSender(event.senderFrame)) return refused('This page may not talk to the app.');
+    if (!isCommandName(name)) return refused(`There is no command "${String(name).slice(0, 80)}".`);
+    return core.call(name, request);
+  });
+  ipcMain.handle(IPC.pickFolder, async (event) => {
+    if (!isTrustedSender(event.senderFrame)) return null;
+    return pickFolder(event);
+  });
+  return () => {
+    ipcMain.removeHandler(IPC.call);
+    ipcMain.removeHandler(IPC.pickFolder);
+  };
+}

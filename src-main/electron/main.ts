@@ -1,0 +1,106 @@
+import { join } from 'node:path';
+import { app, BrowserWindow, dialog, ipcMain, Notification, protocol, session, shell } from 'electron';
+import type { AnyEvent, Settings, SyncOverview } from '../../src-shared/contract';
+import { createAppService } from '../core/app/app-service';
+import { defaultDataDir } from '../core/config/paths';
+import { APP_ORIGIN, APP_SCHEME, serveAppRequest } from './app-protocol';
+import { denyPermissions, hardenContents } from './harden';
+import { registerIpc } from './ipc';
+import { IPC } from './ipc-channels';
+import { createTray } from './tray';
+import { mainWindowOptions } from './window-options';
+
+// The bundle lives in out/electron; the renderer build beside it in out/renderer, icons in build/.
+const ROOT = join(__dirname, '..', '..');
+const RENDERER_DIR = join(ROOT, 'out', 'renderer');
+const ICON_DIR = join(ROOT, 'build', 'icons');
+
+protocol.registerSchemesAsPrivileged([
+  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+]);
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  void start();
+}
+
+async function start() {
+  await app.whenReady();
+  const core = await createAppService({ dataDir: defaultDataDir() });
+  let win: BrowserWindow | null = null;
+  let overview: SyncOverview | null = null;
+  let settings = (await core.call('settings.get', {})) as { ok: true; value: Settings };
+  let quitting = false;
+
+  protocol.handle(APP_SCHEME, (request) => serveAppRequest(RENDERER_DIR, request.url));
+  denyPermissions(session.defaultSession);
+
+  const open = () => {
+    if (!win) {
+      win = new BrowserWindow(mainWindowOptions(join(__dirname, 'preload.cjs')));
+      hardenContents(win.webContents, (url) => shell.openExternal(url));
+      win.once('ready-to-show', () => win?.show());
+      win.on('close', (e) => {
+        // Closing the window keeps syncing in the tray; Quit in the tray ends the app.
+        if (!quitting) {
+          e.preventDefault();
+          win?.hide();
+        }
+      });
+      win.on('closed', () => {
+        win = null;
+      });
+      void win.loadURL(`${APP_ORIGIN}/index.html`);
+    }
+    win.show();
+    win.focus();
+  };
+
+  registerIpc(ipcMain, core, async () => {
+    const options: Electron.OpenDialogOptions = { properties: ['openDirectory', 'createDirectory'] };
+    const r = await (win ? dialog.showOpenDialog(win, options) : dialog.showOpenDialog(options));
+    return r.canceled ? null : (r.filePaths[0] ?? null);
+  });
+
+  const tray = createTray({
+    iconDir: ICON_DIR,
+    open,
+    toggle: (pause) => void core.call(pause ? 'sync.pause' : 'sync.resume', {}),
+    quit: () => {
+      quitting = true;
+      app.quit();
+    },
+  });
+
+  const applyLogin = (s: Settings) => app.setLoginItemSettings({ openAtLogin: s.startAtLogin });
+  applyLogin(settings.value);
+
+  core.subscribe((e: AnyEvent) => {
+    win?.webContents.send(IPC.event, e);
+    if (e.event === 'sync.changed') {
+      overview = e.payload;
+      tray.update(overview);
+    } else if (e.event === 'settings.changed') {
+      settings = { ok: true, value: e.payload };
+      applyLogin(e.payload);
+    } else if (e.event === 'notify' && settings.value.notifications && Notification.isSupported()) {
+      new Notification({ title: e.payload.title, body: e.payload.body }).show();
+    }
+  });
+
+  app.on('second-instance', open);
+  app.on('activate', open);
+  app.on('window-all-closed', () => {
+    // Stay in the tray.
+  });
+  app.on('before-quit', () => {
+    quitting = true;
+  });
+  app.on('will-quit', (e) => {
+    e.preventDefault();
+    tray.destroy();
+    core.close().finally(() => app.exit(0));
+  });
+  open();
+}

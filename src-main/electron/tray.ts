@@ -1,0 +1,34 @@
+import { join } from 'node:path';
+import { Menu, nativeImage, Tray } from 'electron';
+import type { SyncOverview } from '../../src-shared/contract';
+import { type TrayState, trayView } from './tray-state';
+
+/** The tray icon: idle / syncing / paused / error, with open, pause or resume, and quit. */
+export function createTray(o: { iconDir: string; open(): void; toggle(pause: boolean): void; quit(): void }) {
+  const icons = new Map<TrayState, Electron.NativeImage>();
+  const icon = (s: TrayState) => {
+    let img = icons.get(s);
+    if (!img) {
+      img = nativeImage.createFromPath(join(o.iconDir, `tray-${s}.png`));
+      icons.set(s, img);
+    }
+    return img;
+  };
+  const tray = new Tray(icon('idle'));
+  const update = (overview: SyncOverview | null) => {
+    const v = trayView(overview);
+    tray.setImage(icon(v.state));
+    tray.setToolTip(v.tooltip);
+    tray.setContextMenu(
+      Menu.buildFromTemplate([
+        { label: 'Open Assets Sync', click: o.open },
+        { label: v.toggle, click: () => o.toggle(v.toggle === 'Pause syncing') },
+        { type: 'separator' },
+        { label: 'Quit', click: o.quit },
+      ]),
+    );
+  };
+  tray.on('click', o.open);
+  update(null);
+  return { update, destroy: () => tray.destroy() };
+}

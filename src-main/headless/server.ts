@@ -1,0 +1,88 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
+import { TOKEN_HEADER, UPLOAD_PATH, WS_PATH, WS_PROTOCOL } from '../../src-shared/transport/ws-messages';
+import { checkRequest, newToken } from './access';
+import type { CoreEndpoint } from './core-endpoint';
+import { plain, serveStatic } from './static-files';
+import { handleUpload } from './upload-route';
+import { createWsBridge } from './ws-bridge';
+
+export interface HeadlessShellOptions {
+  core: CoreEndpoint;
+  /** The vite build output (out/renderer). */
+  rendererDir: string;
+  /** Where files dropped on the page are kept until they are live. */
+  dropDir: string;
+  port?: number;
+  token?: string;
+}
+
+export interface HeadlessShell {
+  /** The address to open, with the token in the fragment (never sent to a server or a log). */
+  readonly url: string;
+  readonly origin: string;
+  readonly token: string;
+  close(): Promise<void>;
+}
+
+/** Serves the renderer and the contract on 127.0.0.1 only: nothing else on the network can reach it. */
+export async function startHeadlessShell(options: HeadlessShellOptions): Promise<HeadlessShell> {
+  const token = options.token ?? newToken();
+  const root = resolve(options.rendererDir);
+  const bridge = createWsBridge(options.core);
+  let origin = '';
+
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', origin);
+    if (url.pathname === UPLOAD_PATH) {
+      if (req.method !== 'POST') return plain(res, 405, 'POST only');
+      const access = checkRequest(req, origin, token, headerValue(req.headers[TOKEN_HEADER]));
+      if (!access.ok) return plain(res, access.status, access.reason);
+      handleUpload(req, res, url, options.dropDir, options.core).catch(() => {
+        if (!res.headersSent) plain(res, 400, 'The upload could not be read.');
+      });
+      return;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') return plain(res, 405, 'GET only');
+    if (req.headers.host !== new URL(origin).host) return plain(res, 421, 'wrong Host header');
+    serveStatic(root, origin, req, res);
+  });
+
+  server.on('upgrade', (req, socket, head) => {
+    const url = new URL(req.url ?? '/', origin);
+    const offered = String(req.headers['sec-websocket-protocol'] ?? '')
+      .split(',')
+      .map((p) => p.trim());
+    const given = offered.find((p) => p.startsWith('t.'))?.slice(2) ?? null;
+    const access =
+      url.pathname === WS_PATH && offered.includes(WS_PROTOCOL)
+        ? checkRequest(req, origin, token, given)
+        : ({ ok: false, status: 404, reason: 'no such socket' } as const);
+    if (!access.ok) {
+      socket.end(`HTTP/1.1 ${access.status} Refused\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      return;
+    }
+    bridge.upgrade(req, socket, head);
+  });
+
+  await new Promise<void>((ok, fail) => {
+    server.once('error', fail);
+    server.listen(options.port ?? 0, '127.0.0.1', () => ok());
+  });
+  const { port } = server.address() as AddressInfo;
+  origin = `http://127.0.0.1:${port}`;
+
+  return {
+    url: `${origin}/#token=${token}`,
+    origin,
+    token,
+    async close() {
+      await bridge.close();
+      server.closeAllConnections();
+      await new Promise<void>((ok) => server.close(() => ok()));
+    },
+  };
+}
+
+const headerValue = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? null;

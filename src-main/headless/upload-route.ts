@@ -1,0 +1,66 @@
+import { randomUUID } from 'node:crypto';
+import { createWriteStream, mkdirSync, rmSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { basename, join } from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { isValidBucket } from '../../src-shared/domain/bucket';
+import { MAX_FILE_BYTES } from '../../src-shared/domain/limits';
+import type { CoreEndpoint } from './core-endpoint';
+
+/**
+ * A browser page cannot hand the core a file path, so a file dropped on the page is streamed here
+ * into the app's data folder first, then queued like any dropped file. The body is cut off past the
+ * service's size ceiling rather than read to its end.
+ */
+export async function handleUpload(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  dropDir: string,
+  core: CoreEndpoint,
+): Promise<void> {
+  const bucket = url.searchParams.get('bucket') ?? '';
+  const rawName = url.searchParams.get('name') ?? '';
+  const name = basename(rawName.replace(/\\/g, '/'));
+  if (!isValidBucket(bucket))
+    return json(res, 422, { code: 'BUCKET-INVALID', message: `"${bucket}" is not a valid bucket name.` });
+  if (!name || name === '.' || name === '..' || [...name].some((c) => c.charCodeAt(0) < 32))
+    return json(res, 422, { code: 'VALIDATION', message: 'The dropped file has no usable name.' });
+  const dir = join(dropDir, randomUUID());
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, name);
+  let received = 0;
+  const limit = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      received += chunk.length;
+      if (received > MAX_FILE_BYTES)
+        return done(Object.assign(new Error('too large'), { code: 'FILE-TOO-LARGE' }));
+      done(null, chunk);
+    },
+  });
+  try {
+    await pipeline(req, limit, createWriteStream(file));
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    if ((error as { code?: string }).code === 'FILE-TOO-LARGE') {
+      req.resume();
+      return json(res, 413, {
+        code: 'FILE-TOO-LARGE',
+        message: `${name} is larger than the 200 MB ceiling.`,
+      });
+    }
+    return json(res, 400, {
+      code: 'UPLOAD-INTERRUPTED',
+      message: `${name} did not arrive whole; drop it again.`,
+    });
+  }
+  const result = await core.call('files.uploadPaths', { paths: [file], bucket });
+  if (!result.ok) rmSync(dir, { recursive: true, force: true });
+  json(res, result.ok ? 202 : 422, result.ok ? result.value : result.error);
+}
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' });
+  res.end(JSON.stringify(body));
+}

@@ -1,0 +1,74 @@
+import { copyFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ELECTRON_OUT, PROJECT_ROOT, RENDERER_OUT } from './project-paths';
+
+/** `vite build` of the renderer into out/renderer (or `outDir`: tests build their own copy, side by side). */
+export async function buildRenderer(outDir?: string): Promise<void> {
+  const vite = await import('vite');
+  // Under a test runner NODE_ENV is 'test', which makes both the JSX transform and React development builds.
+  const previous = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await vite.build({
+      configFile: join(PROJECT_ROOT, 'vite.config.ts'),
+      logLevel: 'warn',
+      mode: 'production',
+      ...(outDir ? { build: { outDir, emptyOutDir: true } } : {}),
+    });
+  } finally {
+    if (previous === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = previous;
+  }
+}
+
+/**
+ * The Electron main process and preload bundled with esbuild into out/electron as CommonJS
+ * (Electron's sandboxed preload must be one CommonJS file). Native modules and electron stay external.
+ */
+export async function buildElectron(): Promise<void> {
+  const esbuild = await import('esbuild');
+  const common = {
+    bundle: true,
+    platform: 'node' as const,
+    format: 'cjs' as const,
+    target: 'node22',
+    sourcemap: false,
+    logLevel: 'warning' as const,
+    external: [
+      'electron',
+      'better-sqlite3',
+      '@parcel/watcher',
+      '@napi-rs/keyring',
+      'fsevents',
+      'vite',
+      'esbuild',
+    ],
+  };
+  await esbuild.build({
+    ...common,
+    entryPoints: [join(PROJECT_ROOT, 'src-main', 'electron', 'main.ts')],
+    outfile: join(ELECTRON_OUT, 'main.cjs'),
+    // import.meta.url has no CommonJS twin; the bundle gets it from __filename.
+    define: { 'import.meta.url': 'importMetaUrl' },
+    banner: { js: "const importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  });
+  await esbuild.build({
+    ...common,
+    entryPoints: [join(PROJECT_ROOT, 'src-main', 'electron', 'preload.ts')],
+    outfile: join(ELECTRON_OUT, 'preload.cjs'),
+  });
+  // The hasher starts its worker from a file next to the code that asks for it: next to main.cjs here.
+  await copyFile(
+    join(PROJECT_ROOT, 'src-main', 'core', 'sync', 'hash', 'md5-worker.mjs'),
+    join(ELECTRON_OUT, 'md5-worker.mjs'),
+  );
+}
+
+/** `npm run build`. */
+export async function run(): Promise<number> {
+  await buildRenderer();
+  console.log(`renderer -> ${RENDERER_OUT}`);
+  await buildElectron();
+  console.log(`electron -> ${ELECTRON_OUT}`);
+  return 0;
+}

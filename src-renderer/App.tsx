@@ -1,0 +1,106 @@
+import { useEffect } from 'react';
+import { AccountBanner } from './components/AccountBanner';
+import { DropZone } from './components/DropZone';
+import { Icon, Logo } from './components/Icon';
+import { Toasts } from './components/Toasts';
+import { formatRupees } from './lib/format';
+import { useAccount } from './stores/account-store';
+import { useSync } from './stores/sync-store';
+import { useUi } from './stores/ui-store';
+import { FirstRunView } from './views/first-run/FirstRunView';
+import { VIEWS } from './views/registry';
+
+const GROUP_LABEL = { files: 'Storage', bots: 'Bots', app: 'App' } as const;
+
+export function App() {
+  const session = useUi((s) => s.session);
+  const settings = useUi((s) => s.settings);
+  const view = useUi((s) => s.view);
+
+  useEffect(() => {
+    const dark =
+      settings?.theme === 'dark' ||
+      (settings?.theme !== 'light' && window.matchMedia('(prefers-color-scheme: dark)').matches);
+    document.documentElement.dataset.theme = dark ? 'dark' : 'light';
+  }, [settings?.theme]);
+
+  if (!session) return <div className="empty">Starting…</div>;
+  if (session.kind === 'none') return <FirstRunView />;
+
+  const current = VIEWS.find((v) => v.id === view) ?? VIEWS[0]!;
+  const View = current.component;
+  return (
+    <div className="shell">
+      <Sidebar />
+      <main className="main" aria-labelledby="view-title">
+        <AccountBanner />
+        <View key={current.id} />
+      </main>
+      <DropZone />
+      <Toasts />
+    </div>
+  );
+}
+
+function Sidebar() {
+  const view = useUi((s) => s.view);
+  const go = useUi((s) => s.go);
+  const session = useUi((s) => s.session);
+  const link = useUi((s) => s.link);
+  const state = useSync((s) => s.overview?.state ?? 'idle');
+  const problems = useSync((s) => s.queue?.problems.filter((p) => p.state === 'FAILED').length ?? 0);
+  const account = useAccount((s) => s.account);
+  const groups = (['files', 'bots', 'app'] as const).filter((g) => VIEWS.some((v) => v.group === g));
+  return (
+    <nav className="sidebar" aria-label="Sections">
+      <div className="brand">
+        <Logo />
+        <span>Assets Sync</span>
+      </div>
+      {groups.map((g) => (
+        <div key={g} className="stack" style={{ gap: '0.125rem', marginBottom: '0.75rem' }}>
+          <div className="small muted" style={{ padding: '0 0.65rem 0.25rem', fontWeight: 600 }}>
+            {GROUP_LABEL[g]}
+          </div>
+          {VIEWS.filter((v) => v.group === g).map((v) => (
+            <button
+              key={v.id}
+              type="button"
+              className="nav-item"
+              aria-current={v.id === view ? 'page' : undefined}
+              onClick={() => go(v.id)}
+            >
+              <Icon name={v.icon} />
+              {v.label}
+              {v.id === 'folders' && problems > 0 ? <span className="badge danger">{problems}</span> : null}
+            </button>
+          ))}
+        </div>
+      ))}
+      <div className="sidebar-foot stack" style={{ gap: '0.35rem' }}>
+        <span
+          className={`badge ${state === 'error' ? 'danger' : state === 'paused' ? 'warn' : 'ok'}`}
+          data-testid="sync-state"
+        >
+          <span className="dot" /> {STATE_LABEL[state]}
+        </span>
+        {account?.value ? (
+          <span className="num">
+            Wallet <strong>{formatRupees(account.value.wallet.balance_paise)}</strong>
+          </span>
+        ) : null}
+        <span className="muted" title={session?.baseUrl ?? ''}>
+          {session?.kind === 'sandbox' ? 'Local sandbox' : (session?.accountName ?? 'Account')}
+          {link !== 'open' ? ' · reconnecting…' : ''}
+        </span>
+      </div>
+    </nav>
+  );
+}
+
+const STATE_LABEL = {
+  idle: 'Up to date',
+  syncing: 'Syncing',
+  paused: 'Paused',
+  error: 'Needs attention',
+} as const;

@@ -1,0 +1,97 @@
+import { formatRupees } from '../../src-shared/domain/money';
+import { daysUntil, parseServiceDate } from '../lib/dates';
+import { useAccount } from '../stores/account-store';
+import { useSync } from '../stores/sync-store';
+import { useUi } from '../stores/ui-store';
+import { Icon } from './Icon';
+
+/**
+ * Across every view: what is held and what to do. Arrears and a closed account come from /me;
+ * a key refused (401) or an upload floor comes from the sync engine's last reaction.
+ */
+export function AccountBanner() {
+  const account = useAccount((s) => s.account?.value ?? null);
+  const held = useSync((s) => s.overview?.held ?? null);
+  const go = useUi((s) => s.go);
+
+  // Statuses beyond ACTIVE are undocumented; the sandbox says PAUSED in arrears and CLOSED at the end.
+  if (account && account.client.status === 'CLOSED') {
+    return (
+      <Banner tone="danger" title="This account is closed">
+        Its files were removed and every request is refused. Contact the service to reopen it, or connect
+        another account in Settings.
+      </Banner>
+    );
+  }
+  if (held?.code === 'CLIENT-CLOSED') {
+    return (
+      <Banner tone="danger" title="This account is closed">
+        {held.message}
+      </Banner>
+    );
+  }
+  if (account && account.arrears.paise > 0) {
+    const deadline = parseServiceDate(account.arrears.deadline);
+    const left = deadline === null ? null : daysUntil(deadline);
+    return (
+      <Banner tone="danger" title={`Uploads paused: ${formatRupees(account.arrears.paise)} of rent unpaid`}>
+        Files stay online and can be downloaded and deleted; new uploads wait in the queue.
+        {account.arrears.since ? ` In arrears since ${account.arrears.since}.` : ''}{' '}
+        {left !== null ? (
+          <strong className="num">
+            {left > 0 ? `${left} day${left === 1 ? '' : 's'} left` : 'The deadline has passed'} before the
+            account is closed ({account.arrears.deadline}).
+          </strong>
+        ) : null}{' '}
+        Top up the wallet to cover the arrears; uploads resume by themselves.{' '}
+        <button type="button" className="btn small" onClick={() => go('account')}>
+          See account
+        </button>
+      </Banner>
+    );
+  }
+  if (held && ['UPLOADS-PAUSED', 'LOW-BALANCE', 'UNAUTHENTICATED'].includes(held.code)) {
+    const title =
+      held.code === 'UNAUTHENTICATED'
+        ? 'The API key was refused'
+        : held.code === 'LOW-BALANCE'
+          ? 'Uploads paused: the wallet is under the upload floor'
+          : 'Uploads paused by the service';
+    return (
+      <Banner tone="warn" title={title}>
+        {held.message}
+      </Banner>
+    );
+  }
+  if (account && account.wallet.balance_paise < account.wallet.min_balance_to_upload_paise) {
+    return (
+      <Banner tone="warn" title="The wallet is under the upload floor">
+        {formatRupees(account.wallet.balance_paise)} left; uploads need at least{' '}
+        {formatRupees(account.wallet.min_balance_to_upload_paise)}. Top up to keep uploads flowing.
+      </Banner>
+    );
+  }
+  return null;
+}
+
+function Banner({
+  tone,
+  title,
+  children,
+}: {
+  tone: 'warn' | 'danger';
+  title: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <div className={`banner ${tone}`} role="alert" data-testid="account-banner">
+      <span style={{ width: '1.25rem', flex: 'none' }}>
+        <Icon name="alert" />
+      </span>
+      <div>
+        <strong>{title}</strong>
+        <span className="body small">{children}</span>
+      </div>
+    </div>
+  );
+}

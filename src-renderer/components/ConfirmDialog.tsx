@@ -1,0 +1,40 @@
+import { useEffect, useRef } from 'react';
+
+/** A native <dialog>: focus is trapped and Escape cancels, for free. */
+export function ConfirmDialog(props: {
+  open: boolean;
+  title: string;
+  children: React.ReactNode;
+  confirmLabel: string;
+  danger?: boolean;
+  onConfirm(): void;
+  onCancel(): void;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const d = ref.current;
+    if (!d) return;
+    if (props.open && !d.open) d.showModal();
+    if (!props.open && d.open) d.close();
+  }, [props.open]);
+  return (
+    <dialog ref={ref} className="modal" onCancel={props.onCancel} aria-labelledby="confirm-title">
+      <h2 id="confirm-title">{props.title}</h2>
+      <div className="muted" style={{ marginBottom: '1.25rem' }}>
+        {props.children}
+      </div>
+      <div className="row" style={{ justifyContent: 'flex-end' }}>
+        <button type="button" className="btn" onClick={props.onCancel}>
+          Cancel
+        </button>
+        <button
+          type="button"
+          className={`btn ${props.danger ? 'danger solid' : 'primary'}`}
+          onClick={props.onConfirm}
+        >
+          {props.confirmLabel}
+        </button>
+      </div>
+    </dialog>
+  );
+}

@@ -1,0 +1,43 @@
+import { useEffect } from 'react';
+import { ViewHeader } from '../../components/ViewHeader';
+import { formatTime } from '../../lib/format';
+import { useSync } from '../../stores/sync-store';
+
+export function ActivityView() {
+  const items = useSync((s) => s.activity);
+  useEffect(() => {
+    void useSync.getState().loadActivity();
+  }, []);
+  return (
+    <>
+      <ViewHeader title="Activity" />
+      <div className="content">
+        <section className="card" style={{ padding: 0 }}>
+          {items.length === 0 ? (
+            <div className="empty">Nothing has happened yet.</div>
+          ) : (
+            <table className="table" aria-label="Activity log">
+              <tbody>
+                {items.map((a) => (
+                  <tr key={a.id}>
+                    <td className="small muted num" style={{ whiteSpace: 'nowrap', width: '1%' }}>
+                      {formatTime(a.at)}
+                    </td>
+                    <td style={{ width: '1%' }}>
+                      <span
+                        className={`badge ${a.level === 'error' ? 'danger' : a.level === 'warn' ? 'warn' : ''}`}
+                      >
+                        {a.level}
+                      </span>
+                    </td>
+                    <td style={{ overflowWrap: 'anywhere' }}>{a.message}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </section>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,94 @@
+import { useState } from 'react';
+import { isValidBucket } from '../../../src-shared/domain/bucket';
+import { extensionOf, isAllowedExtension } from '../../../src-shared/domain/extensions';
+import { call } from '../../api/core-ref';
+import { useAccount } from '../../stores/account-store';
+import { useFiles } from '../../stores/files-store';
+import { useUi } from '../../stores/ui-store';
+
+/** Checks what can be checked here (scheme, extension, bucket) so that no request is spent on a sure refusal. */
+export function checkSourceUrl(raw: string, allowed: readonly string[] | undefined): string | null {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    return 'Enter a full address, such as https://example.com/brochure.pdf';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return 'Only http:// and https:// addresses can be fetched.';
+  const ext = extensionOf(decodeURIComponent(url.pathname));
+  if (!ext) return 'The address must end in a file name with an extension, such as .pdf or .png.';
+  if (!isAllowedExtension(ext, allowed)) return `.${ext} files are not accepted by the service.`;
+  return null;
+}
+
+export function UploadFromUrl({ onClose }: { onClose(): void }) {
+  const account = useAccount((s) => s.account?.value);
+  const [url, setUrl] = useState('');
+  const [bucket, setBucket] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const target = bucket || account?.client.default_bucket || 'default';
+  const urlProblem = url ? checkSourceUrl(url, account?.pricing.allowed_extensions) : null;
+  const bucketProblem = isValidBucket(target)
+    ? null
+    : 'Bucket: a-z, 0-9, dots and dashes, starting with a letter or digit.';
+
+  return (
+    <form
+      className="card stack"
+      aria-label="Upload from a URL"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        if (urlProblem || bucketProblem) return;
+        setBusy(true);
+        setError(null);
+        const r = await call('files.uploadFromUrl', { sourceUrl: url.trim(), bucket: target });
+        setBusy(false);
+        if (!r.ok) return setError(`${r.error.message} (${r.error.code})`);
+        useUi.getState().toast('info', `${r.value.name} is live.`);
+        useFiles.getState().reload();
+        onClose();
+      }}
+    >
+      <h2>Upload from a URL</h2>
+      <div className="row" style={{ alignItems: 'flex-end' }}>
+        <label className="field" style={{ flex: '3 1 18rem' }}>
+          Address of the file
+          <input
+            type="url"
+            value={url}
+            onChange={(e) => setUrl(e.target.value)}
+            placeholder="https://example.com/brochure.pdf"
+            aria-invalid={!!urlProblem}
+          />
+        </label>
+        <label className="field" style={{ flex: '1 1 9rem' }}>
+          Bucket
+          <input
+            value={bucket}
+            placeholder={account?.client.default_bucket ?? 'default'}
+            onChange={(e) => setBucket(e.target.value.trim())}
+          />
+        </label>
+      </div>
+      {urlProblem || bucketProblem || error ? (
+        <span className="error-text" role="alert">
+          {urlProblem ?? bucketProblem ?? error}
+        </span>
+      ) : null}
+      <div className="row" style={{ justifyContent: 'flex-end' }}>
+        <button type="button" className="btn ghost" onClick={onClose}>
+          Cancel
+        </button>
+        <button
+          type="submit"
+          className="btn primary"
+          disabled={busy || !url || !!urlProblem || !!bucketProblem}
+        >
+          {busy ? 'Fetching…' : 'Upload'}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,100 @@
+import { useState } from 'react';
+import type { FolderMode } from '../../../src-shared/contract';
+import { isValidBucket } from '../../../src-shared/domain/bucket';
+import { call, platform } from '../../api/core-ref';
+import { useAccount } from '../../stores/account-store';
+import { useSync } from '../../stores/sync-store';
+import { useUi } from '../../stores/ui-store';
+
+/** In Electron the folder comes from the native dialog; in a browser the path is typed. */
+export function AddFolderForm({ onDone }: { onDone(): void }) {
+  const canPick = platform().canPickFolder;
+  const defaultBucket = useAccount((s) => s.account?.value?.client.default_bucket ?? 'default');
+  const [path, setPath] = useState('');
+  const [bucket, setBucket] = useState('');
+  const [mode, setMode] = useState<FolderMode>('upload-only');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const target = bucket || defaultBucket;
+  const bucketOk = isValidBucket(target);
+
+  return (
+    <form
+      className="card stack"
+      aria-label="Add a folder"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        setBusy(true);
+        setError(null);
+        const r = await call('sync.folders.add', { path, bucket: target, mode });
+        setBusy(false);
+        if (!r.ok) return setError(r.error.message);
+        useUi.getState().toast('info', `Watching ${r.value.path}`);
+        await useSync.getState().load();
+        onDone();
+      }}
+    >
+      <h2>Add a folder</h2>
+      <div className="row" style={{ alignItems: 'flex-end' }}>
+        <label className="field" style={{ flex: '3 1 16rem' }}>
+          Folder on this computer
+          <input
+            name="path"
+            value={path}
+            required
+            placeholder="/home/me/Pictures/site"
+            onChange={(e) => setPath(e.target.value)}
+            readOnly={canPick && path === ''}
+          />
+        </label>
+        {canPick ? (
+          <button
+            type="button"
+            className="btn"
+            onClick={async () => {
+              const picked = await platform().pickFolder();
+              if (picked) setPath(picked);
+            }}
+          >
+            Choose…
+          </button>
+        ) : null}
+        <label className="field" style={{ flex: '1 1 9rem' }}>
+          Bucket
+          <input
+            name="bucket"
+            value={bucket}
+            placeholder={defaultBucket}
+            onChange={(e) => setBucket(e.target.value.trim())}
+            aria-invalid={!bucketOk}
+          />
+        </label>
+        <label className="field" style={{ flex: '1 1 11rem' }}>
+          When a local file is deleted
+          <select name="mode" value={mode} onChange={(e) => setMode(e.target.value as FolderMode)}>
+            <option value="upload-only">Keep the online copy</option>
+            <option value="mirror">Delete it online too</option>
+          </select>
+        </label>
+      </div>
+      {!bucketOk ? (
+        <span className="error-text">
+          Bucket: a-z, 0-9, dots and dashes, starting with a letter or digit.
+        </span>
+      ) : null}
+      {error ? (
+        <span className="error-text" role="alert">
+          {error}
+        </span>
+      ) : null}
+      <div className="row" style={{ justifyContent: 'flex-end' }}>
+        <button type="button" className="btn ghost" onClick={onDone}>
+          Cancel
+        </button>
+        <button type="submit" className="btn primary" disabled={busy || !bucketOk || !path.trim()}>
+          {busy ? 'Adding…' : 'Start syncing'}
+        </button>
+      </div>
+    </form>
+  );
+}

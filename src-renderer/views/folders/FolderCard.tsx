@@ -1,0 +1,129 @@
+import { useState } from 'react';
+import type { FolderView } from '../../../src-shared/contract';
+import { call } from '../../api/core-ref';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { Icon } from '../../components/Icon';
+import { orToast } from '../../stores/ui-store';
+
+export function FolderCard({ folder }: { folder: FolderView }) {
+  const [confirm, setConfirm] = useState(false);
+  const c = folder.counts;
+  return (
+    <article
+      className="card stack"
+      style={{ gap: '0.75rem' }}
+      data-testid="folder-card"
+      aria-label={`Folder ${folder.path}`}
+    >
+      <div className="row" style={{ alignItems: 'flex-start' }}>
+        <div style={{ minWidth: 0, flex: 1 }}>
+          <div className="mono" style={{ overflowWrap: 'anywhere', fontWeight: 600 }}>
+            {folder.path}
+          </div>
+          <div className="small muted">
+            to bucket <strong>{folder.bucket}</strong> ·{' '}
+            {folder.mode === 'mirror' ? 'mirror (local deletes delete online)' : 'upload only'}
+          </div>
+        </div>
+        {folder.paused ? (
+          <span className="badge warn">Paused</span>
+        ) : c.pending > 0 ? (
+          <span className="badge ok">Syncing</span>
+        ) : (
+          <span className="badge ok">
+            <Icon name="check" /> In sync
+          </span>
+        )}
+      </div>
+      {folder.problem ? <div className="error-text">{folder.problem}</div> : null}
+      <dl className="row small" style={{ gap: '1.5rem', margin: 0 }}>
+        <Count label="Live" value={c.live} testId="count-live" />
+        <Count label="Pending" value={c.pending} testId="count-pending" />
+        <Count label="Failed" value={c.failed} tone={c.failed ? 'danger' : undefined} testId="count-failed" />
+        <Count label="Skipped" value={c.skipped} testId="count-skipped" />
+      </dl>
+      <div className="row">
+        {folder.paused ? (
+          <button
+            type="button"
+            className="btn small"
+            onClick={() => orToast(call('sync.resume', { folderId: folder.id }))}
+          >
+            <Icon name="play" /> Resume
+          </button>
+        ) : (
+          <button
+            type="button"
+            className="btn small"
+            onClick={() => orToast(call('sync.pause', { folderId: folder.id }))}
+          >
+            <Icon name="pause" /> Pause
+          </button>
+        )}
+        <label className="small muted row" style={{ gap: '0.35rem' }}>
+          Mode
+          <select
+            value={folder.mode}
+            aria-label="Mode"
+            onChange={(e) =>
+              orToast(
+                call('sync.folders.update', { id: folder.id, mode: e.target.value as FolderView['mode'] }),
+              )
+            }
+          >
+            <option value="upload-only">Upload only</option>
+            <option value="mirror">Mirror</option>
+          </select>
+        </label>
+        <span className="spacer" />
+        <button type="button" className="btn small ghost danger" onClick={() => setConfirm(true)}>
+          Stop syncing
+        </button>
+      </div>
+      <ConfirmDialog
+        open={confirm}
+        title="Stop syncing this folder?"
+        confirmLabel="Stop syncing"
+        danger
+        onCancel={() => setConfirm(false)}
+        onConfirm={async () => {
+          setConfirm(false);
+          await orToast(call('sync.folders.remove', { id: folder.id }));
+        }}
+      >
+        <span className="mono">{folder.path}</span> stops being watched. Files already online stay online, and
+        nothing on this computer is deleted.
+      </ConfirmDialog>
+    </article>
+  );
+}
+
+function Count({
+  label,
+  value,
+  tone,
+  testId,
+}: {
+  label: string;
+  value: number;
+  tone?: 'danger';
+  testId: string;
+}) {
+  return (
+    <div>
+      <dt className="muted">{label}</dt>
+      <dd
+        className="num"
+        data-testid={testId}
+        style={{
+          margin: 0,
+          fontSize: '1.125rem',
+          fontWeight: 620,
+          color: tone ? 'var(--danger)' : undefined,
+        }}
+      >
+        {value.toLocaleString()}
+      </dd>
+    </div>
+  );
+}

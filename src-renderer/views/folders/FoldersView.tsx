@@ -1,0 +1,69 @@
+import { useEffect, useState } from 'react';
+import { call } from '../../api/core-ref';
+import { Icon } from '../../components/Icon';
+import { ViewHeader } from '../../components/ViewHeader';
+import { useSync } from '../../stores/sync-store';
+import { orToast } from '../../stores/ui-store';
+import { AddFolderForm } from './AddFolderForm';
+import { FolderCard } from './FolderCard';
+import { ProblemsPanel, QueuePanel } from './QueuePanel';
+
+export function FoldersView() {
+  const overview = useSync((s) => s.overview);
+  const queue = useSync((s) => s.queue);
+  const [adding, setAdding] = useState(false);
+  useEffect(() => {
+    void useSync.getState().load();
+  }, []);
+  const allPaused = !!overview?.folders.length && overview.folders.every((f) => f.paused);
+
+  return (
+    <>
+      <ViewHeader title="Folders">
+        {overview ? (
+          <span
+            className="small muted num"
+            data-testid="budget"
+            title="Requests sent in the last minute, against the budget kept under the service's limit"
+          >
+            Requests {overview.budget.usedLastMinute}/{overview.budget.perMinute} a minute
+          </span>
+        ) : null}
+        {overview?.folders.length ? (
+          <button
+            type="button"
+            className="btn"
+            onClick={() => orToast(call(allPaused ? 'sync.resume' : 'sync.pause', {}))}
+          >
+            <Icon name={allPaused ? 'play' : 'pause'} /> {allPaused ? 'Resume all' : 'Pause all'}
+          </button>
+        ) : null}
+        <button type="button" className="btn primary" onClick={() => setAdding(true)} disabled={adding}>
+          <Icon name="plus" /> Add folder
+        </button>
+      </ViewHeader>
+      <div className="content stack">
+        {adding ? <AddFolderForm onDone={() => setAdding(false)} /> : null}
+        {overview && overview.folders.length === 0 && !adding ? (
+          <div className="card empty">
+            <h2>No folders yet</h2>
+            <p>
+              Add a folder and every file in it becomes a live link. You can also drop files anywhere on this
+              window.
+            </p>
+            <button type="button" className="btn primary" onClick={() => setAdding(true)}>
+              <Icon name="plus" /> Add folder
+            </button>
+          </div>
+        ) : null}
+        <div className="grid" style={{ gridTemplateColumns: 'repeat(auto-fill, minmax(22rem, 1fr))' }}>
+          {overview?.folders.map((f) => (
+            <FolderCard key={f.id} folder={f} />
+          ))}
+        </div>
+        {queue ? <QueuePanel queue={queue} /> : null}
+        {queue ? <ProblemsPanel queue={queue} /> : null}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,131 @@
+import type { Queue } from '../../../src-shared/contract';
+import { call } from '../../api/core-ref';
+import { Icon } from '../../components/Icon';
+import { formatBytes, formatDuration, formatTime } from '../../lib/format';
+import { orToast } from '../../stores/ui-store';
+
+const STATE_WORD: Record<string, string> = {
+  NEW: 'Waiting',
+  HASHING: 'Checking',
+  QUEUED: 'Queued',
+  UPLOADING: 'Uploading',
+  PAUSED: 'Paused',
+  DELETING: 'Deleting',
+};
+
+export function QueuePanel({ queue }: { queue: Queue }) {
+  return (
+    <section className="card stack" aria-labelledby="queue-title" style={{ gap: '0.5rem' }}>
+      <div className="row">
+        <h2 id="queue-title" style={{ margin: 0 }}>
+          Queue
+        </h2>
+        <span className="muted small">
+          {queue.active.length} in progress · {queue.waiting.toLocaleString()} waiting
+        </span>
+      </div>
+      {queue.active.length === 0 ? (
+        <p className="muted small">Nothing is uploading right now.</p>
+      ) : (
+        <table className="table" aria-label="Uploads in progress">
+          <thead>
+            <tr>
+              <th>File</th>
+              <th style={{ width: '35%' }}>Progress</th>
+              <th className="right">Speed</th>
+              <th className="right">Left</th>
+            </tr>
+          </thead>
+          <tbody>
+            {queue.active.map((q) => {
+              const pct = q.sizeBytes > 0 ? Math.min(100, (q.sentBytes / q.sizeBytes) * 100) : 0;
+              return (
+                <tr key={q.fileId} data-testid="queue-row">
+                  <td>
+                    <div style={{ fontWeight: 550, overflowWrap: 'anywhere' }}>{q.name}</div>
+                    <div className="small muted">
+                      {STATE_WORD[q.state] ?? q.state} · {formatBytes(q.sizeBytes)}
+                    </div>
+                  </td>
+                  <td>
+                    <div
+                      className="progress"
+                      role="progressbar"
+                      aria-valuenow={Math.round(pct)}
+                      aria-valuemin={0}
+                      aria-valuemax={100}
+                      aria-label={`${q.name} progress`}
+                    >
+                      <span style={{ width: `${pct}%` }} />
+                    </div>
+                  </td>
+                  <td className="right num small">
+                    {q.bytesPerSecond ? `${formatBytes(q.bytesPerSecond)}/s` : '—'}
+                  </td>
+                  <td className="right num small">{formatDuration(q.etaSeconds)}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+export function ProblemsPanel({ queue }: { queue: Queue }) {
+  if (queue.problems.length === 0) return null;
+  const failed = queue.problems.filter((p) => p.state === 'FAILED').length;
+  return (
+    <section className="card stack" aria-labelledby="problems-title" style={{ gap: '0.5rem' }}>
+      <div className="row">
+        <h2 id="problems-title" style={{ margin: 0 }}>
+          Not uploaded
+        </h2>
+        <span className="muted small">{queue.problems.length.toLocaleString()} files</span>
+        <span className="spacer" />
+        {failed > 0 ? (
+          <button type="button" className="btn small" onClick={() => orToast(call('sync.retry', {}))}>
+            <Icon name="retry" /> Retry all failed
+          </button>
+        ) : null}
+      </div>
+      <table className="table">
+        <thead>
+          <tr>
+            <th>File</th>
+            <th>Why</th>
+            <th className="right">Next</th>
+          </tr>
+        </thead>
+        <tbody>
+          {queue.problems.slice(0, 200).map((p) => (
+            <tr key={p.fileId} data-testid="problem-row">
+              <td style={{ overflowWrap: 'anywhere' }}>
+                <span style={{ fontWeight: 550 }}>{p.name}</span>{' '}
+                <span className={`badge ${p.state === 'FAILED' ? 'danger' : ''}`}>
+                  {p.state === 'FAILED' ? 'Failed' : 'Skipped'}
+                </span>
+              </td>
+              <td className="small">
+                <span className="mono muted">{p.code}</span> {p.reason}
+              </td>
+              <td className="right small">
+                {p.nextRetryAt ? <span className="muted">retry {formatTime(p.nextRetryAt)} </span> : null}
+                {p.state === 'FAILED' ? (
+                  <button
+                    type="button"
+                    className="btn small"
+                    onClick={() => orToast(call('sync.retry', { fileId: p.fileId }))}
+                  >
+                    Retry
+                  </button>
+                ) : null}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}

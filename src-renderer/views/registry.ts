@@ -1,0 +1,34 @@
+import type { ComponentType } from 'react';
+import type { IconName } from '../components/Icon';
+import { AccountView } from './account/AccountView';
+import { ActivityView } from './activity/ActivityView';
+import { FilesView } from './files/FilesView';
+import { FoldersView } from './folders/FoldersView';
+import { KnowledgeView } from './kb/KnowledgeView';
+import { LeadsView } from './leads/LeadsView';
+import { SettingsView } from './settings/SettingsView';
+import { UsageView } from './usage/UsageView';
+
+export interface ViewEntry {
+  id: string;
+  label: string;
+  icon: IconName;
+  component: ComponentType;
+  /** Sidebar group: the file service, the bots, or the app itself. */
+  group: 'files' | 'bots' | 'app';
+}
+
+/**
+ * The sidebar and the router read this list. Another area adds its views with one line each in
+ * the right group (knowledge entries and leads go in 'bots').
+ */
+export const VIEWS: ViewEntry[] = [
+  { id: 'folders', label: 'Folders', icon: 'folder', component: FoldersView, group: 'files' },
+  { id: 'files', label: 'Files', icon: 'files', component: FilesView, group: 'files' },
+  { id: 'account', label: 'Account', icon: 'wallet', component: AccountView, group: 'files' },
+  { id: 'usage', label: 'Usage', icon: 'chart', component: UsageView, group: 'files' },
+  { id: 'knowledge', label: 'Knowledge', icon: 'book', component: KnowledgeView, group: 'bots' },
+  { id: 'leads', label: 'Leads', icon: 'inbox', component: LeadsView, group: 'bots' },
+  { id: 'activity', label: 'Activity', icon: 'activity', component: ActivityView, group: 'app' },
+  { id: 'settings', label: 'Settings', icon: 'settings', component: SettingsView, group: 'app' },
+];

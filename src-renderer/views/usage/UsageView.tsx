@@ -1,0 +1,87 @@
+import { useEffect } from 'react';
+import { USAGE_RANGES } from '../../../src-shared/contract';
+import { formatRupees } from '../../../src-shared/domain/money';
+import { Icon } from '../../components/Icon';
+import { ViewHeader } from '../../components/ViewHeader';
+import { formatBytes } from '../../lib/format';
+import { useAccount } from '../../stores/account-store';
+import { UsageChart } from './UsageChart';
+
+export function UsageView() {
+  const range = useAccount((s) => s.range);
+  const usage = useAccount((s) => s.usage[s.range]);
+  const load = useAccount((s) => s.loadUsage);
+  useEffect(() => {
+    void load();
+  }, [load]);
+  const days = usage?.value ?? [];
+  const total = days.reduce((n, d) => n + d.rent_paise, 0);
+
+  return (
+    <>
+      <ViewHeader title="Usage" fetchedAt={usage?.fetchedAt ?? null} offline={usage?.offline}>
+        <fieldset className="segmented">
+          <legend className="visually-hidden">Range</legend>
+          {USAGE_RANGES.map((r) => (
+            <button key={r} type="button" aria-pressed={r === range} onClick={() => void load(r)}>
+              {r} days
+            </button>
+          ))}
+        </fieldset>
+        <button type="button" className="btn" onClick={() => void load(range)}>
+          <Icon name="refresh" /> Refresh
+        </button>
+      </ViewHeader>
+      <div className="content stack">
+        <section className="card stack">
+          <div className="row">
+            <h2 style={{ margin: 0 }}>Bytes and rent per day</h2>
+            <span className="spacer" />
+            <span className="muted small num">
+              {days.length} day{days.length === 1 ? '' : 's'} measured · {formatRupees(total)} charged
+            </span>
+          </div>
+          {days.length ? (
+            <UsageChart days={days} />
+          ) : (
+            <div className="empty">
+              No day has been measured yet. Storage is measured at each midnight (IST).
+            </div>
+          )}
+        </section>
+        {days.length ? (
+          <section className="card" aria-label="Usage table">
+            <table className="table" data-testid="usage-table">
+              <thead>
+                <tr>
+                  <th>Day</th>
+                  <th className="right">Stored</th>
+                  <th className="right">Files</th>
+                  <th className="right">Rent</th>
+                  <th>Outcome</th>
+                </tr>
+              </thead>
+              <tbody>
+                {[...days]
+                  .sort((a, b) => b.usage_date.localeCompare(a.usage_date))
+                  .map((d) => (
+                    <tr key={d.usage_date}>
+                      <td className="num">{d.usage_date}</td>
+                      <td className="right num">{formatBytes(d.bytes_used)}</td>
+                      <td className="right num">{d.files_count.toLocaleString()}</td>
+                      <td className="right num">{formatRupees(d.rent_paise)}</td>
+                      <td>
+                        <span className={`badge ${d.outcome === 'CHARGED' ? 'ok' : 'warn'}`}>
+                          {d.outcome}
+                        </span>
+                      </td>
+                    </tr>
+                  ))}
+              </tbody>
+            </table>
+          </section>
+        ) : null}
+      </div>
+    </>
+  );
+}

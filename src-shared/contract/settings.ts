@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { FILE_API_REQUESTS_PER_MINUTE } from '../domain/limits';
+import { command, Done, Empty } from './define';
+
+export const SettingsSchema = z.object({
+  /** Uploads in flight at once. */
+  concurrency: z.number().int().min(1).max(16),
+  /** The request budget's rate, kept under the service's limit. */
+  requestsPerMinute: z.number().int().min(1).max(FILE_API_REQUESTS_PER_MINUTE),
+  startAtLogin: z.boolean(),
+  theme: z.enum(['system', 'light', 'dark']),
+  notifications: z.boolean(),
+});
+export type Settings = z.infer<typeof SettingsSchema>;
+
+export const DEFAULT_SETTINGS: Settings = {
+  concurrency: 4,
+  requestsPerMinute: 110,
+  startAtLogin: false,
+  theme: 'system',
+  notifications: true,
+};
+
+export const settingsCommands = {
+  'settings.get': command(Empty, SettingsSchema),
+  'settings.update': command(SettingsSchema.partial().strict(), SettingsSchema),
+  /** Stops the embedded server, deletes its data and starts it fresh with a new demo account. */
+  'settings.resetSandbox': command(Empty, Done),
+} as const;
+
+export const settingsEvents = {
+  'settings.changed': SettingsSchema,
+} as const;

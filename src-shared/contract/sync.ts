@@ -1,0 +1,129 @@
+import { z } from 'zod';
+import { AppErrorSchema, command, Done, Empty } from './define';
+import { BucketSchema } from './files';
+
+export const FolderModeSchema = z.enum(['upload-only', 'mirror']);
+export type FolderMode = z.infer<typeof FolderModeSchema>;
+
+export const FILE_STATES = [
+  'NEW',
+  'HASHING',
+  'QUEUED',
+  'UPLOADING',
+  'LIVE',
+  'SKIPPED',
+  'FAILED',
+  'PAUSED',
+  'DELETING',
+  'DELETED',
+] as const;
+export const FileStateSchema = z.enum(FILE_STATES);
+
+export const FolderCountsSchema = z.object({
+  live: z.number().int(),
+  pending: z.number().int(),
+  failed: z.number().int(),
+  skipped: z.number().int(),
+});
+
+export const FolderViewSchema = z.object({
+  id: z.number().int(),
+  path: z.string(),
+  bucket: z.string(),
+  mode: FolderModeSchema,
+  paused: z.boolean(),
+  counts: FolderCountsSchema,
+  /** A watcher problem in words (a vanished folder, a full inotify table), else null. */
+  problem: z.string().nullable(),
+});
+export type FolderView = z.infer<typeof FolderViewSchema>;
+
+export const SyncStateSchema = z.enum(['idle', 'syncing', 'paused', 'error']);
+export type SyncState = z.infer<typeof SyncStateSchema>;
+
+export const SyncOverviewSchema = z.object({
+  state: SyncStateSchema,
+  /** Why uploads are held (402, 401, 403, or the user's pause), with what to do. */
+  held: AppErrorSchema.nullable(),
+  folders: z.array(FolderViewSchema),
+  budget: z.object({ perMinute: z.number().int(), usedLastMinute: z.number().int() }),
+  concurrency: z.number().int(),
+});
+export type SyncOverview = z.infer<typeof SyncOverviewSchema>;
+
+export const QueueItemSchema = z.object({
+  fileId: z.number().int(),
+  folderId: z.number().int().nullable(),
+  name: z.string(),
+  sizeBytes: z.number().int(),
+  state: FileStateSchema,
+  sentBytes: z.number().int(),
+  bytesPerSecond: z.number().nullable(),
+  etaSeconds: z.number().nullable(),
+});
+export type QueueItem = z.infer<typeof QueueItemSchema>;
+
+export const ProblemItemSchema = z.object({
+  fileId: z.number().int(),
+  folderId: z.number().int().nullable(),
+  name: z.string(),
+  state: z.enum(['FAILED', 'SKIPPED']),
+  code: z.string(),
+  reason: z.string(),
+  /** Epoch ms of the next automatic retry, when there is one. */
+  nextRetryAt: z.number().nullable(),
+});
+export type ProblemItem = z.infer<typeof ProblemItemSchema>;
+
+export const QueueSchema = z.object({
+  active: z.array(QueueItemSchema),
+  waiting: z.number().int(),
+  problems: z.array(ProblemItemSchema),
+});
+export type Queue = z.infer<typeof QueueSchema>;
+
+export const ActivityItemSchema = z.object({
+  id: z.number().int(),
+  at: z.number(),
+  level: z.enum(['info', 'warn', 'error']),
+  message: z.string(),
+});
+export type ActivityItem = z.infer<typeof ActivityItemSchema>;
+
+export const AddFolderSchema = z.object({
+  path: z.string().trim().min(1, 'Give the folder path'),
+  bucket: BucketSchema,
+  mode: FolderModeSchema.default('upload-only'),
+});
+
+export const syncCommands = {
+  'sync.overview': command(Empty, SyncOverviewSchema),
+  'sync.folders.add': command(AddFolderSchema, FolderViewSchema),
+  'sync.folders.update': command(
+    z.object({ id: z.number().int(), bucket: BucketSchema.optional(), mode: FolderModeSchema.optional() }),
+    FolderViewSchema,
+  ),
+  'sync.folders.remove': command(z.object({ id: z.number().int() }), Done),
+  /** Without a folder id: every folder. */
+  'sync.pause': command(z.object({ folderId: z.number().int().optional() }), Done),
+  'sync.resume': command(z.object({ folderId: z.number().int().optional() }), Done),
+  /** Without a file id: every failed file. */
+  'sync.retry': command(z.object({ fileId: z.number().int().optional() }), Done),
+  'sync.queue': command(z.object({ folderId: z.number().int().optional() }), QueueSchema),
+  'activity.list': command(
+    z.object({ limit: z.number().int().min(1).max(1000).default(200) }),
+    z.array(ActivityItemSchema),
+  ),
+} as const;
+
+export const syncEvents = {
+  'sync.changed': SyncOverviewSchema,
+  'sync.queue': QueueSchema,
+  'activity.added': ActivityItemSchema,
+  /** A moment worth a desktop notification (a folder in sync, uploads paused for money, an error). */
+  notify: z.object({
+    kind: z.enum(['in-sync', 'paused-money', 'error']),
+    title: z.string(),
+    body: z.string(),
+  }),
+} as const;

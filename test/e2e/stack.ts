@@ -1,0 +1,63 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Browser, chromium } from 'playwright-core';
+import { type AppService, createAppService } from '../../src-main/core/app/app-service';
+import { startHeadlessShell } from '../../src-main/headless/server';
+import { buildRenderer } from '../../src-main/launcher/build';
+import { RENDERER_OUT } from '../../src-main/launcher/project-paths';
+
+export const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+export const SCREENSHOTS = join(import.meta.dirname, '..', '..', 'test-artifacts', 'screenshots');
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_FLAGS });
+}
+
+/** A real core (own data dir, real SQLite, sandbox reference server on a real port) behind the headless shell. */
+export async function startStack(opts: { build?: boolean } = {}) {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const root = mkdtempSync(join(tmpdir(), 'assets-e2e-'));
+  const dataDir = join(root, 'data');
+  // Each stack builds its own copy: test files run in parallel and one build must not empty another's.
+  const rendererDir = opts.build === false ? RENDERER_OUT : join(root, 'renderer');
+  if (opts.build !== false) await buildRenderer(rendererDir);
+  const app: AppService = await createAppService({
+    dataDir,
+    engine: { stabilityMs: 150, pausePollMs: 400 },
+    log: () => {},
+  });
+  const shell = await startHeadlessShell({ core: app, rendererDir, dropDir: join(dataDir, 'incoming') });
+  return {
+    root,
+    dataDir,
+    app,
+    shell,
+    /** The sandbox's admin surface (reference-server.md), for moving money and time. */
+    async admin(method: string, path: string, body?: unknown): Promise<unknown> {
+      const live = app.context.session.live;
+      if (!live?.connection.adminToken) throw new Error('no sandbox is running');
+      const res = await fetch(`${live.connection.baseUrl}/__admin/v1${path}`, {
+        method,
+        headers: { 'x-admin-token': live.connection.adminToken, 'content-type': 'application/json' },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      });
+      if (!res.ok) throw new Error(`admin ${method} ${path}: ${res.status} ${await res.text()}`);
+      return res.json();
+    },
+    async close() {
+      await shell.close();
+      await app.close();
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+export type Stack = Awaited<ReturnType<typeof startStack>>;

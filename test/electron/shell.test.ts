@@ -1,0 +1,245 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createDispatcher } from '../../src-main/core/app/dispatcher';
+import { DEFAULT_SETTINGS, type SyncOverview } from '../../src-shared/contract';
+import { ok } from '../../src-shared/errors';
+
+// Electron's APIs cannot run here: a stand-in module records what the shell asks of them. Everything
+// else (the contract, the dispatcher, the protocol handler) is the real code.
+const exposed: Record<string, unknown> = {};
+const invoke = vi.fn(async (..._args: unknown[]) => ({ ok: true, value: null }));
+vi.mock('electron', () => ({
+  contextBridge: { exposeInMainWorld: (key: string, api: unknown) => (exposed[key] = api) },
+  ipcRenderer: { invoke, on: vi.fn() },
+  webUtils: { getPathForFile: (f: { path: string }) => f.path },
+}));
+
+const { mainWindowOptions } = await import('../../src-main/electron/window-options');
+const { hardenContents, denyPermissions, isExternalLink } = await import('../../src-main/electron/harden');
+const { registerIpc, isTrustedSender } = await import('../../src-main/electron/ipc');
+const { IPC } = await import('../../src-main/electron/ipc-channels');
+const { serveAppRequest, CSP } = await import('../../src-main/electron/app-protocol');
+const { trayView } = await import('../../src-main/electron/tray-state');
+
+function fakeContents() {
+  const handlers = new Map<string, (...a: unknown[]) => void>();
+  let openHandler: ((d: { url: string }) => { action: string }) | null = null;
+  return {
+    on: (name: string, h: (...a: unknown[]) => void) => handlers.set(name, h),
+    setWindowOpenHandler: (h: (d: { url: string }) => { action: string }) => {
+      openHandler = h;
+    },
+    fire(name: string, url: string) {
+      const event = { preventDefault: vi.fn() };
+      handlers.get(name)!(event, url);
+      return event.preventDefault.mock.calls.length > 0;
+    },
+    open: (url: string) => openHandler!({ url }),
+  };
+}
+
+describe('window options', () => {
+  it('isolate and sandbox the page, with no Node and no webviews', () => {
+    const o = mainWindowOptions('/app/out/electron/preload.cjs');
+    expect(o.webPreferences).toMatchObject({
+      preload: '/app/out/electron/preload.cjs',
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+    });
+  });
+});
+
+describe('navigation and new windows', () => {
+  it('blocks navigation away from app://renderer', () => {
+    const c = fakeContents();
+    hardenContents(c as never, async () => {});
+    expect(c.fire('will-navigate', 'https://evil.example/')).toBe(true);
+    expect(c.fire('will-navigate', 'file:///etc/passwd')).toBe(true);
+    expect(c.fire('will-redirect', 'http://127.0.0.1:9/')).toBe(true);
+    expect(c.fire('will-navigate', 'app://renderer/index.html')).toBe(false);
+  });
+
+  it('denies every new window; http(s) links go to the system browser, nothing else does', () => {
+    const c = fakeContents();
+    const opened: string[] = [];
+    hardenContents(c as never, async (url) => void opened.push(url));
+    expect(c.open('https://cdn.example/storage/1/a.png').action).toBe('deny');
+    expect(c.open('http://127.0.0.1:8080/storage/1/b.pdf').action).toBe('deny');
+    expect(c.open('file:///etc/passwd').action).toBe('deny');
+    expect(c.open('javascript:alert(1)').action).toBe('deny');
+    expect(c.open('smb://share/x').action).toBe('deny');
+    expect(opened).toEqual(['https://cdn.example/storage/1/a.png', 'http://127.0.0.1:8080/storage/1/b.pdf']);
+    expect(isExternalLink('not a url')).toBe(false);
+  });
+
+  it('denies every permission request and check', () => {
+    let request: ((c: unknown, p: string, cb: (ok: boolean) => void) => void) | null = null;
+    let check: (() => boolean) | null = null;
+    denyPermissions({
+      setPermissionRequestHandler: (h: typeof request) => (request = h),
+      setPermissionCheckHandler: (h: typeof check) => (check = h),
+    } as never);
+    const answers: boolean[] = [];
+    request!(null, 'media', (v) => answers.push(v));
+    request!(null, 'notifications', (v) => answers.push(v));
+    expect(answers).toEqual([false, false]);
+    expect(check!()).toBe(false);
+  });
+});
+
+describe('IPC', () => {
+  const handlers = new Map<string, (event: unknown, ...args: unknown[]) => Promise<unknown>>();
+  const ipcMain = {
+    handle: (ch: string, h: (event: unknown, ...args: unknown[]) => Promise<unknown>) => handlers.set(ch, h),
+    removeHandler: (ch: string) => handlers.delete(ch),
+  };
+  const calls: string[] = [];
+  // The real dispatcher: it validates each request against the contract.
+  const dispatch = createDispatcher([
+    {
+      name: 'settings',
+      handlers: {
+        'settings.get': async () => ok(DEFAULT_SETTINGS),
+        'settings.update': async (r) => ok({ ...DEFAULT_SETTINGS, ...r }),
+      },
+    },
+  ]);
+  const core = {
+    call: (name: string, req: unknown) => {
+      calls.push(name);
+      return dispatch(name, req);
+    },
+  };
+  const app = { url: 'app://renderer/index.html', parent: null };
+  let unregister: () => void;
+
+  beforeAll(() => {
+    unregister = registerIpc(ipcMain as never, core, async () => '/home/me/site');
+  });
+  afterAll(() => unregister());
+
+  it('answers the app page top frame, validated by the contract', async () => {
+    const call = handlers.get(IPC.call)!;
+    expect(await call({ senderFrame: app }, 'settings.get', {})).toEqual(ok(DEFAULT_SETTINGS));
+    const bad = (await call({ senderFrame: app }, 'settings.update', { concurrency: 'lots' })) as {
+      ok: false;
+      error: { code: string; message: string };
+    };
+    expect(bad.ok).toBe(false);
+    expect(bad.error.code).toBe('VALIDATION');
+    expect(bad.error.message).toMatch(/concurrency/);
+  });
+
+  it('refuses other origins, subframes and unknown commands before the core sees them', async () => {
+    const call = handlers.get(IPC.call)!;
+    calls.length = 0;
+    for (const frame of [
+      { url: 'https://evil.example/', parent: null },
+      { url: 'app://renderer/index.html', parent: { url: 'app://renderer/' } },
+      { url: 'file:///tmp/x.html', parent: null },
+      null,
+    ]) {
+      const r = (await call({ senderFrame: frame }, 'settings.get', {})) as {
+        ok: boolean;
+        error: { code: string };
+      };
+      expect(r.ok).toBe(false);
+      expect(r.error.code).toBe('IPC-REFUSED');
+    }
+    const unknown = (await call({ senderFrame: app }, 'fs.readFile', { path: '/etc/passwd' })) as {
+      error: { code: string };
+    };
+    expect(unknown.error.code).toBe('IPC-REFUSED');
+    expect(calls).toEqual([]);
+    expect(
+      await handlers.get(IPC.pickFolder)!({ senderFrame: { url: 'https://evil.example/', parent: null } }),
+    ).toBe(null);
+    expect(await handlers.get(IPC.pickFolder)!({ senderFrame: app })).toBe('/home/me/site');
+    expect(isTrustedSender({ url: 'app://rendererx/', parent: null } as never)).toBe(false);
+  });
+});
+
+describe('preload', () => {
+  it('exposes only the typed bridge, and calls go through one channel', async () => {
+    await import('../../src-main/electron/preload');
+    const bridge = exposed.assetsSync as Record<string, (...a: unknown[]) => unknown>;
+    expect(Object.keys(bridge).sort()).toEqual(['call', 'pathForFile', 'pickFolder', 'shell', 'subscribe']);
+    await bridge.call!('settings.get', {});
+    expect(invoke).toHaveBeenCalledWith(IPC.call, 'settings.get', {});
+    expect(bridge.pathForFile!({ path: '/tmp/a.png' })).toBe('/tmp/a.png');
+  });
+});
+
+describe('app:// protocol', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'app-proto-'));
+    mkdirSync(join(dir, 'assets'));
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><title>x</title>');
+    writeFileSync(join(dir, 'assets', 'a.js'), 'console.log(1)');
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('serves the renderer with the CSP, and nothing outside it', async () => {
+    const index = await serveAppRequest(dir, 'app://renderer/index.html');
+    expect(index.status).toBe(200);
+    expect(index.headers.get('content-security-policy')).toBe(CSP);
+    expect(CSP).toContain("script-src 'self'");
+    expect(CSP).not.toContain('unsafe');
+    expect((await serveAppRequest(dir, 'app://renderer/assets/a.js')).headers.get('content-type')).toMatch(
+      /javascript/,
+    );
+    expect(
+      (await serveAppRequest(dir, 'app://renderer/%2e%2e/%2e%2e/etc/passwd')).status,
+    ).toBeGreaterThanOrEqual(403);
+    expect((await serveAppRequest(dir, 'app://other/index.html')).status).toBe(404);
+    expect((await serveAppRequest(dir, 'app://renderer/missing.js')).status).toBe(404);
+  });
+});
+
+describe('tray', () => {
+  const overview = (patch: Partial<SyncOverview>): SyncOverview => ({
+    state: 'idle',
+    held: null,
+    folders: [],
+    budget: { perMinute: 110, usedLastMinute: 0 },
+    concurrency: 4,
+    ...patch,
+  });
+  it('shows idle, syncing, paused and error, with the matching toggle', () => {
+    expect(trayView(null).state).toBe('idle');
+    const folder = {
+      id: 1,
+      path: '/a',
+      bucket: 'b',
+      mode: 'upload-only' as const,
+      paused: false,
+      problem: null,
+    };
+    const syncing = trayView(
+      overview({
+        state: 'syncing',
+        folders: [{ ...folder, counts: { live: 1, pending: 3, failed: 0, skipped: 0 } }],
+      }),
+    );
+    expect(syncing).toMatchObject({ state: 'syncing', toggle: 'Pause syncing' });
+    expect(syncing.tooltip).toContain('3 files to go');
+    const paused = trayView(
+      overview({ state: 'paused', held: { code: 'USER-PAUSED', message: 'You paused syncing.' } }),
+    );
+    expect(paused).toMatchObject({ state: 'paused', toggle: 'Resume syncing' });
+    const money = trayView(
+      overview({ state: 'paused', held: { code: 'UPLOADS-PAUSED', message: 'Rent unpaid.' } }),
+    );
+    expect(money.tooltip).toContain('Rent unpaid.');
+    expect(trayView(overview({ state: 'error' })).state).toBe('error');
+  });
+});
