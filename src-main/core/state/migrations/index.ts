@@ -6,8 +6,9 @@ import { SERVICE_MIGRATIONS } from '../../service/migrations';
 import { SYNC_MIGRATIONS } from '../../sync/state/migrations';
 
 /**
- * The app database's migrations. Ranges: 1-99 sync engine (folders, files, journal, activity,
- * account cache), 100-199 knowledge entries and outbox, 200-299 leads, 300-399 app settings/UI cache.
+ * The app database's migrations. Ranges: 1-89 sync engine (folders, files, journal, activity),
+ * 90-99 service layer (settings, offline cache), 100-199 knowledge entries and outbox, 200-299 leads,
+ * 300-399 app settings/UI cache.
  * Each module exports its own list; this registry only concatenates them.
  */
 export const APP_MIGRATIONS: Migration[] = [
