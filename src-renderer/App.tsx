@@ -58,10 +58,8 @@ function Sidebar() {
         <span>Assets Sync</span>
       </div>
       {groups.map((g) => (
-        <div key={g} className="stack" style={{ gap: '0.125rem', marginBottom: '0.75rem' }}>
-          <div className="small muted" style={{ padding: '0 0.65rem 0.25rem', fontWeight: 600 }}>
-            {GROUP_LABEL[g]}
-          </div>
+        <div key={g} className="nav-group">
+          <div className="nav-group-label small muted">{GROUP_LABEL[g]}</div>
           {VIEWS.filter((v) => v.group === g).map((v) => (
             <button
               key={v.id}

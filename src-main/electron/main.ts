@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { app, BrowserWindow, dialog, ipcMain, Notification, protocol, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, protocol, session, shell } from 'electron';
 import type { AnyEvent, Settings, SyncOverview } from '../../src-shared/contract';
 import { createAppService } from '../core/app/app-service';
 import { defaultDataDir } from '../core/config/paths';
@@ -7,6 +7,7 @@ import { APP_ORIGIN, APP_SCHEME, serveAppRequest } from './app-protocol';
 import { denyPermissions, hardenContents } from './harden';
 import { registerIpc } from './ipc';
 import { IPC } from './ipc-channels';
+import { createNotifier } from './notifications';
 import { createTray } from './tray';
 import { mainWindowOptions } from './window-options';
 
@@ -75,6 +76,7 @@ async function start() {
 
   const applyLogin = (s: Settings) => app.setLoginItemSettings({ openAtLogin: s.startAtLogin });
   applyLogin(settings.value);
+  const notifier = createNotifier({ settings: () => settings.value, open });
 
   core.subscribe((e: AnyEvent) => {
     win?.webContents.send(IPC.event, e);
@@ -84,9 +86,8 @@ async function start() {
     } else if (e.event === 'settings.changed') {
       settings = { ok: true, value: e.payload };
       applyLogin(e.payload);
-    } else if (e.event === 'notify' && settings.value.notifications && Notification.isSupported()) {
-      new Notification({ title: e.payload.title, body: e.payload.body }).show();
     }
+    notifier.handle(e);
   });
 
   app.on('second-instance', open);

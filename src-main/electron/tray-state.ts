@@ -17,11 +17,14 @@ export function trayView(o: SyncOverview | null): {
 } {
   const state: TrayState = o?.state ?? 'idle';
   const pending = o?.folders.reduce((n, f) => n + f.counts.pending, 0) ?? 0;
+  const problem = o?.folders.find((f) => f.problem)?.problem;
   const detail = o?.held
     ? ` — ${o.held.message}`
-    : state === 'syncing'
-      ? ` — ${pending} file${pending === 1 ? '' : 's'} to go`
-      : '';
+    : state === 'error' && problem
+      ? ` — ${problem}`
+      : state === 'syncing'
+        ? ` — ${pending} file${pending === 1 ? '' : 's'} to go`
+        : '';
   return {
     state,
     tooltip: `Assets Sync: ${LABEL[state]}${detail}`,

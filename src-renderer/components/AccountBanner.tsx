@@ -1,6 +1,7 @@
 import { formatRupees } from '../../src-shared/domain/money';
-import { daysUntil, parseServiceDate } from '../lib/dates';
+import { parseServiceDate, timeLeft } from '../lib/dates';
 import { useAccount } from '../stores/account-store';
+import { useServiceNow } from '../stores/clock-store';
 import { useSync } from '../stores/sync-store';
 import { useUi } from '../stores/ui-store';
 import { Icon } from './Icon';
@@ -13,6 +14,7 @@ export function AccountBanner() {
   const account = useAccount((s) => s.account?.value ?? null);
   const held = useSync((s) => s.overview?.held ?? null);
   const go = useUi((s) => s.go);
+  const now = useServiceNow();
 
   // Statuses beyond ACTIVE are undocumented; the sandbox says PAUSED in arrears and CLOSED at the end.
   if (account && account.client.status === 'CLOSED') {
@@ -32,15 +34,17 @@ export function AccountBanner() {
   }
   if (account && account.arrears.paise > 0) {
     const deadline = parseServiceDate(account.arrears.deadline);
-    const left = deadline === null ? null : daysUntil(deadline);
+    const left = deadline === null ? undefined : timeLeft(deadline, now);
     return (
       <Banner tone="danger" title={`Uploads paused: ${formatRupees(account.arrears.paise)} of rent unpaid`}>
         Files stay online and can be downloaded and deleted; new uploads wait in the queue.
         {account.arrears.since ? ` In arrears since ${account.arrears.since}.` : ''}{' '}
-        {left !== null ? (
-          <strong className="num">
-            {left > 0 ? `${left} day${left === 1 ? '' : 's'} left` : 'The deadline has passed'} before the
-            account is closed ({account.arrears.deadline}).
+        {left !== undefined ? (
+          <strong className="num" data-testid="banner-countdown">
+            {left
+              ? `${left} left before the account is closed`
+              : 'The deadline has passed: the account closes'}{' '}
+            ({account.arrears.deadline}).
           </strong>
         ) : null}{' '}
         Top up the wallet to cover the arrears; uploads resume by themselves.{' '}

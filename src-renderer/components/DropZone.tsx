@@ -1,7 +1,10 @@
 import { useEffect, useState } from 'react';
 import { isValidBucket } from '../../src-shared/domain/bucket';
+import { ALLOWED_EXTENSIONS, extensionOf } from '../../src-shared/domain/extensions';
+import { MAX_FILE_BYTES } from '../../src-shared/domain/limits';
 import { platform } from '../api/core-ref';
 import { formatBytes } from '../lib/format';
+import { plural } from '../lib/plural';
 import { useAccount } from '../stores/account-store';
 import { useUi } from '../stores/ui-store';
 import { Icon } from './Icon';
@@ -14,6 +17,10 @@ export function DropZone() {
   const [dragging, setDragging] = useState(false);
   const [dropped, setDropped] = useState<File[] | null>(null);
   const defaultBucket = useAccount((s) => s.account?.value?.client.default_bucket ?? 'default');
+  const allowed: readonly string[] = useAccount(
+    (s) => s.account?.value?.pricing.allowed_extensions ?? ALLOWED_EXTENSIONS,
+  );
+  const ceiling = useAccount((s) => s.account?.value?.pricing.max_file_bytes ?? MAX_FILE_BYTES);
   const [bucket, setBucket] = useState(() => localStorage.getItem('drop-bucket') ?? '');
   const toast = useUi((s) => s.toast);
   const go = useUi((s) => s.go);
@@ -55,15 +62,24 @@ export function DropZone() {
 
   const target = bucket || defaultBucket;
   const valid = isValidBucket(target);
+  // The service's checks, before a byte is sent: what it would refuse is named and left out.
+  const refusal = (f: File): string | null => {
+    const ext = extensionOf(f.name);
+    if (!ext || !allowed.includes(ext)) return ext ? `.${ext} files are not accepted` : 'no extension';
+    if (f.size === 0) return 'empty';
+    if (f.size > ceiling) return `over the ${formatBytes(ceiling)} limit`;
+    return null;
+  };
+  const sendable = dropped?.filter((f) => !refusal(f)) ?? [];
 
   const send = async () => {
-    if (!dropped || !valid) return;
+    if (!sendable.length || !valid) return;
     localStorage.setItem('drop-bucket', target);
-    const files = dropped;
+    const files = sendable;
     setDropped(null);
     const r = await platform().uploadDropped(files, target);
     if (r.ok) {
-      toast('info', `${r.value.queued} file${r.value.queued === 1 ? '' : 's'} queued for ${target}.`);
+      toast('info', `${plural(r.value.queued, 'file')} queued for ${target}.`);
       go('folders');
     } else toast('error', r.error.message);
   };
@@ -91,16 +107,22 @@ export function DropZone() {
             style={{ maxWidth: '28rem' }}
           >
             <h2 id="drop-title">
-              Upload {dropped.length} file{dropped.length === 1 ? '' : 's'} (
-              {formatBytes(dropped.reduce((n, f) => n + f.size, 0))})
+              Upload {plural(sendable.length, 'file')} (
+              {formatBytes(sendable.reduce((n, f) => n + f.size, 0))})
             </h2>
             <ul
               className="small muted"
               style={{ margin: 0, paddingLeft: '1.1rem', maxHeight: '8rem', overflow: 'auto' }}
             >
-              {dropped.slice(0, 20).map((f) => (
-                <li key={f.name}>{f.name}</li>
-              ))}
+              {dropped.slice(0, 20).map((f) => {
+                const why = refusal(f);
+                return (
+                  <li key={f.name} data-testid={why ? 'drop-refused' : 'drop-file'}>
+                    {f.name}
+                    {why ? <span className="error-text"> — not sent: {why}</span> : null}
+                  </li>
+                );
+              })}
               {dropped.length > 20 ? <li>and {dropped.length - 20} more</li> : null}
             </ul>
             <label className="field">
@@ -119,7 +141,12 @@ export function DropZone() {
               <button type="button" className="btn" onClick={() => setDropped(null)}>
                 Cancel
               </button>
-              <button type="button" className="btn primary" disabled={!valid} onClick={send}>
+              <button
+                type="button"
+                className="btn primary"
+                disabled={!valid || sendable.length === 0}
+                onClick={send}
+              >
                 Upload to {target}
               </button>
             </div>

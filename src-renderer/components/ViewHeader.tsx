@@ -1,4 +1,5 @@
 import { formatAgo } from '../lib/format';
+import { useMachineNow } from '../stores/clock-store';
 
 export function ViewHeader(props: {
   title: string;
@@ -6,15 +7,18 @@ export function ViewHeader(props: {
   fetchedAt?: number | null;
   offline?: boolean;
 }) {
+  // fetchedAt is stamped by the core on this machine's clock: the age is measured on the same clock
+  // (the service's offset would cancel out), and re-rendered so it keeps counting.
+  const now = useMachineNow();
   return (
     <header className="header">
       <h1 id="view-title">{props.title}</h1>
       {props.offline ? (
         <span className="badge warn" title="The service could not be reached; showing the stored copy">
-          Offline · from {formatAgo(props.fetchedAt ?? null)}
+          Offline · from {formatAgo(props.fetchedAt ?? null, now)}
         </span>
       ) : props.fetchedAt !== undefined ? (
-        <span className="small muted">Updated {formatAgo(props.fetchedAt ?? null)}</span>
+        <span className="small muted">Updated {formatAgo(props.fetchedAt ?? null, now)}</span>
       ) : null}
       <div className="actions">{props.children}</div>
     </header>

@@ -1,5 +1,6 @@
 import type { CoreApi } from '../../src-shared/contract';
 import { useAccount } from './account-store';
+import { useClock } from './clock-store';
 import { useFiles } from './files-store';
 import { useSync } from './sync-store';
 import { useUi } from './ui-store';
@@ -16,6 +17,9 @@ export function wireEvents(core: CoreApi): () => void {
         break;
       case 'account.changed':
         useAccount.setState({ account: e.payload });
+        break;
+      case 'clock.changed':
+        useClock.setState({ clock: e.payload });
         break;
       case 'sync.changed':
         useSync.setState({ overview: e.payload });

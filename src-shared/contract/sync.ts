@@ -96,6 +96,25 @@ export const AddFolderSchema = z.object({
   mode: FolderModeSchema.default('upload-only'),
 });
 
+/** Copies of one file on the server (same bucket, name, size and md5): one is kept, the rest are extra. */
+export const DuplicateGroupSchema = z.object({
+  bucket: z.string(),
+  name: z.string(),
+  sizeBytes: z.number().int(),
+  md5: z.string(),
+  /** The copy kept: the one a local file points to, else the oldest. */
+  keepId: z.number().int(),
+  extraIds: z.array(z.number().int()),
+});
+export type DuplicateGroup = z.infer<typeof DuplicateGroupSchema>;
+
+export const DuplicatesSchema = z.object({
+  groups: z.array(DuplicateGroupSchema),
+  /** Epoch ms of the scan the groups come from. */
+  checkedAt: z.number(),
+});
+export type Duplicates = z.infer<typeof DuplicatesSchema>;
+
 export const syncCommands = {
   'sync.overview': command(Empty, SyncOverviewSchema),
   'sync.folders.add': command(AddFolderSchema, FolderViewSchema),
@@ -110,6 +129,16 @@ export const syncCommands = {
   /** Without a file id: every failed file. */
   'sync.retry': command(z.object({ fileId: z.number().int().optional() }), Done),
   'sync.queue': command(z.object({ folderId: z.number().int().optional() }), QueueSchema),
+  /** Lists the buckets of the synced folders (one request per 100 files) and groups the copies. */
+  'sync.duplicates.find': command(Empty, DuplicatesSchema),
+  /**
+   * Deletes the extra copies of the groups found by the last scan, named by the copy they keep (the
+   * core never deletes ids the page sends). Deletions go through the engine's trash: retried, never lost.
+   */
+  'sync.duplicates.remove': command(
+    z.object({ keepIds: z.array(z.number().int()).min(1, 'Name at least one group to clean up') }),
+    z.object({ queued: z.number().int() }),
+  ),
   'activity.list': command(
     z.object({ limit: z.number().int().min(1).max(1000).default(200) }),
     z.array(ActivityItemSchema),

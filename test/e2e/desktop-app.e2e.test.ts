@@ -72,6 +72,15 @@ describe.sequential('the desktop app in Chromium (headless shell, real core, rea
     await expect.poll(() => page.getByTestId('file-row').count()).toBe(1);
     await page.getByLabel('Name contains').fill('');
     await expect.poll(() => page.getByTestId('file-row').count()).toBe(2);
+    // The filters (two date fields included) fit the window: nothing pokes out sideways.
+    const overflow = await page.evaluate(() => {
+      const main = document.querySelector('main')!;
+      const right = main.getBoundingClientRect().right;
+      return [...main.querySelectorAll('input, select')].filter(
+        (el) => el.getBoundingClientRect().right > right,
+      ).length;
+    });
+    expect(overflow).toBe(0);
     await shot('files');
   });
 
@@ -84,6 +93,81 @@ describe.sequential('the desktop app in Chromium (headless shell, real core, rea
     await dialog.getByRole('button', { name: 'Delete file' }).click();
     await expect.poll(() => page.getByTestId('file-row').count()).toBe(1);
     expect((await fetch(url!)).status).not.toBe(200);
+  });
+
+  it('a copy uploaded behind the app’s back is listed as a duplicate and removed on request', async () => {
+    const copyIds = async () => {
+      const r = await stack.fileApi('GET', '/files?bucket=site&per_page=100');
+      return (r.json as { data: { id: number; name: string }[] }).data
+        .filter((f) => f.name === 'hello.txt')
+        .map((f) => f.id);
+    };
+    const original = await copyIds();
+    expect(original).toHaveLength(1);
+    const bytes = readFileSync(join(folder, 'hello.txt'));
+    const form = new FormData();
+    form.set('bucket', 'site');
+    form.set('name', 'hello.txt');
+    form.set('file', new Blob([bytes]), 'hello.txt');
+    expect((await stack.fileApi('POST', '/files', form)).status).toBe(201);
+    expect(await copyIds()).toHaveLength(2);
+
+    await nav('Folders');
+    await page.getByRole('button', { name: 'Check for duplicates' }).click();
+    const row = page.getByTestId('duplicate-row');
+    await row.waitFor();
+    expect(await row.count()).toBe(1);
+    expect(await row.textContent()).toContain('hello.txt');
+    expect(await row.getByTestId('duplicate-copies').textContent()).toBe('2');
+    await page.getByTestId('duplicates').screenshot({ path: join(SCREENSHOTS, 'duplicates.png') });
+    await page.getByRole('button', { name: 'Remove extra copies' }).click();
+    const dialog = page.getByRole('dialog');
+    expect(await dialog.getByRole('heading').textContent()).toBe('Remove 1 extra copy?');
+    expect(await dialog.textContent()).toContain('hello.txt in site');
+    await dialog.getByRole('button', { name: 'Remove extra copies' }).click();
+    // The copy kept is the one the folder's file points to, not the newer one made behind its back.
+    await expect.poll(copyIds, { timeout: 15_000 }).toEqual(original);
+    await page.getByRole('button', { name: 'Check again' }).click();
+    await page.getByTestId('duplicates-none').waitFor();
+  });
+
+  it('a file dropped on the window goes to the chosen bucket and serves the same bytes', async () => {
+    const text = JSON.stringify({
+      prices: Array.from({ length: 50 }, (_, i) => ({ sku: `A-${i}`, inr: 499 })),
+    });
+    // A drop as Chromium delivers it: a DataTransfer holding Files, dispatched on the window.
+    await page.evaluate((body) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([body], 'prices.json', { type: 'application/json' }));
+      dt.items.add(new File(['MZ'], 'setup.exe'));
+      for (const type of ['dragenter', 'dragover', 'drop'])
+        document.body.dispatchEvent(
+          new DragEvent(type, { dataTransfer: dt, bubbles: true, cancelable: true }),
+        );
+    }, text);
+    const dialog = page.getByRole('dialog', { name: /Upload 1 file/ });
+    await dialog.waitFor();
+    expect(await dialog.getByTestId('drop-file').textContent()).toBe('prices.json');
+    // What the service would refuse is named before anything is sent, and left out.
+    expect(await dialog.getByTestId('drop-refused').textContent()).toContain('setup.exe — not sent: .exe');
+    await dialog.getByLabel('Bucket').fill('Drops!');
+    expect(await dialog.getByRole('button', { name: /Upload to/ }).isDisabled()).toBe(true);
+    await dialog.getByLabel('Bucket').fill('drops');
+    await page.screenshot({ path: join(SCREENSHOTS, 'drop-dialog.png') });
+    await dialog.getByRole('button', { name: 'Upload to drops' }).click();
+    await page.getByText('1 file queued for drops.').waitFor();
+    // The drop folder is synced like any folder: its card shows the file live, nothing skipped.
+    const card = page.getByTestId('folder-card').filter({ hasText: 'to bucket drops' });
+    await expect.poll(() => card.getByTestId('count-live').textContent(), { timeout: 20_000 }).toBe('1');
+    expect(await card.getByTestId('count-skipped').textContent()).toBe('0');
+
+    await nav('Files');
+    const row = page.getByTestId('file-row').filter({ hasText: 'prices.json' });
+    await row.waitFor({ timeout: 20_000 });
+    expect(await row.textContent()).toContain('drops');
+    const url = await row.getByTestId('file-url').getAttribute('href');
+    const served = Buffer.from(await (await fetch(url!)).arrayBuffer());
+    expect(served.toString()).toBe(text);
   });
 
   it('arrears: a banner on every view and a paused queue', async () => {
@@ -102,6 +186,18 @@ describe.sequential('the desktop app in Chromium (headless shell, real core, rea
     await nav('Account');
     await page.getByTestId('arrears').waitFor();
     expect(await page.getByTestId('account-banner').isVisible()).toBe(true);
+    // The countdown runs on the sandbox's clock (a day ahead of this machine's), not the machine's:
+    // arrears began at the first midnight of that day, so 29 days and some hours are left, not 30 or 31.
+    const clock = (await stack.admin('GET', '/clock')) as { now: string };
+    const me = (await stack.fileApi('GET', '/me')).json as { data: { arrears: { deadline: string } } };
+    const [date, time] = me.data.arrears.deadline.split(' ');
+    const left = Date.parse(`${date}T${time}:00+05:30`) - Date.parse(clock.now);
+    const days = Math.floor(left / 86_400_000);
+    const hours = Math.floor((left % 86_400_000) / 3_600_000);
+    expect(days).toBe(29);
+    const expected = `${days} days${hours ? ` ${hours} h` : ''} left`;
+    await expect.poll(() => page.getByTestId('arrears-countdown').textContent()).toContain(expected);
+    expect(await page.getByTestId('banner-countdown').textContent()).toContain(expected);
     await shot('account-arrears');
   });
 
@@ -141,7 +237,7 @@ describe.sequential('the desktop app in Chromium (headless shell, real core, rea
       created_at: '2026-11-20 10:00',
     }));
     // The view's local copy, as a refresh of a 10,000-file account leaves it (fresh, so no re-read).
-    stack.app.context.views.replaceFiles(source, files, Date.now());
+    stack.app.context.listing.replaceFiles(source, files, Date.now());
     await nav('Folders');
     const t0 = await page.evaluate(() => performance.now());
     await nav('Files');
@@ -165,5 +261,89 @@ describe.sequential('the desktop app in Chromium (headless shell, real core, rea
     await shot('folders-dark');
     await nav('Settings');
     await page.getByLabel('Theme').selectOption('light');
+  });
+
+  it('at 200% zoom every view reflows without sideways scrolling; the keyboard reaches everything', async () => {
+    // Browser zoom at 200% on a 1280x820 window is a 640x410 CSS-pixel viewport at device scale 2:
+    // the same layout width, media queries and rem sizes, rendered at twice the pixels.
+    const zoomed = await browser.newContext({ viewport: { width: 640, height: 410 }, deviceScaleFactor: 2 });
+    const z = await zoomed.newPage();
+    try {
+      await z.goto(stack.shell.url);
+      await z.getByRole('heading', { name: 'Folders', exact: true }).waitFor();
+      expect(await z.evaluate(() => [innerWidth, devicePixelRatio])).toEqual([640, 2]);
+      const views: [string, string | null][] = [
+        ['Folders', 'Add folder'],
+        ['Files', 'Upload from URL'],
+        ['Account', 'Refresh'],
+        ['Usage', 'Refresh'],
+        ['Knowledge', null],
+        ['Leads', null],
+        ['Activity', null],
+        ['Settings', null],
+      ];
+      for (const [name, action] of views) {
+        await z.getByRole('navigation').getByRole('button', { name, exact: true }).click();
+        await z.getByRole('heading', { name, exact: true, level: 1 }).waitFor();
+        const overflow = await z.evaluate(() => {
+          const doc = document.documentElement;
+          const main = document.querySelector('main')!;
+          return { doc: doc.scrollWidth - doc.clientWidth, main: main.scrollWidth - main.clientWidth };
+        });
+        expect(overflow, `${name} scrolls sideways at 200%`).toEqual({ doc: 0, main: 0 });
+        if (action) {
+          const box = (await z.getByRole('button', { name: action, exact: true }).first().boundingBox())!;
+          expect(box.x + box.width, `${name}: "${action}" is cut off`).toBeLessThanOrEqual(640);
+        }
+        if (['Folders', 'Files', 'Account', 'Usage'].includes(name))
+          await z.screenshot({ path: join(SCREENSHOTS, `zoom200-${name.toLowerCase()}.png`) });
+      }
+
+      // Keyboard only, from the top of the Folders view: Tab walks the navigation and the primary
+      // actions, and every stop shows a focus ring.
+      await z.getByRole('navigation').getByRole('button', { name: 'Folders', exact: true }).click();
+      await z.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+      const stops: { label: string; ring: boolean }[] = [];
+      for (let i = 0; i < 40; i++) {
+        await z.keyboard.press('Tab');
+        const stop = await z.evaluate(() => {
+          const el = document.activeElement as HTMLElement;
+          // Past the last control, focus returns to the page itself before starting over.
+          if (el === document.body) return null;
+          const css = getComputedStyle(el);
+          const ring =
+            (css.outlineStyle !== 'none' && Number.parseFloat(css.outlineWidth) >= 2) ||
+            css.boxShadow !== 'none';
+          return { label: (el.getAttribute('aria-label') ?? el.textContent ?? '').trim(), ring };
+        });
+        if (stop) stops.push(stop);
+      }
+      expect(stops.length).toBeGreaterThan(15);
+      const labels = stops.map((s) => s.label);
+      for (const name of [
+        'Folders',
+        'Files',
+        'Account',
+        'Usage',
+        'Knowledge',
+        'Leads',
+        'Activity',
+        'Settings',
+      ])
+        expect(labels, `Tab never reaches ${name}`).toContain(name);
+      expect(
+        labels.some((l) => l.endsWith('Add folder')),
+        'Tab never reaches Add folder',
+      ).toBe(true);
+      expect(labels.some((l) => l.includes('Check for duplicates'))).toBe(true);
+      expect(stops.filter((s) => !s.ring).map((s) => s.label)).toEqual([]);
+      // The navigation answers the keyboard too.
+      await z.getByRole('navigation').getByRole('button', { name: 'Usage', exact: true }).focus();
+      await z.screenshot({ path: join(SCREENSHOTS, 'zoom200-focus.png') });
+      await z.keyboard.press('Enter');
+      await z.getByRole('heading', { name: 'Usage', exact: true, level: 1 }).waitFor();
+    } finally {
+      await zoomed.close();
+    }
   });
 });

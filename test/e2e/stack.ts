@@ -53,6 +53,17 @@ export async function startStack(opts: { build?: boolean } = {}) {
       if (!res.ok) throw new Error(`admin ${method} ${path}: ${res.status} ${await res.text()}`);
       return res.json();
     },
+    /** The file API with the sandbox's key, behind the app's back (another machine, another tool). */
+    async fileApi(method: string, path: string, body?: FormData): Promise<{ status: number; json: unknown }> {
+      const live = app.context.session.live;
+      if (!live) throw new Error('no connection');
+      const res = await fetch(`${live.connection.baseUrl}/api/assets/v1${path}`, {
+        method,
+        headers: { authorization: `Bearer ${live.connection.apiKey}` },
+        ...(body ? { body } : {}),
+      });
+      return { status: res.status, json: await res.json() };
+    },
     async close() {
       await shell.close();
       await app.close();

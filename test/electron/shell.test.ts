@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDispatcher } from '../../src-main/core/app/dispatcher';
-import { DEFAULT_SETTINGS, type SyncOverview } from '../../src-shared/contract';
+import { DEFAULT_SETTINGS, type LeadView, type SyncOverview } from '../../src-shared/contract';
 import { ok } from '../../src-shared/errors';
 
 // Electron's APIs cannot run here: a stand-in module records what the shell asks of them. Everything
@@ -11,6 +11,7 @@ import { ok } from '../../src-shared/errors';
 const exposed: Record<string, unknown> = {};
 const invoke = vi.fn(async (..._args: unknown[]) => ({ ok: true, value: null }));
 vi.mock('electron', () => ({
+  Notification: { isSupported: () => false },
   contextBridge: { exposeInMainWorld: (key: string, api: unknown) => (exposed[key] = api) },
   ipcRenderer: { invoke, on: vi.fn() },
   webUtils: { getPathForFile: (f: { path: string }) => f.path },
@@ -22,6 +23,7 @@ const { registerIpc, isTrustedSender } = await import('../../src-main/electron/i
 const { IPC } = await import('../../src-main/electron/ipc-channels');
 const { serveAppRequest, CSP } = await import('../../src-main/electron/app-protocol');
 const { trayView } = await import('../../src-main/electron/tray-state');
+const { createNotifier, noticeFor, QUIET_MS } = await import('../../src-main/electron/notifications');
 
 function fakeContents() {
   const handlers = new Map<string, (...a: unknown[]) => void>();
@@ -240,6 +242,132 @@ describe('tray', () => {
       overview({ state: 'paused', held: { code: 'UPLOADS-PAUSED', message: 'Rent unpaid.' } }),
     );
     expect(money.tooltip).toContain('Rent unpaid.');
+    expect(money.state).toBe('paused');
     expect(trayView(overview({ state: 'error' })).state).toBe('error');
+    const stopped = trayView(
+      overview({ state: 'error', held: { code: 'UNAUTHENTICATED', message: 'The API key was refused.' } }),
+    );
+    expect(stopped).toMatchObject({ state: 'error', toggle: 'Pause syncing' });
+    expect(stopped.tooltip).toBe('Assets Sync: Needs attention — The API key was refused.');
+    const vanished = trayView(
+      overview({
+        state: 'error',
+        folders: [
+          {
+            ...folder,
+            problem: 'The folder /a is gone.',
+            counts: { live: 0, pending: 0, failed: 0, skipped: 0 },
+          },
+        ],
+      }),
+    );
+    expect(vanished.tooltip).toContain('The folder /a is gone.');
+  });
+});
+
+describe('native notifications', () => {
+  const settings = { ...DEFAULT_SETTINGS };
+  const shown: { title: string; body: string; urgency?: string }[] = [];
+  const clicks: (() => void)[] = [];
+  let supported = true;
+  // The stand-in for Electron's Notification class: records what the shell shows.
+  class FakeNotification {
+    static isSupported = () => supported;
+    constructor(private readonly o: { title: string; body: string; urgency?: string }) {}
+    on(_event: 'click', listener: () => void) {
+      clicks.push(listener);
+    }
+    show() {
+      shown.push(this.o);
+    }
+  }
+  let t = 0;
+  let opened = 0;
+  const notifier = createNotifier({
+    settings: () => settings,
+    open: () => opened++,
+    now: () => t,
+    Notification: FakeNotification,
+  });
+  const notify = (kind: 'in-sync' | 'paused-money' | 'error', body: string) =>
+    notifier.handle({ event: 'notify', payload: { kind, title: `T ${kind}`, body } });
+  const lead = (id: number, patch: Partial<LeadView> = {}): LeadView => ({
+    id,
+    botId: 1,
+    botName: 'Demo bot',
+    businessName: 'Acme Dental',
+    conversationId: 100 + id,
+    event: 'LEAD-CAPTURED',
+    name: 'Asha Rao',
+    email: 'asha@example.com',
+    phone: '+91 98450 00000',
+    note: 'Wants a cleaning on Friday',
+    askedForAPerson: false,
+    visitorRef: 'v1',
+    startedAt: '2026-11-20 10:00',
+    receivedAt: '2026-11-20 10:05',
+    handledAt: null,
+    ...patch,
+  });
+
+  it('show a folder in sync, uploads paused for money and errors, once per moment', () => {
+    shown.length = 0;
+    notify('in-sync', '/site is up to date.');
+    notify('in-sync', '/site is up to date.'); // the same folder flipping again: quiet
+    notify('paused-money', 'Rent unpaid: uploads wait until a top-up.');
+    notify('error', 'The API key was refused.');
+    expect(shown.map((n) => [n.title, n.urgency])).toEqual([
+      ['T in-sync', 'low'],
+      ['T paused-money', 'normal'],
+      ['T error', 'critical'],
+    ]);
+    t += QUIET_MS;
+    notify('in-sync', '/site is up to date.');
+    expect(shown).toHaveLength(4);
+    clicks.at(-1)!();
+    expect(opened).toBe(1);
+  });
+
+  it('show each new lead once, naming the bot and the contact; a handoff is urgent', () => {
+    shown.length = 0;
+    notifier.handle({ event: 'leads.new', payload: lead(1) });
+    notifier.handle({ event: 'leads.new', payload: lead(1) });
+    notifier.handle({
+      event: 'leads.new',
+      payload: lead(2, {
+        event: 'HANDOFF-REQUESTED',
+        askedForAPerson: true,
+        name: '',
+        email: '',
+        note: null,
+      }),
+    });
+    expect(shown).toEqual([
+      {
+        title: 'New lead: Asha Rao',
+        body: 'Demo bot (Acme Dental)\nasha@example.com · +91 98450 00000\nWants a cleaning on Friday',
+        urgency: 'normal',
+        silent: false,
+      },
+      {
+        title: 'A visitor asked for a person',
+        body: 'Demo bot (Acme Dental)\n+91 98450 00000',
+        urgency: 'critical',
+        silent: false,
+      },
+    ]);
+  });
+
+  it('stay quiet when turned off in Settings, where unsupported, and for other events', () => {
+    shown.length = 0;
+    settings.notifications = false;
+    notify('error', 'off');
+    settings.notifications = true;
+    supported = false;
+    notify('error', 'unsupported');
+    supported = true;
+    expect(notifier.handle({ event: 'settings.changed', payload: settings })).toBe(null);
+    expect(noticeFor({ event: 'files.changed', payload: { total: 1, fetchedAt: null } })).toBe(null);
+    expect(shown).toEqual([]);
   });
 });

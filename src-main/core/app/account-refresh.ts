@@ -10,7 +10,7 @@ export async function refreshAccount(ctx: AppContext): Promise<CachedAccount> {
   const storedAt = stored ? Date.parse(stored.fetchedAt) : null;
   if (!live || !source)
     return { value: stored?.value ?? null, fetchedAt: storedAt, offline: true, error: null };
-  const r = await live.client.me();
+  const [r] = await Promise.all([live.client.me(), ctx.clock.refresh()]);
   if (!r.ok)
     return { value: stored?.value ?? null, fetchedAt: storedAt, offline: true, error: plainError(r.error) };
   const at = new Date();

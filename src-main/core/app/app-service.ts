@@ -12,18 +12,20 @@ import { APP_MIGRATIONS } from '../state/migrations';
 import type { AppContext } from './context';
 import { createDispatcher } from './dispatcher';
 import { createEventBus } from './event-bus';
+import { createFilesListing } from './files-listing';
 import { createRequestMeter } from './request-meter';
 import type { Section } from './section';
 import { accountSection } from './sections/account-section';
+import { duplicatesSection } from './sections/duplicates-section';
 import { filesSection } from './sections/files-section';
 import { EXTRA_SECTIONS, type SectionFactory } from './sections/index';
 import { sessionSection } from './sections/session-section';
 import { settingsSection } from './sections/settings-section';
 import { syncSection } from './sections/sync-section';
+import { createServiceClock } from './service-clock';
 import { createSessionHolder } from './session-holder';
 import { createSettingsStore } from './settings-store';
 import { createSyncRuntime, type EngineTunables } from './sync-runtime';
-import { createViewCache } from './view-cache';
 
 export interface AppServiceOptions {
   dataDir: string;
@@ -66,6 +68,8 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
     ...(o.baseUrl ? { baseUrl: o.baseUrl } : {}),
     ...(o.sandboxRatePerMinute !== undefined ? { sandboxRatePerMinute: o.sandboxRatePerMinute } : {}),
   });
+  const cache = serviceCache(db);
+  const clock = createServiceClock({ onChange: (c) => bus.emit('clock.changed', c) });
   const ctx: AppContext = {
     dataDir: o.dataDir,
     db,
@@ -74,8 +78,9 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
     session,
     settings,
     serviceSettings,
-    cache: serviceCache(db),
-    views: createViewCache(db),
+    cache,
+    listing: createFilesListing(db, cache),
+    clock,
     log,
     cacheSource: () => {
       const live = session.live;
@@ -86,6 +91,7 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
   const runtime = createSyncRuntime(ctx, meter, o.engine ?? {});
   // The engine follows the connection: a new account or a sandbox reset gets a new engine.
   session.onChange((live) => {
+    clock.follow(live?.connection ?? null);
     void (live ? runtime.restart() : runtime.stop());
   });
 
@@ -94,6 +100,7 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
     accountSection(ctx),
     filesSection(ctx),
     syncSection(ctx, runtime),
+    duplicatesSection(ctx, runtime),
     settingsSection(ctx, runtime),
   ];
   for (const make of [...EXTRA_SECTIONS, ...(o.sections ?? [])]) sections.push(await make(ctx));
@@ -114,6 +121,7 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
       for (const s of [...sections].reverse()) await s.close?.();
       await runtime.stop();
       await session.close();
+      clock.close();
       bus.close();
       await closePools();
       db.close();

@@ -3,9 +3,10 @@ import type { SecretStore } from '../secrets/keychain';
 import type { ServiceCache } from '../service/cache';
 import type { SettingsStore as ServiceSettings } from '../service/settings';
 import type { EventBus } from './event-bus';
+import type { FilesListing } from './files-listing';
+import type { ServiceClockKeeper } from './service-clock';
 import type { SessionHolder } from './session-holder';
 import type { SettingsStore } from './settings-store';
-import type { ViewCache } from './view-cache';
 
 /** What every section of the app shares. Built once by app-service.ts. */
 export interface AppContext {
@@ -20,8 +21,10 @@ export interface AppContext {
   readonly serviceSettings: ServiceSettings;
   /** The last account and usage the service sent, for offline use. */
   readonly cache: ServiceCache;
-  /** The searchable copy of the files listing. */
-  readonly views: ViewCache;
+  /** The searchable copy of the files listing (kept in the service cache). */
+  readonly listing: FilesListing;
+  /** The service's clock (countdowns to its deadlines use it, not the machine's). */
+  readonly clock: ServiceClockKeeper;
   /** Lines for the app's log (standard error); never secrets. */
   log(line: string): void;
   /** Where the current connection's rows live in the caches ('sandbox' or the base URL). */

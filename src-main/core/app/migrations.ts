@@ -1,9 +1,8 @@
 import type { Migration } from '../../shared-node/sqlite';
 
 /**
- * The app's own tables (range 300-399): settings, and the last copy of what the views show
- * (account, usage, the files listing) so that the UI works offline with the time of the fetch.
- * Rows are keyed by the service address so a switch of account never shows another's data.
+ * The app's own tables (range 300-399): its settings. (300 also made a view cache, dropped by 301:
+ * the offline copies of account, usage and the files listing live in the service layer's cache.)
  */
 export const APP_UI_MIGRATIONS: Migration[] = [
   {
@@ -21,6 +20,17 @@ export const APP_UI_MIGRATIONS: Migration[] = [
         PRIMARY KEY (base_url, id)
       );
       CREATE INDEX app_remote_files_order ON app_remote_files (base_url, created_at DESC, id DESC);
+    `,
+  },
+  {
+    // The files listing moved to the service layer's offline cache (service_cache, migration 91), which
+    // already held account and usage: one offline copy, not two. The next refresh fills it again.
+    id: 301,
+    name: 'drop the app view cache (the service cache holds the listing)',
+    up: `
+      DROP INDEX IF EXISTS app_remote_files_order;
+      DROP TABLE IF EXISTS app_remote_files;
+      DROP TABLE IF EXISTS app_view_cache;
     `,
   },
 ];

@@ -111,9 +111,9 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
       status: 'ACTIVE',
       created_at: formatIstMinute(Date.now()),
     };
-    ctx.views.upsertFile(source, file);
-    if (row.oldRemoteId !== null) ctx.views.removeFile(source, row.oldRemoteId);
-    ctx.bus.emit('files.changed', { total: -1, fetchedAt: ctx.views.filesFetchedAt(source) });
+    ctx.listing.upsertFile(source, file);
+    if (row.oldRemoteId !== null) ctx.listing.removeFile(source, row.oldRemoteId);
+    ctx.bus.emit('files.changed', { total: -1, fetchedAt: ctx.listing.filesFetchedAt(source) });
   }
 
   async function stopEngine() {

@@ -2,9 +2,11 @@ import { useEffect } from 'react';
 import { formatRupees, runwayDays } from '../../../src-shared/domain/money';
 import { Icon } from '../../components/Icon';
 import { ViewHeader } from '../../components/ViewHeader';
-import { daysUntil, parseServiceDate } from '../../lib/dates';
+import { parseServiceDate, timeLeft } from '../../lib/dates';
 import { formatBytes } from '../../lib/format';
+import { plural } from '../../lib/plural';
 import { useAccount } from '../../stores/account-store';
+import { useServiceNow } from '../../stores/clock-store';
 
 export function AccountView() {
   const cached = useAccount((s) => s.account);
@@ -42,7 +44,7 @@ export function AccountView() {
               <Stat
                 label="Daily rent"
                 value={formatRupees(a.usage.daily_rent_paise)}
-                hint={`${formatBytes(a.usage.bytes_used)} in ${a.usage.files_count.toLocaleString()} files`}
+                hint={`${formatBytes(a.usage.bytes_used)} in ${plural(a.usage.files_count, 'file')}`}
               />
               <Stat
                 label="This month, estimated"
@@ -54,7 +56,7 @@ export function AccountView() {
             <Arrears a={a} />
             <section className="card" aria-labelledby="pricing-title">
               <h2 id="pricing-title">Pricing and limits</h2>
-              <table className="table">
+              <table className="table kv">
                 <tbody>
                   <tr>
                     <td className="muted">Storage</td>
@@ -124,16 +126,17 @@ function Runway({ a }: { a: A }) {
   return (
     <Stat
       label="Runway"
-      value={days === null ? 'No rent due' : `${days.toLocaleString()} day${days === 1 ? '' : 's'}`}
+      value={days === null ? 'No rent due' : plural(days, 'day')}
       hint={days === null ? 'Nothing stored costs a paisa a day yet' : "at today's rent"}
     />
   );
 }
 
 function Arrears({ a }: { a: A }) {
+  const now = useServiceNow();
   if (a.arrears.paise <= 0) return null;
   const deadline = parseServiceDate(a.arrears.deadline);
-  const left = deadline === null ? null : daysUntil(deadline);
+  const left = deadline === null ? undefined : timeLeft(deadline, now);
   return (
     <section
       className="card"
@@ -148,10 +151,9 @@ function Arrears({ a }: { a: A }) {
         Unpaid since <strong>{a.arrears.since ?? 'unknown'}</strong>. Uploads are paused; files stay online.
       </p>
       <p>
-        {left !== null ? (
-          <strong className="num">
-            {left > 0 ? `${left} day${left === 1 ? '' : 's'}` : 'No time'} left before closing (
-            {a.arrears.deadline})
+        {left !== undefined ? (
+          <strong className="num" data-testid="arrears-countdown">
+            {left ?? 'No time'} left before closing ({a.arrears.deadline})
           </strong>
         ) : null}{' '}
         — the account and every file are removed after {a.pricing.grace_days} days unpaid. A top-up that

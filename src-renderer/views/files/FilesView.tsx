@@ -5,6 +5,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Icon } from '../../components/Icon';
 import { ViewHeader } from '../../components/ViewHeader';
 import { formatBytes } from '../../lib/format';
+import { plural } from '../../lib/plural';
 import { FILES_PAGE, useFiles } from '../../stores/files-store';
 import { useUi } from '../../stores/ui-store';
 import { UploadFromUrl } from './UploadFromUrl';
@@ -56,7 +57,7 @@ export function FilesView() {
             style={{ padding: '0.5rem 0.75rem', borderTop: '1px solid var(--border)' }}
             data-testid="files-total"
           >
-            {s.total.toLocaleString()} file{s.total === 1 ? '' : 's'}
+            {plural(s.total, 'file')}
           </div>
         </div>
       </div>
@@ -116,7 +117,7 @@ function Filters() {
         </select>
       </label>
       <label className="field">
-        Min MB
+        Min size (MB)
         <input
           type="number"
           min="0"
@@ -125,7 +126,7 @@ function Filters() {
         />
       </label>
       <label className="field">
-        Max MB
+        Max size (MB)
         <input
           type="number"
           min="0"
@@ -133,14 +134,26 @@ function Filters() {
           onChange={(e) => setFilters({ maxBytes: mb(e.target.value) })}
         />
       </label>
-      <label className="field">
-        From
-        <input type="date" onChange={(e) => setFilters({ from: e.target.value || undefined })} />
-      </label>
-      <label className="field">
-        To
-        <input type="date" onChange={(e) => setFilters({ to: e.target.value || undefined })} />
-      </label>
+      <fieldset className="field date-range">
+        <legend>Uploaded between (IST)</legend>
+        <div className="row">
+          <input
+            type="date"
+            aria-label="From"
+            max={filters.to}
+            onChange={(e) => setFilters({ from: e.target.value || undefined })}
+          />
+          <span className="muted" aria-hidden="true">
+            –
+          </span>
+          <input
+            type="date"
+            aria-label="To"
+            min={filters.from}
+            onChange={(e) => setFilters({ to: e.target.value || undefined })}
+          />
+        </div>
+      </fieldset>
     </search>
   );
 }

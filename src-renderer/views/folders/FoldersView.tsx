@@ -5,6 +5,7 @@ import { ViewHeader } from '../../components/ViewHeader';
 import { useSync } from '../../stores/sync-store';
 import { orToast } from '../../stores/ui-store';
 import { AddFolderForm } from './AddFolderForm';
+import { DuplicatesCard } from './DuplicatesCard';
 import { FolderCard } from './FolderCard';
 import { ProblemsPanel, QueuePanel } from './QueuePanel';
 
@@ -63,6 +64,7 @@ export function FoldersView() {
         </div>
         {queue ? <QueuePanel queue={queue} /> : null}
         {queue ? <ProblemsPanel queue={queue} /> : null}
+        {overview?.folders.length ? <DuplicatesCard /> : null}
       </div>
     </>
   );

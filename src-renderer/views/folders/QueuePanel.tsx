@@ -2,6 +2,7 @@ import type { Queue } from '../../../src-shared/contract';
 import { call } from '../../api/core-ref';
 import { Icon } from '../../components/Icon';
 import { formatBytes, formatDuration, formatTime } from '../../lib/format';
+import { plural } from '../../lib/plural';
 import { orToast } from '../../stores/ui-store';
 
 const STATE_WORD: Record<string, string> = {
@@ -82,7 +83,7 @@ export function ProblemsPanel({ queue }: { queue: Queue }) {
         <h2 id="problems-title" style={{ margin: 0 }}>
           Not uploaded
         </h2>
-        <span className="muted small">{queue.problems.length.toLocaleString()} files</span>
+        <span className="muted small">{plural(queue.problems.length, 'file')}</span>
         <span className="spacer" />
         {failed > 0 ? (
           <button type="button" className="btn small" onClick={() => orToast(call('sync.retry', {}))}>

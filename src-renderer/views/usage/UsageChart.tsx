@@ -1,45 +1,57 @@
 import type { UsageSnapshot } from '../../../src-shared/api/file-hosting';
 import { formatRupees } from '../../../src-shared/domain/money';
 import { formatBytes } from '../../lib/format';
+import { plural } from '../../lib/plural';
+import { byteUnit, ticks } from './chart-scale';
 
 /**
- * Hand-written SVG: bars for bytes stored, a line for the day's rent on its own scale. A chart
- * library would triple the bundle for two series.
+ * Hand-written SVG: bars for bytes stored (left scale), a line for the day's rent (right scale, in
+ * whole paise). A chart library would triple the bundle for two series. Every bar and point has a
+ * tooltip; with two weeks or fewer the rent is also written above each point.
  */
 export function UsageChart({ days }: { days: UsageSnapshot[] }) {
   const W = 760;
-  const H = 240;
-  const pad = { l: 56, r: 56, t: 12, b: 28 };
+  const H = 250;
+  const pad = { l: 64, r: 64, t: 22, b: 28 };
   const w = W - pad.l - pad.r;
   const h = H - pad.t - pad.b;
   const sorted = [...days].sort((a, b) => a.usage_date.localeCompare(b.usage_date));
   const maxBytes = Math.max(1, ...sorted.map((d) => d.bytes_used));
-  const maxRent = Math.max(1, ...sorted.map((d) => d.rent_paise));
+  const byteTicks = ticks(maxBytes, { unit: byteUnit(maxBytes) });
+  const rentTicks = ticks(Math.max(1, ...sorted.map((d) => d.rent_paise)), { minStep: 1 });
+  const topBytes = byteTicks.at(-1)!;
+  const topRent = rentTicks.at(-1)!;
   const step = w / Math.max(1, sorted.length);
   const barW = Math.max(2, Math.min(28, step * 0.7));
   const x = (i: number) => pad.l + i * step + step / 2;
-  const yB = (v: number) => pad.t + h - (v / maxBytes) * h;
-  const yR = (v: number) => pad.t + h - (v / maxRent) * h;
+  const yB = (v: number) => pad.t + h - (v / topBytes) * h;
+  const yR = (v: number) => pad.t + h - (v / topRent) * h;
   const labelEvery = Math.ceil(sorted.length / 8);
+  const tip = (d: UsageSnapshot) =>
+    `${d.usage_date}: ${formatBytes(d.bytes_used)} in ${plural(d.files_count, 'file')}, rent ${formatRupees(d.rent_paise)} (${d.outcome.toLowerCase()})`;
 
   return (
     <figure className="chart" style={{ margin: 0 }}>
       <svg
         viewBox={`0 0 ${W} ${H}`}
         role="img"
-        aria-label={`Bytes stored and rent per day over ${sorted.length} days`}
+        aria-label={`Bytes stored and rent per day over ${plural(sorted.length, 'day')}`}
         data-testid="usage-chart"
       >
+        {byteTicks.map((t) => (
+          <g key={`b${t}`}>
+            <line className="grid-line" x1={pad.l} x2={W - pad.r} y1={yB(t)} y2={yB(t)} />
+            <text x={pad.l - 8} y={yB(t) + 4} textAnchor="end" data-testid="bytes-tick">
+              {t === 0 ? '0' : formatBytes(t)}
+            </text>
+          </g>
+        ))}
+        {rentTicks.map((t) => (
+          <text key={`r${t}`} x={W - pad.r + 8} y={yR(t) + 4} className="rent-tick" data-testid="rent-tick">
+            {formatRupees(t)}
+          </text>
+        ))}
         <line className="axis" x1={pad.l} x2={W - pad.r} y1={pad.t + h} y2={pad.t + h} />
-        <text x={pad.l - 8} y={pad.t + 10} textAnchor="end">
-          {formatBytes(maxBytes)}
-        </text>
-        <text x={pad.l - 8} y={pad.t + h} textAnchor="end">
-          0
-        </text>
-        <text x={W - pad.r + 8} y={pad.t + 10}>
-          {formatRupees(maxRent)}
-        </text>
         {sorted.map((d, i) => (
           <rect
             key={d.usage_date}
@@ -50,18 +62,30 @@ export function UsageChart({ days }: { days: UsageSnapshot[] }) {
             height={pad.t + h - yB(d.bytes_used)}
             rx="2"
           >
-            <title>
-              {d.usage_date}: {formatBytes(d.bytes_used)}, {d.files_count} files, rent{' '}
-              {formatRupees(d.rent_paise)}
-            </title>
+            <title>{tip(d)}</title>
           </rect>
         ))}
         {sorted.length > 1 ? (
           <polyline className="line" points={sorted.map((d, i) => `${x(i)},${yR(d.rent_paise)}`).join(' ')} />
         ) : null}
         {sorted.map((d, i) => (
-          <circle key={`r${d.usage_date}`} className="pt" cx={x(i)} cy={yR(d.rent_paise)} r="2.5" />
+          <circle key={`p${d.usage_date}`} className="pt" cx={x(i)} cy={yR(d.rent_paise)} r="3.5">
+            <title>{tip(d)}</title>
+          </circle>
         ))}
+        {sorted.length <= 14
+          ? sorted.map((d, i) => (
+              <text
+                key={`v${d.usage_date}`}
+                className="rent-value"
+                x={x(i)}
+                y={yR(d.rent_paise) - 8}
+                textAnchor="middle"
+              >
+                {formatRupees(d.rent_paise)}
+              </text>
+            ))
+          : null}
         {sorted.map((d, i) =>
           i % labelEvery === 0 ? (
             <text key={`l${d.usage_date}`} x={x(i)} y={H - 8} textAnchor="middle">
@@ -73,11 +97,11 @@ export function UsageChart({ days }: { days: UsageSnapshot[] }) {
       <figcaption className="legend">
         <span>
           <i style={{ background: 'var(--accent)' }} />
-          Bytes stored
+          Bytes stored (left scale)
         </span>
         <span>
           <i style={{ background: 'var(--warn)' }} />
-          Rent charged
+          Rent charged (right scale)
         </span>
       </figcaption>
     </figure>

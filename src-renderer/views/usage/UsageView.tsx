@@ -4,6 +4,7 @@ import { formatRupees } from '../../../src-shared/domain/money';
 import { Icon } from '../../components/Icon';
 import { ViewHeader } from '../../components/ViewHeader';
 import { formatBytes } from '../../lib/format';
+import { plural } from '../../lib/plural';
 import { useAccount } from '../../stores/account-store';
 import { UsageChart } from './UsageChart';
 
@@ -38,7 +39,7 @@ export function UsageView() {
             <h2 style={{ margin: 0 }}>Bytes and rent per day</h2>
             <span className="spacer" />
             <span className="muted small num">
-              {days.length} day{days.length === 1 ? '' : 's'} measured · {formatRupees(total)} charged
+              {plural(days.length, 'day')} measured · {formatRupees(total)} charged
             </span>
           </div>
           {days.length ? (
@@ -68,7 +69,7 @@ export function UsageView() {
                     <tr key={d.usage_date}>
                       <td className="num">{d.usage_date}</td>
                       <td className="right num">{formatBytes(d.bytes_used)}</td>
-                      <td className="right num">{d.files_count.toLocaleString()}</td>
+                      <td className="right num">{d.files_count.toLocaleString('en')}</td>
                       <td className="right num">{formatRupees(d.rent_paise)}</td>
                       <td>
                         <span className={`badge ${d.outcome === 'CHARGED' ? 'ok' : 'warn'}`}>

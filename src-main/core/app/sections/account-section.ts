@@ -24,6 +24,7 @@ export function accountSection(ctx: AppContext): Section {
     name: 'account',
     handlers: {
       'account.get': async (r) => (ctx.session.live ? ok(await account(r.refresh)) : notConnected()),
+      'clock.get': async () => ok(await ctx.clock.refresh()),
       'usage.get': async (r) => {
         const live = ctx.session.live;
         if (!live) return notConnected();

@@ -8,7 +8,7 @@ import type { Section } from '../section';
 /** The server's live files: a local, searchable copy refreshed from the listing, and the remote actions. */
 export function filesSection(ctx: AppContext): Section {
   const changed = (source: string) =>
-    ctx.bus.emit('files.changed', { total: -1, fetchedAt: ctx.views.filesFetchedAt(source) });
+    ctx.bus.emit('files.changed', { total: -1, fetchedAt: ctx.listing.filesFetchedAt(source) });
   let lastRefreshFailed = false;
 
   return {
@@ -17,13 +17,13 @@ export function filesSection(ctx: AppContext): Section {
       'files.query': async (q) => {
         const source = ctx.cacheSource();
         if (!source) return notConnected();
-        const page = ctx.views.queryFiles(source, q);
+        const page = ctx.listing.queryFiles(source, q);
         return ok({
           rows: page.rows,
           total: page.total,
           offset: q.offset,
-          buckets: ctx.views.buckets(source),
-          fetchedAt: ctx.views.filesFetchedAt(source),
+          buckets: ctx.listing.buckets(source),
+          fetchedAt: ctx.listing.filesFetchedAt(source),
           offline: lastRefreshFailed,
         });
       },
@@ -40,7 +40,7 @@ export function filesSection(ctx: AppContext): Section {
           throw e;
         }
         const at = Date.now();
-        ctx.views.replaceFiles(source, files, at);
+        ctx.listing.replaceFiles(source, files, at);
         lastRefreshFailed = false;
         changed(source);
         return ok({ count: files.length, fetchedAt: at });
@@ -52,7 +52,7 @@ export function filesSection(ctx: AppContext): Section {
         const d = await live.client.deleteFile(r.id);
         // GONE means it is already not there: the local copy follows either way.
         if (!d.ok && d.error.code !== 'GONE') return { ok: false, error: plainError(d.error) };
-        ctx.views.removeFile(source, r.id);
+        ctx.listing.removeFile(source, r.id);
         changed(source);
         return ok({ id: r.id });
       },
@@ -65,7 +65,7 @@ export function filesSection(ctx: AppContext): Section {
           ...(r.bucket ? { bucket: r.bucket } : {}),
         });
         if (!up.ok) return { ok: false, error: plainError(up.error) };
-        ctx.views.upsertFile(source, up.value);
+        ctx.listing.upsertFile(source, up.value);
         changed(source);
         return ok(up.value);
       },
