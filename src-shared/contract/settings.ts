@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { FILE_API_REQUESTS_PER_MINUTE } from '../domain/limits';
+import { FILE_API_BUDGET_DEFAULT_PER_MINUTE, FILE_API_BUDGET_MAX_PER_MINUTE } from '../domain/limits';
 import { command, Done, Empty } from './define';
 
 export const SettingsSchema = z.object({
   /** Uploads in flight at once. */
   concurrency: z.number().int().min(1).max(16),
   /** The request budget's rate, kept under the service's limit. */
-  requestsPerMinute: z.number().int().min(1).max(FILE_API_REQUESTS_PER_MINUTE),
+  requestsPerMinute: z.number().int().min(1).max(FILE_API_BUDGET_MAX_PER_MINUTE),
   startAtLogin: z.boolean(),
   theme: z.enum(['system', 'light', 'dark']),
   notifications: z.boolean(),
@@ -15,7 +15,7 @@ export type Settings = z.infer<typeof SettingsSchema>;
 
 export const DEFAULT_SETTINGS: Settings = {
   concurrency: 4,
-  requestsPerMinute: 110,
+  requestsPerMinute: FILE_API_BUDGET_DEFAULT_PER_MINUTE,
   startAtLogin: false,
   theme: 'system',
   notifications: true,

@@ -4,6 +4,13 @@ export const MIN_BALANCE_TO_UPLOAD_PAISE = 5_000;
 export const PRICE_PER_GB_MONTH_PAISE = 500;
 export const GRACE_DAYS = 30;
 export const FILE_API_REQUESTS_PER_MINUTE = 120;
+/**
+ * The app's own request budget for the file API: any 60 s window holds at most rate + burst requests, so
+ * 115/min with a burst of 2 stays under the service's 120 with room for arrival jitter; the Settings view
+ * may raise it to 117 (+2 = 119), never to the limit itself.
+ */
+export const FILE_API_BUDGET_DEFAULT_PER_MINUTE = 115;
+export const FILE_API_BUDGET_MAX_PER_MINUTE = 117;
 export const PER_PAGE_DEFAULT = 25;
 export const PER_PAGE_MAX = 100;
 export const USAGE_DAYS_MIN = 1;
@@ -14,6 +21,7 @@ export const KB_MAX_ENTRIES = 20;
 export const KB_TITLE_MAX = 160;
 export const KB_DESCRIPTION_MAX = 2_000;
 export const KB_REQUESTS_PER_MINUTE = 60;
+export const KB_API_BUDGET_DEFAULT_PER_MINUTE = 55;
 
 /** Lead webhook delivery rules. */
 export const WEBHOOK_TIMEOUT_MS = 8_000;

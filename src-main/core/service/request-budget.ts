@@ -1,4 +1,9 @@
-import { FILE_API_REQUESTS_PER_MINUTE, KB_REQUESTS_PER_MINUTE } from '../../../src-shared/domain/limits';
+import {
+  FILE_API_BUDGET_DEFAULT_PER_MINUTE,
+  FILE_API_REQUESTS_PER_MINUTE,
+  KB_API_BUDGET_DEFAULT_PER_MINUTE,
+  KB_REQUESTS_PER_MINUTE,
+} from '../../../src-shared/domain/limits';
 
 /**
  * A token bucket kept below the service's per-address limit, shared by every call to that address
@@ -17,8 +22,8 @@ export interface RequestBudget {
   readonly waiting: number;
 }
 
-export const DEFAULT_FILE_API_PER_MINUTE = 115;
-export const DEFAULT_KB_API_PER_MINUTE = 55;
+export const DEFAULT_FILE_API_PER_MINUTE = FILE_API_BUDGET_DEFAULT_PER_MINUTE;
+export const DEFAULT_KB_API_PER_MINUTE = KB_API_BUDGET_DEFAULT_PER_MINUTE;
 
 /**
  * Any 60 s window holds at most `burst + perMinute` grants, so the burst is what is left under the

@@ -1,5 +1,9 @@
 import { useState } from 'react';
 import type { Settings } from '../../../src-shared/contract';
+import {
+  FILE_API_BUDGET_MAX_PER_MINUTE,
+  FILE_API_REQUESTS_PER_MINUTE,
+} from '../../../src-shared/domain/limits';
 import { call } from '../../api/core-ref';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ViewHeader } from '../../components/ViewHeader';
@@ -31,11 +35,12 @@ export function SettingsView() {
             />
           </label>
           <label className="field">
-            Request budget (requests per minute, the service allows 120)
+            Request budget (requests per minute; the service allows {FILE_API_REQUESTS_PER_MINUTE}, the app
+            keeps a margin)
             <input
               type="number"
               min={1}
-              max={120}
+              max={FILE_API_BUDGET_MAX_PER_MINUTE}
               value={settings.requestsPerMinute}
               onChange={(e) => save({ requestsPerMinute: Number(e.target.value) })}
             />
