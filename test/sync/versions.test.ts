@@ -74,7 +74,11 @@ describe('changes, renames and deletes seen by the watcher', () => {
 
       unlinkSync(join(dir, 'a.txt'));
       await until('the remote delete', async () => !(await names()).has('a.txt'));
-      expect(h.engine.listFiles().find((r) => r.name === 'a.txt')?.state).toBe('DELETED');
+      // The service drops the file from its listing before the engine has read the DELETE's reply.
+      await until(
+        'the row deleted',
+        () => h.engine.listFiles().find((r) => r.name === 'a.txt')?.state === 'DELETED',
+      );
       expect((await h.engine.waitUntilSettled()).allDone).toBe(true);
     });
   });

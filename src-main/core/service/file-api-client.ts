@@ -44,6 +44,11 @@ export interface FileApiClient {
     name: string;
     bucket?: string;
     md5?: string;
+    /**
+     * Instead of `md5`: the md5 computed while the bytes are sent, sent in `hash` after the file part
+     * (the service reads fields on either side of the file). Its rejection fails the upload (FILE-CHANGED).
+     */
+    md5Later?: () => Promise<string>;
     signal?: AbortSignal;
     onProgress?: (sentBytes: number) => void;
   }): Promise<Result<RemoteFile, ApiError>>;
@@ -66,6 +71,8 @@ export interface FileApiClientOptions {
   timeoutMs?: number;
   /** Called once per request actually sent (after the budget granted it), retries included. */
   onRequest?: (method: string, path: string) => void;
+  /** Called once per HTTP reply received, with its status (benchmarks count 429s with it). */
+  onReply?: (method: string, path: string, status: number) => void;
   /** Extra attempts for idempotent calls (GET, DELETE) whose reaction is `retry`. Default 2. */
   retries?: number;
 }
@@ -130,6 +137,7 @@ export function createFileApiClient(opts: FileApiClientOptions): FileApiClient {
         signal,
       });
       watchdog.kick();
+      opts.onReply?.(call.method, FILE_API_BASE_PATH + call.path, reply.statusCode);
       text = await reply.body.text();
     } catch (e) {
       return err(transportError(e, call.signal, watchdog));
@@ -221,11 +229,11 @@ export function createFileApiClient(opts: FileApiClientOptions): FileApiClient {
       if (input.bucket !== undefined) fields.push(['bucket', input.bucket]);
       fields.push(['name', input.name]);
       if (input.md5 !== undefined) fields.push(['hash', input.md5]);
-      const body = multipartBody(fields, {
-        path: input.path,
-        size: input.size,
-        filename: basename(input.name),
-      });
+      const body = multipartBody(
+        fields,
+        { path: input.path, size: input.size, filename: basename(input.name) },
+        input.md5 === undefined && input.md5Later ? { field: 'hash', value: input.md5Later } : undefined,
+      );
       const watchdog = new Watchdog(timeoutMs);
       const r = await call(
         {

@@ -20,12 +20,28 @@ export interface MultipartBody {
   stream(onFileBytes?: (sent: number) => void): AsyncGenerator<Uint8Array>;
 }
 
+const MD5_HEX_LENGTH = 32;
+
 export class FileChangedError extends Error {
   readonly code = 'FILE-CHANGED';
 }
 
-/** multipart/form-data of text fields (in order) then one file part, streamed from disk. */
-export function multipartBody(fields: ReadonlyArray<[string, string]>, file: MultipartFile): MultipartBody {
+/** An md5 sent after the file part, once known (hashed while the bytes are sent). */
+export interface TrailingMd5 {
+  field: string;
+  /** Resolves to 32 hex digits before the body's last bytes are sent; a rejection fails the body. */
+  value(): Promise<string>;
+}
+
+/**
+ * multipart/form-data of text fields (in order), one file part streamed from disk, and optionally an
+ * md5 field after the file: its length is fixed (32 hex digits), so the Content-Length is still known.
+ */
+export function multipartBody(
+  fields: ReadonlyArray<[string, string]>,
+  file: MultipartFile,
+  trailing?: TrailingMd5,
+): MultipartBody {
   const boundary = `----AssetsSync${randomBytes(12).toString('hex')}`;
   let head = '';
   for (const [name, value] of fields) {
@@ -35,10 +51,14 @@ export function multipartBody(fields: ReadonlyArray<[string, string]>, file: Mul
     `--${boundary}\r\nContent-Disposition: form-data; name="file"; ${filenameParams(file.filename)}\r\n` +
     'Content-Type: application/octet-stream\r\n\r\n';
   const preamble = Buffer.from(head, 'utf8');
-  const epilogue = Buffer.from(`\r\n--${boundary}--\r\n`, 'utf8');
+  const trailingHead = trailing
+    ? `\r\n--${boundary}\r\nContent-Disposition: form-data; name="${trailing.field}"\r\n\r\n`
+    : '';
+  const end = `\r\n--${boundary}--\r\n`;
+  const epilogueLength = Buffer.byteLength(trailingHead + end) + (trailing ? MD5_HEX_LENGTH : 0);
   return {
     contentType: `multipart/form-data; boundary=${boundary}`,
-    contentLength: preamble.length + file.size + epilogue.length,
+    contentLength: preamble.length + file.size + epilogueLength,
     async *stream(onFileBytes) {
       yield preamble;
       let sent = 0;
@@ -62,7 +82,16 @@ export function multipartBody(fields: ReadonlyArray<[string, string]>, file: Mul
       if (sent !== file.size) {
         throw new FileChangedError(`${file.path} has ${sent} bytes now, ${file.size} were announced`);
       }
-      yield epilogue;
+      let md5 = '';
+      if (trailing) {
+        try {
+          md5 = await trailing.value();
+        } catch (e) {
+          throw new FileChangedError(e instanceof Error ? e.message : String(e));
+        }
+        if (!/^[0-9a-f]{32}$/.test(md5)) throw new FileChangedError(`${file.path}: no md5 to send`);
+      }
+      yield Buffer.from(trailingHead + md5 + end, 'utf8');
     },
   };
 }

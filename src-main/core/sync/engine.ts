@@ -132,6 +132,8 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
   let pollTimer: NodeJS.Timeout | null = null;
   let dueTimer: NodeJS.Timeout | null = null;
   let pumpQueued = false;
+  /** Between start() and the end of its /me call and reconciliation: only scans may run. */
+  let startingUp = false;
   // A running engine keeps its process alive: its waits (request budget, retries) may use unref'd timers.
   let keepAlive: NodeJS.Timeout | null = null;
   const settleWaiters: (() => void)[] = [];
@@ -214,7 +216,7 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
   function checkInSync() {
     for (const id of dirtyFolders) {
       if (inSync.has(id) || scanning.has(id) || !folders.get(id)) continue;
-      if (files.pendingCount(id) === 0) {
+      if (!files.hasPending(id)) {
         inSync.add(id);
         events.emit('folder-in-sync', { folderId: id });
       }
@@ -231,7 +233,7 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
       uploading.size === 0 &&
       !deleting &&
       !reconciling &&
-      files.pendingCount() === 0 &&
+      !files.hasPending() &&
       trash.count() === 0
     );
   }
@@ -248,7 +250,7 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
 
   function pump() {
     if (!running) return;
-    if (stopped) {
+    if (stopped || startingUp) {
       checkInSync();
       return;
     }
@@ -457,7 +459,12 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
         },
       );
       if (!running || !folders.get(folder.id)) await w.close();
-      else watches.set(folder.id, w);
+      else {
+        watches.set(folder.id, w);
+        // The watcher starts after a scan, and what changed between the two reached neither: one more
+        // scan closes the gap (unchanged files cost a stat and no write, so it is cheap).
+        void rescan(folder.id);
+      }
     } catch (e) {
       events.emit('error', {
         folderId: folder.id,
@@ -554,12 +561,18 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
           if (!journal.openFor(r.id)) ctx.move(r.id, 'QUEUED', {}, ['UPLOADING']);
         }
       })();
+      // The scans are local work: they run while /me and the reconciliation wait on the network. Nothing
+      // is hashed, sent or deleted before both are done (pump() waits for startingUp).
+      startingUp = true;
+      const scans = Promise.all(folders.list().map((f) => rescan(f.id)));
       const me = await client.me();
       if (me.ok) {
         rules = rulesFrom(me.value);
         if (!uploadsAllowed(me.value)) pauseForAccount(pauseReason(me.value));
       } else if (me.error.reaction === 'auth' || me.error.reaction === 'closed') {
         stopFor(me.error.reaction, me.error);
+        startingUp = false;
+        await scans;
         return;
       } else {
         ctx.log(
@@ -569,10 +582,13 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
       }
       if (accountPaused === null) moveAll('PAUSED', 'QUEUED', { reasonCode: null, reason: null });
       await runReconcile();
-      for (const f of folders.list()) {
-        await rescan(f.id);
-        await startWatch(f);
-      }
+      startingUp = false;
+      wake();
+      await scans;
+      // The folders are in sync (and say so) once scanned: the watcher's own walk of the tree
+      // (@parcel/watcher, in its thread) comes after and does not delay that. Run side by side, the
+      // two walks fought for the same cores and the scan took twice as long (docs/benchmarks.md).
+      for (const f of folders.list()) await startWatch(f);
       wake();
     },
 
@@ -678,7 +694,7 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
       return folders.list().map((f) => ({
         ...f,
         counts: files.counts(f.id),
-        inSync: !scanning.has(f.id) && files.pendingCount(f.id) === 0,
+        inSync: !scanning.has(f.id) && !files.hasPending(f.id),
         watching: watches.get(f.id)?.kind ?? null,
       }));
     },

@@ -40,6 +40,14 @@ export async function prepareFile(ctx: SyncContext, row: FileRow): Promise<void>
     return;
   }
   if (!ctx.move(row.id, 'HASHING', {}, ['NEW'])) return;
+  if (hashWhileSending(ctx, folder, row.id, before.size)) {
+    // Queued without its md5: the upload hashes it alongside the bytes (upload-one.ts).
+    ctx.move(row.id, 'QUEUED', { ...statOf(before), md5: null, renamedFrom: null, notBefore: null }, [
+      'HASHING',
+    ]);
+    ctx.wake();
+    return;
+  }
 
   const hashed = await ctx.hasher.md5(abs);
   const after = await inspectPath(abs);
@@ -87,7 +95,8 @@ export async function prepareFile(ctx: SyncContext, row: FileRow): Promise<void>
   for (const other of ctx.files.sameContent(folder.id, after.size, md5, row.id)) {
     if ((await inspectPath(join(folder.path, other.name))).kind !== 'gone') continue;
     renamedFrom = other.name;
-    if (folder.mode === 'mirror' && other.remoteId !== null) {
+    // A remote the deleter already removed (the delete event won the race) needs no second delete.
+    if (folder.mode === 'mirror' && other.remoteId !== null && other.state !== 'DELETED') {
       // The old name's remote goes once the new name is live, like a replaced version.
       if (oldRemoteId === null) oldRemoteId = other.remoteId;
       else ctx.trash.add(other.remoteId, `${other.name} was renamed to ${row.name}`);
@@ -97,6 +106,8 @@ export async function prepareFile(ctx: SyncContext, row: FileRow): Promise<void>
       if (o.state === 'LIVE') localGoneAsRename(ctx, folder, o, row.name);
       else if (o.state === 'DELETING')
         ctx.move(o.id, 'DELETED', { reasonCode: 'RENAMED', reason: `Renamed to ${row.name}.` });
+      else if (o.state === 'DELETED' && o.reasonCode === 'LOCAL-DELETE')
+        localGoneAsRename(ctx, folder, o, row.name);
     })();
     ctx.log('rename', `${other.name} was renamed to ${row.name}; uploading it under the new name.`, ref(row));
     break;
@@ -105,6 +116,21 @@ export async function prepareFile(ctx: SyncContext, row: FileRow): Promise<void>
     'HASHING',
   ]);
   ctx.wake();
+}
+
+/** From this size on, hashing before sending would add a visible delay (about 2 s per GiB). */
+export const HASH_WHILE_SENDING_BYTES = 16 * 1024 * 1024;
+
+/**
+ * A large file that is new for the service can be hashed while it is sent: the md5 answers no
+ * question before the upload when there is no live copy to compare with (an unchanged touch) and no
+ * row of the same size it could have been renamed from. Otherwise it is hashed first, as small files are.
+ */
+function hashWhileSending(ctx: SyncContext, folder: Folder, id: number, size: number): boolean {
+  if (size < HASH_WHILE_SENDING_BYTES) return false;
+  const row = ctx.files.get(id);
+  if (!row || row.remoteId !== null || row.oldRemoteId !== null) return false;
+  return !ctx.files.hasSameSize(folder.id, size, id);
 }
 
 /** Handles what is not a readable file; returns false when the row was settled that way. */

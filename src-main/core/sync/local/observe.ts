@@ -9,17 +9,23 @@ import { type Inspection, sameStat } from './inspect';
  * a changed one goes back to NEW (a LIVE one keeps its remote as the version to replace), an unchanged
  * one costs nothing. Rows being hashed or uploaded are left alone: those steps check the file again.
  */
-export function observe(ctx: SyncContext, folder: Folder, name: string, seen: Inspection, gen = 0): void {
+export function observe(
+  ctx: SyncContext,
+  folder: Folder,
+  name: string,
+  seen: Inspection,
+  /** The row at this path when the caller read it already (the scanner reads a directory's rows at once). */
+  known?: FileRow | null,
+): void {
   if (seen.kind === 'dir') return;
-  const row = ctx.files.getByName(folder.id, name);
-  if (row && gen) ctx.files.markSeen(row.id, gen);
+  const row = known === undefined ? ctx.files.getByName(folder.id, name) : known;
   if (seen.kind === 'gone') {
     if (row) localGone(ctx, folder, row);
     return;
   }
   const now = ctx.now();
   if (seen.kind === 'skip') {
-    const id = row?.id ?? ctx.files.insertNew(folder.id, name, { size: 0, mtimeMs: 0, inode: 0 }, now, gen);
+    const id = row?.id ?? ctx.files.insertNew(folder.id, name, { size: 0, mtimeMs: 0, inode: 0 }, now);
     const current = row ?? ctx.files.get(id)!;
     if (current.state === 'SKIPPED' && current.reasonCode === seen.code) return;
     if (canMove(current.state, 'SKIPPED') && current.state !== 'UPLOADING') {
@@ -30,7 +36,7 @@ export function observe(ctx: SyncContext, folder: Folder, name: string, seen: In
   const stat = { size: seen.size, mtimeMs: seen.mtimeMs, inode: seen.inode };
   const notBefore = Math.min(stat.mtimeMs, now) + ctx.options.stabilityMs;
   if (!row) {
-    const id = ctx.files.insertNew(folder.id, name, stat, notBefore, gen);
+    const id = ctx.files.insertNew(folder.id, name, stat, notBefore);
     const created = ctx.files.get(id)!;
     ctx.events.emit('file', fileEvent(created, 'NEW'));
     ctx.wake();

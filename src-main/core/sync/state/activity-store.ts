@@ -1,4 +1,5 @@
 import type { Db } from '../../../shared-node/sqlite';
+import { statementCache } from './statements';
 
 /** The activity log the user reads: what happened, in words, newest first. No secrets are ever passed in. */
 export interface ActivityEntry {
@@ -11,6 +12,7 @@ export interface ActivityEntry {
 }
 
 export function activityStore(db: Db, now: () => number = Date.now) {
+  const prep = statementCache(db);
   return {
     add(
       kind: string,
@@ -19,25 +21,27 @@ export function activityStore(db: Db, now: () => number = Date.now) {
     ): ActivityEntry {
       const at = now();
       const id = Number(
-        db
-          .prepare('INSERT INTO sync_activity (at, folder_id, file_id, kind, message) VALUES (?, ?, ?, ?, ?)')
-          .run(at, ref.folderId ?? null, ref.fileId ?? null, kind, message).lastInsertRowid,
+        prep('INSERT INTO sync_activity (at, folder_id, file_id, kind, message) VALUES (?, ?, ?, ?, ?)').run(
+          at,
+          ref.folderId ?? null,
+          ref.fileId ?? null,
+          kind,
+          message,
+        ).lastInsertRowid,
       );
       return { id, at, folderId: ref.folderId ?? null, fileId: ref.fileId ?? null, kind, message };
     },
     /** A page of entries older than `beforeId` (all when omitted), newest first. */
     list(q: { beforeId?: number; limit?: number; folderId?: number } = {}): ActivityEntry[] {
-      return db
-        .prepare<[number, number | null, number | null, number], ActivityEntry>(
-          `SELECT id, at, folder_id AS folderId, file_id AS fileId, kind, message FROM sync_activity
+      return prep<[number, number | null, number | null, number], ActivityEntry>(
+        `SELECT id, at, folder_id AS folderId, file_id AS fileId, kind, message FROM sync_activity
            WHERE id < ? AND (? IS NULL OR folder_id = ?) ORDER BY id DESC LIMIT ?`,
-        )
-        .all(
-          q.beforeId ?? Number.MAX_SAFE_INTEGER,
-          q.folderId ?? null,
-          q.folderId ?? null,
-          Math.min(q.limit ?? 100, 1000),
-        );
+      ).all(
+        q.beforeId ?? Number.MAX_SAFE_INTEGER,
+        q.folderId ?? null,
+        q.folderId ?? null,
+        Math.min(q.limit ?? 100, 1000),
+      );
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { Db } from '../../../shared-node/sqlite';
 import { FILE_STATES, type FileRow, type FileState, type FolderCounts } from '../types';
+import { statementCache } from './statements';
 import { canMove } from './transitions';
 
 /** Columns a transition may set along with the state. */
@@ -74,6 +75,17 @@ export function toFileRow(r: DbRow): FileRow {
   };
 }
 
+/** What a scan compares with the disk: name, id, state, size, mtime_ms, inode, reason_code. */
+export type ScanRow = [
+  name: string,
+  id: number,
+  state: FileState,
+  size: number | null,
+  mtimeMs: number | null,
+  inode: number | null,
+  reasonCode: string | null,
+];
+
 export interface Transition {
   row: FileRow;
   from: FileState;
@@ -90,17 +102,18 @@ export interface FileQuery {
   limit?: number;
 }
 
+/** States with work ahead (plus FAILED rows with a retry time): the folder is not in sync while one exists. */
+const BUSY = `'NEW','HASHING','QUEUED','UPLOADING','DELETING','PAUSED'`;
+
 /** The rows of local files. Each state change is one SQLite transaction (read, check, write). */
 export function filesStore(db: Db, now: () => number = Date.now) {
-  const byId = db.prepare<[number], DbRow>('SELECT * FROM sync_files WHERE id = ?');
-  const byName = db.prepare<[number, string], DbRow>(
-    'SELECT * FROM sync_files WHERE folder_id = ? AND name = ?',
+  const prep = statementCache(db);
+  const byId = prep<[number], DbRow>('SELECT * FROM sync_files WHERE id = ?');
+  const byName = prep<[number, string], DbRow>('SELECT * FROM sync_files WHERE folder_id = ? AND name = ?');
+  const insert = prep(
+    `INSERT INTO sync_files (folder_id, name, state, size, mtime_ms, inode, not_before, updated_at)
+     VALUES (?, ?, 'NEW', ?, ?, ?, ?, ?)`,
   );
-  const insert = db.prepare(
-    `INSERT INTO sync_files (folder_id, name, state, size, mtime_ms, inode, not_before, scan_gen, updated_at)
-     VALUES (?, ?, 'NEW', ?, ?, ?, ?, ?, ?)`,
-  );
-  const markSeen = db.prepare('UPDATE sync_files SET scan_gen = ? WHERE id = ?');
   const updates = new Map<string, ReturnType<Db['prepare']>>();
 
   const get = (id: number): FileRow | null => {
@@ -116,7 +129,7 @@ export function filesStore(db: Db, now: () => number = Date.now) {
     let stmt = updates.get(sqlKey);
     if (!stmt) {
       const sets = keys.map((k) => `${COLUMN[k]} = @${k}`);
-      stmt = db.prepare(
+      stmt = prep(
         `UPDATE sync_files SET state = @state, updated_at = @updatedAt${sets.length ? `, ${sets.join(', ')}` : ''} WHERE id = @id`,
       );
       updates.set(sqlKey, stmt);
@@ -156,32 +169,31 @@ export function filesStore(db: Db, now: () => number = Date.now) {
       name: string,
       stat: { size: number; mtimeMs: number; inode: number },
       notBefore: number,
-      gen: number,
     ): number {
       return Number(
-        insert.run(folderId, name, stat.size, stat.mtimeMs, stat.inode, notBefore, gen, now())
-          .lastInsertRowid,
+        insert.run(folderId, name, stat.size, stat.mtimeMs, stat.inode, notBefore, now()).lastInsertRowid,
       );
     },
-    markSeen(id: number, gen: number) {
-      markSeen.run(gen, id);
-    },
-    /** Rows of a folder not seen by scan `gen` and not already gone: deleted while nobody watched. */
-    unseen(folderId: number, gen: number, limit: number): FileRow[] {
-      return db
-        .prepare<[number, number, number], DbRow>(
-          `SELECT * FROM sync_files WHERE folder_id = ? AND scan_gen < ? AND state NOT IN ('DELETED', 'DELETING', 'UPLOADING', 'HASHING') ORDER BY id LIMIT ?`,
-        )
-        .all(folderId, gen, limit)
-        .map(toFileRow);
+    /**
+     * What a scan compares with the disk, for every row of a folder, by path: one pass in table order
+     * (no index lookups), rows as plain tuples (100,000 in about 0.1 s; objects cost twice that).
+     */
+    scanRows(folderId: number): Map<string, ScanRow> {
+      const rows = prep<[number], ScanRow>(
+        `SELECT name, id, state, size, mtime_ms, inode, reason_code FROM sync_files NOT INDEXED WHERE folder_id = ?`,
+      )
+        .raw()
+        .all(folderId);
+      const byName = new Map<string, ScanRow>();
+      for (const r of rows) byName.set(r[0], r);
+      return byName;
     },
     /** Rows under a path (the path itself or anything below it), for a directory's delete event. */
     underPath(folderId: number, name: string): FileRow[] {
       const esc = name.replace(/[\\%_]/g, (c) => `\\${c}`);
-      return db
-        .prepare<[number, string, string], DbRow>(
-          `SELECT * FROM sync_files WHERE folder_id = ? AND (name = ? OR name LIKE ? ESCAPE '\\') AND state NOT IN ('DELETED')`,
-        )
+      return prep<[number, string, string], DbRow>(
+        `SELECT * FROM sync_files WHERE folder_id = ? AND (name = ? OR name LIKE ? ESCAPE '\\') AND state NOT IN ('DELETED')`,
+      )
         .all(folderId, name, `${esc}/%`)
         .map(toFileRow);
     },
@@ -196,52 +208,59 @@ export function filesStore(db: Db, now: () => number = Date.now) {
       if (opts.excludeFolders?.length)
         where.push(`folder_id NOT IN (${opts.excludeFolders.map(Number).join(',')})`);
       if (opts.maxSize !== undefined) where.push('COALESCE(size, 0) <= @maxSize');
-      return db
-        .prepare<Record<string, unknown>, DbRow>(
-          `SELECT * FROM sync_files WHERE ${where.join(' AND ')} ORDER BY id LIMIT @limit`,
-        )
+      return prep<Record<string, unknown>, DbRow>(
+        `SELECT * FROM sync_files WHERE ${where.join(' AND ')} ORDER BY id LIMIT @limit`,
+      )
         .all({ state, limit, dueBy: opts.dueBy ?? 0, maxSize: opts.maxSize ?? 0 })
         .map(toFileRow);
     },
     /** Rows of the folder with the same content that are live or were just deleted locally (rename candidates). */
     sameContent(folderId: number, size: number, md5: string, exceptId: number): FileRow[] {
-      return db
-        .prepare<[number, number, string, number, number], DbRow>(
-          `SELECT * FROM sync_files WHERE folder_id = ? AND size = ? AND md5 = ? AND id != ? AND remote_id IS NOT NULL
+      return prep<[number, number, string, number, number], DbRow>(
+        `SELECT * FROM sync_files WHERE folder_id = ? AND size = ? AND md5 = ? AND id != ? AND remote_id IS NOT NULL
              AND (state = 'LIVE' OR (state IN ('DELETING', 'DELETED') AND reason_code = 'LOCAL-DELETE' AND updated_at > ?))`,
-        )
+      )
         .all(folderId, size, md5, exceptId, now() - 60_000)
         .map(toFileRow);
     },
+    /** Whether another row of the folder of this size could be a rename's source (see sameContent). */
+    hasSameSize(folderId: number, size: number, exceptId: number): boolean {
+      return (
+        prep<[number, number, number, number], { x: number }>(
+          `SELECT 1 AS x FROM sync_files WHERE folder_id = ? AND size = ? AND id != ? AND remote_id IS NOT NULL
+             AND (state = 'LIVE' OR (state IN ('DELETING', 'DELETED') AND reason_code = 'LOCAL-DELETE' AND updated_at > ?))
+           LIMIT 1`,
+        ).get(folderId, size, exceptId, now() - 60_000) !== undefined
+      );
+    },
     /** FAILED rows whose stored retry time has come. */
     dueRetries(limit: number, at: number): FileRow[] {
-      return db
-        .prepare<[number, number], DbRow>(
-          `SELECT * FROM sync_files WHERE state = 'FAILED' AND next_retry_at IS NOT NULL AND next_retry_at <= ? ORDER BY next_retry_at LIMIT ?`,
-        )
+      return prep<[number, number], DbRow>(
+        `SELECT * FROM sync_files WHERE state = 'FAILED' AND next_retry_at IS NOT NULL AND next_retry_at <= ? ORDER BY next_retry_at LIMIT ?`,
+      )
         .all(at, limit)
         .map(toFileRow);
     },
     /** The earliest time a waiting row becomes due (retry or stability window), or null. */
     nextDue(): number | null {
-      const r = db
-        .prepare<[], { t: number | null }>(
-          `SELECT MIN(t) AS t FROM (
+      // One MIN per state, so that each is read from the end of an index instead of a scan.
+      const r = prep<[], { t: number | null }>(
+        `SELECT MIN(t) AS t FROM (
              SELECT MIN(next_retry_at) AS t FROM sync_files WHERE state = 'FAILED' AND next_retry_at IS NOT NULL
-             UNION ALL SELECT MIN(not_before) FROM sync_files WHERE state IN ('NEW', 'QUEUED', 'DELETING') AND not_before IS NOT NULL
+             UNION ALL SELECT MIN(not_before) FROM sync_files WHERE state = 'NEW' AND not_before IS NOT NULL
+             UNION ALL SELECT MIN(not_before) FROM sync_files WHERE state = 'QUEUED' AND not_before IS NOT NULL
+             UNION ALL SELECT MIN(not_before) FROM sync_files WHERE state = 'DELETING' AND not_before IS NOT NULL
              UNION ALL SELECT MIN(next_retry_at) FROM sync_trash WHERE next_retry_at IS NOT NULL)`,
-        )
-        .get();
+      ).get();
       return r?.t ?? null;
     },
     list(q: FileQuery): FileRow[] {
       const where = ['id > @afterId'];
       if (q.folderId !== undefined) where.push('folder_id = @folderId');
       if (q.state !== undefined) where.push('state = @state');
-      return db
-        .prepare<Record<string, unknown>, DbRow>(
-          `SELECT * FROM sync_files WHERE ${where.join(' AND ')} ORDER BY id LIMIT @limit`,
-        )
+      return prep<Record<string, unknown>, DbRow>(
+        `SELECT * FROM sync_files WHERE ${where.join(' AND ')} ORDER BY id LIMIT @limit`,
+      )
         .all({
           afterId: q.afterId ?? 0,
           folderId: q.folderId ?? null,
@@ -252,39 +271,47 @@ export function filesStore(db: Db, now: () => number = Date.now) {
     },
     counts(folderId?: number): FolderCounts {
       const counts = Object.fromEntries(FILE_STATES.map((s) => [s, 0])) as FolderCounts;
-      const rows = db
-        .prepare<[number | null, number | null], { state: FileState; n: number }>(
-          'SELECT state, COUNT(*) AS n FROM sync_files WHERE (? IS NULL OR folder_id = ?) GROUP BY state',
-        )
-        .all(folderId ?? null, folderId ?? null);
+      const rows = prep<[number | null, number | null], { state: FileState; n: number }>(
+        'SELECT state, COUNT(*) AS n FROM sync_files WHERE (? IS NULL OR folder_id = ?) GROUP BY state',
+      ).all(folderId ?? null, folderId ?? null);
       for (const r of rows) counts[r.state] = r.n;
       return counts;
     },
     /** Work left: rows pending, retries scheduled; null folder = every folder. */
     pendingCount(folderId?: number): number {
       return (
-        db
-          .prepare<[number | null, number | null], { n: number }>(
-            `SELECT COUNT(*) AS n FROM sync_files WHERE (? IS NULL OR folder_id = ?) AND (state IN ('NEW','HASHING','QUEUED','UPLOADING','DELETING','PAUSED') OR (state = 'FAILED' AND next_retry_at IS NOT NULL))`,
-          )
-          .get(folderId ?? null, folderId ?? null)?.n ?? 0
+        prep<[number | null, number | null, number | null, number | null], { n: number }>(
+          `SELECT (SELECT COUNT(*) FROM sync_files WHERE state IN (${BUSY}) AND (? IS NULL OR folder_id = ?))
+                + (SELECT COUNT(*) FROM sync_files WHERE state = 'FAILED' AND next_retry_at IS NOT NULL
+                     AND (? IS NULL OR folder_id = ?)) AS n`,
+        ).get(folderId ?? null, folderId ?? null, folderId ?? null, folderId ?? null)?.n ?? 0
       );
     },
+    /** Whether any work is left: cheaper than counting it (the scheduler asks after every file). */
+    hasPending(folderId?: number): boolean {
+      const r =
+        folderId === undefined
+          ? prep<[], { x: number }>(
+              `SELECT EXISTS (SELECT 1 FROM sync_files WHERE state IN (${BUSY}))
+                   OR EXISTS (SELECT 1 FROM sync_files WHERE state = 'FAILED' AND next_retry_at IS NOT NULL) AS x`,
+            ).get()
+          : prep<[number, number], { x: number }>(
+              `SELECT EXISTS (SELECT 1 FROM sync_files WHERE state IN (${BUSY}) AND folder_id = ?)
+                   OR EXISTS (SELECT 1 FROM sync_files WHERE state = 'FAILED' AND folder_id = ? AND next_retry_at IS NOT NULL) AS x`,
+            ).get(folderId, folderId);
+      return r?.x === 1;
+    },
     remoteIdsOwned(): Set<number> {
-      const ids = db
-        .prepare<[], { id: number }>(
-          `SELECT remote_id AS id FROM sync_files WHERE remote_id IS NOT NULL UNION SELECT old_remote_id FROM sync_files WHERE old_remote_id IS NOT NULL UNION SELECT remote_id FROM sync_trash`,
-        )
-        .all();
+      const ids = prep<[], { id: number }>(
+        `SELECT remote_id AS id FROM sync_files WHERE remote_id IS NOT NULL UNION SELECT old_remote_id FROM sync_files WHERE old_remote_id IS NOT NULL UNION SELECT remote_id FROM sync_trash`,
+      ).all();
       return new Set(ids.map((r) => r.id));
     },
     bytes(states: readonly FileState[]): number {
       return (
-        db
-          .prepare<[], { b: number | null }>(
-            `SELECT SUM(size) AS b FROM sync_files WHERE state IN (${states.map((s) => `'${s}'`).join(',')})`,
-          )
-          .get()?.b ?? 0
+        prep<[], { b: number | null }>(
+          `SELECT SUM(size) AS b FROM sync_files WHERE state IN (${states.map((s) => `'${s}'`).join(',')})`,
+        ).get()?.b ?? 0
       );
     },
   };

@@ -1,5 +1,6 @@
 import type { Db } from '../../../shared-node/sqlite';
 import type { Folder, FolderMode, WatcherKind } from '../types';
+import { statementCache } from './statements';
 
 interface DbFolder {
   id: number;
@@ -32,37 +33,36 @@ export interface FolderInput {
 }
 
 export function foldersStore(db: Db, now: () => number = Date.now) {
+  const prep = statementCache(db);
   return {
     list(): Folder[] {
-      return db.prepare<[], DbFolder>('SELECT * FROM sync_folders ORDER BY id').all().map(toFolder);
+      return prep<[], DbFolder>('SELECT * FROM sync_folders ORDER BY id').all().map(toFolder);
     },
     get(id: number): Folder | null {
-      const r = db.prepare<[number], DbFolder>('SELECT * FROM sync_folders WHERE id = ?').get(id);
+      const r = prep<[number], DbFolder>('SELECT * FROM sync_folders WHERE id = ?').get(id);
       return r ? toFolder(r) : null;
     },
     byPath(path: string): Folder | null {
-      const r = db.prepare<[string], DbFolder>('SELECT * FROM sync_folders WHERE path = ?').get(path);
+      const r = prep<[string], DbFolder>('SELECT * FROM sync_folders WHERE path = ?').get(path);
       return r ? toFolder(r) : null;
     },
     insert(f: FolderInput): Folder {
-      const id = db
-        .prepare(
-          'INSERT INTO sync_folders (path, bucket, mode, ignore_patterns, watcher, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-        )
-        .run(f.path, f.bucket, f.mode, f.ignore ?? '', f.watcher ?? 'native', now()).lastInsertRowid;
+      const id = prep(
+        'INSERT INTO sync_folders (path, bucket, mode, ignore_patterns, watcher, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+      ).run(f.path, f.bucket, f.mode, f.ignore ?? '', f.watcher ?? 'native', now()).lastInsertRowid;
       return this.get(Number(id))!;
     },
     update(id: number, patch: Partial<Omit<Folder, 'id' | 'path'>>): Folder | null {
       const cur = this.get(id);
       if (!cur) return null;
       const next = { ...cur, ...patch };
-      db.prepare(
+      prep(
         'UPDATE sync_folders SET bucket = ?, mode = ?, paused = ?, ignore_patterns = ?, watcher = ?, problem = ? WHERE id = ?',
       ).run(next.bucket, next.mode, next.paused ? 1 : 0, next.ignore, next.watcher, next.problem, id);
       return this.get(id);
     },
     remove(id: number): boolean {
-      return db.prepare('DELETE FROM sync_folders WHERE id = ?').run(id).changes > 0;
+      return prep('DELETE FROM sync_folders WHERE id = ?').run(id).changes > 0;
     },
   };
 }

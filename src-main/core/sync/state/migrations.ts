@@ -77,4 +77,14 @@ export const SYNC_MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    id: 2,
+    name: 'sync: indexes for the scheduler (next rows by id, earliest due time per state)',
+    // Without these, each scheduler turn sorted every waiting row: quadratic with 100,000 new files.
+    up: `
+      CREATE INDEX sync_files_by_state_id ON sync_files (state, id);
+      CREATE INDEX sync_files_by_state_not_before ON sync_files (state, not_before);
+      CREATE INDEX sync_files_by_state_retry ON sync_files (state, next_retry_at);
+    `,
+  },
 ];

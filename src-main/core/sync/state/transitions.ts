@@ -14,7 +14,8 @@ const NEXT: Record<FileState, readonly FileState[]> = {
   FAILED: ['NEW', 'QUEUED', 'UPLOADING', 'FAILED', 'DELETING', 'DELETED'],
   PAUSED: ['NEW', 'QUEUED', 'DELETING', 'DELETED'],
   DELETING: ['DELETING', 'DELETED', 'NEW'],
-  DELETED: ['NEW'],
+  // DELETED -> DELETED relabels a delete found later to be a rename (the reason changes, not the state).
+  DELETED: ['NEW', 'DELETED'],
 };
 
 export function canMove(from: FileState, to: FileState): boolean {

@@ -1,4 +1,5 @@
 import type { Db } from '../../../shared-node/sqlite';
+import { statementCache } from './statements';
 
 /** Remote files to delete that no local row stands for any more: replaced versions and removed duplicates. */
 export interface TrashItem {
@@ -9,33 +10,32 @@ export interface TrashItem {
 }
 
 export function trashStore(db: Db, now: () => number = Date.now) {
+  const prep = statementCache(db);
   return {
     add(remoteId: number, reason: string): void {
-      db.prepare('INSERT OR IGNORE INTO sync_trash (remote_id, reason, created_at) VALUES (?, ?, ?)').run(
+      prep('INSERT OR IGNORE INTO sync_trash (remote_id, reason, created_at) VALUES (?, ?, ?)').run(
         remoteId,
         reason,
         now(),
       );
     },
     due(limit: number): TrashItem[] {
-      return db
-        .prepare<[number, number], TrashItem>(
-          `SELECT remote_id AS remoteId, reason, attempts, next_retry_at AS nextRetryAt FROM sync_trash
+      return prep<[number, number], TrashItem>(
+        `SELECT remote_id AS remoteId, reason, attempts, next_retry_at AS nextRetryAt FROM sync_trash
            WHERE COALESCE(next_retry_at, 0) <= ? ORDER BY created_at LIMIT ?`,
-        )
-        .all(now(), limit);
+      ).all(now(), limit);
     },
     done(remoteId: number): void {
-      db.prepare('DELETE FROM sync_trash WHERE remote_id = ?').run(remoteId);
+      prep('DELETE FROM sync_trash WHERE remote_id = ?').run(remoteId);
     },
     later(remoteId: number, atMs: number): void {
-      db.prepare('UPDATE sync_trash SET attempts = attempts + 1, next_retry_at = ? WHERE remote_id = ?').run(
+      prep('UPDATE sync_trash SET attempts = attempts + 1, next_retry_at = ? WHERE remote_id = ?').run(
         atMs,
         remoteId,
       );
     },
     count(): number {
-      return db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM sync_trash').get()?.n ?? 0;
+      return prep<[], { n: number }>('SELECT COUNT(*) AS n FROM sync_trash').get()?.n ?? 0;
     },
   };
 }

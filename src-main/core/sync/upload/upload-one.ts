@@ -17,7 +17,7 @@ export async function uploadOne(
   opts: { signal?: AbortSignal; onProgress?: (sentBytes: number) => void } = {},
 ): Promise<void> {
   const folder = ctx.folder(row.folderId);
-  if (!folder || row.md5 === null || row.size === null) return;
+  if (!folder || row.size === null) return;
   const abs = join(folder.path, row.name);
   const seen = await inspectPath(abs);
   if (seen.kind !== 'file' || !sameStat(row, seen)) {
@@ -30,7 +30,8 @@ export async function uploadOne(
   const size = row.size;
   const journalId = ctx.db.transaction(() => {
     if (!ctx.move(row.id, 'UPLOADING', {}, ['QUEUED', 'FAILED'])) return null;
-    return ctx.journal.open({ fileId: row.id, bucket: folder.bucket, name: row.name, size, md5 });
+    // '' = hashed while sending: set before the last bytes leave (md5Later below).
+    return ctx.journal.open({ fileId: row.id, bucket: folder.bucket, name: row.name, size, md5: md5 ?? '' });
   })();
   if (journalId === null) return;
 
@@ -39,7 +40,7 @@ export async function uploadOne(
     size,
     name: row.name,
     bucket: folder.bucket,
-    md5,
+    ...(md5 !== null ? { md5 } : { md5Later: hashAlongside(ctx, row.id, abs, size, journalId) }),
     ...(opts.signal ? { signal: opts.signal } : {}),
     ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
   });
@@ -53,6 +54,33 @@ export async function uploadOne(
   const after = await inspectPath(abs);
   const live = ctx.files.get(row.id);
   if (live?.state === 'LIVE') observe(ctx, folder, row.name, after);
+}
+
+/**
+ * The md5 of a large new file, read by the hasher's worker while the upload reads the same file
+ * (prepare.ts decides which files). It is journaled before the body's last bytes are sent, so a copy
+ * the service may have stored always has its md5 on record for the reconciliation; a file that changed
+ * or could not be read fails the body (FILE-CHANGED: read anew). The service checks the bytes it got
+ * against this md5, so a file changed under the upload ends HASH-MISMATCH, never a wrong copy.
+ */
+function hashAlongside(
+  ctx: SyncContext,
+  fileId: number,
+  abs: string,
+  size: number,
+  journalId: number,
+): () => Promise<string> {
+  const hashing = ctx.hasher.md5(abs);
+  return async () => {
+    const h = await hashing;
+    if (!h.ok) throw new Error(`The file could not be read while it was sent: ${h.error.message}`);
+    if (h.value.bytes !== size) throw new Error('The file changed while it was sent.');
+    ctx.db.transaction(() => {
+      ctx.journal.setMd5(journalId, h.value.md5);
+      ctx.move(fileId, 'UPLOADING', { md5: h.value.md5 }, ['UPLOADING']);
+    })();
+    return h.value.md5;
+  };
 }
 
 /** Records a remote copy as this row's live version (from a reply or a listing), in one transaction. */

@@ -1,0 +1,124 @@
+/**
+ * One engine run in its own process, so that its peak RSS (VmHWM) is the engine's alone, not the
+ * benchmark's or the server's. Run as `node --import tsx engine-child.ts '<json ChildInput>'`; prints
+ * one JSON line (ChildReport) on stdout and exits. The engine, database and client are built the way
+ * the `sync` command builds them; only the request budget and the hooks that count requests differ.
+ */
+import { join } from 'node:path';
+import { createFileApiClient } from '../../../core/service/file-api-client';
+import { closePools } from '../../../core/service/http-pool';
+import { budgetFor } from '../../../core/service/request-budget';
+import { APP_MIGRATIONS } from '../../../core/state/migrations';
+import { createSyncEngine } from '../../../core/sync/engine';
+import { openDatabase } from '../../../shared-node/sqlite';
+import { procStatusMb } from './proc-status';
+
+export interface ChildInput {
+  baseUrl: string;
+  apiKey: string;
+  /** The app's data dir (its SQLite file); reuse it for a run "after a restart". */
+  appDir: string;
+  folder: string;
+  bucket: string;
+  /** Client budget per minute: 0 when the server's limit is off; absent for the default. */
+  perMinute?: number;
+  /** After "in sync", keep watching this long, then report the RSS while watching. */
+  watchMs?: number;
+}
+
+export interface ChildReport {
+  /** From engine.start() to every file settled (LIVE, SKIPPED...), in ms. */
+  syncMs: number;
+  /** From engine.start() to the first folder-in-sync event, in ms. */
+  inSyncMs: number | null;
+  /** From engine.start() until it resolved (journal settled, folders scanned and watched), in ms. */
+  startMs: number;
+  /** Opening the database and building the engine, in ms (before start()). */
+  openMs: number;
+  requests: Record<string, number>;
+  replies: Record<string, number>;
+  counts: Record<string, number>;
+  allDone: boolean;
+  vmHwmMb: number;
+  /** RSS after watching for watchMs (when asked). */
+  watchRssMb: number | null;
+  /** V8's view at the same moment (MB): where the RSS goes. */
+  heap: { usedMb: number; totalMb: number; externalMb: number } | null;
+}
+
+async function main(): Promise<void> {
+  const input = JSON.parse(process.argv[2] ?? '{}') as ChildInput;
+  const requests: Record<string, number> = {};
+  const replies: Record<string, number> = {};
+  const t0 = performance.now();
+  const db = openDatabase(join(input.appDir, 'app.sqlite'), APP_MIGRATIONS);
+  const budget =
+    input.perMinute === undefined
+      ? budgetFor(input.baseUrl, 'files')
+      : budgetFor(input.baseUrl, 'files', { perMinute: input.perMinute });
+  const client = createFileApiClient({
+    baseUrl: input.baseUrl,
+    apiKey: input.apiKey,
+    budget,
+    onRequest: (method, path) => {
+      const k = `${method} ${path.replace(/\/\d+$/, '/:id')}`;
+      requests[k] = (requests[k] ?? 0) + 1;
+    },
+    onReply: (_method, _path, status) => {
+      replies[status] = (replies[status] ?? 0) + 1;
+    },
+  });
+  const engine = createSyncEngine({ db, client, dataDir: input.appDir, watch: input.watchMs !== undefined });
+  const openMs = performance.now() - t0;
+
+  const t1 = performance.now();
+  // "In sync" as the engine reports it: the folder scanned and nothing left to do. The watcher may
+  // still be walking the tree in its own thread then; start() resolves once it watches too.
+  let inSyncMs: number | null = null;
+  engine.on('folder-in-sync', () => {
+    inSyncMs ??= performance.now() - t1;
+  });
+  await engine.start();
+  const startMs = performance.now() - t1;
+  if (!engine.listFolders().some((f) => f.path === input.folder)) {
+    const added = await engine.addFolder({ path: input.folder, bucket: input.bucket });
+    if (!added.ok) throw new Error(`${added.error.code}: ${added.error.message}`);
+  }
+  const summary = await engine.waitUntilSettled();
+  const syncMs = performance.now() - t1;
+
+  let watchRssMb: number | null = null;
+  let heap: ChildReport['heap'] = null;
+  if (input.watchMs !== undefined) {
+    await new Promise((r) => setTimeout(r, input.watchMs));
+    watchRssMb = procStatusMb(process.pid, 'VmRSS');
+    const m = process.memoryUsage();
+    const mb = (n: number) => Math.round(n / 1024 / 1024);
+    heap = { usedMb: mb(m.heapUsed), totalMb: mb(m.heapTotal), externalMb: mb(m.external) };
+  }
+  await engine.stop();
+  db.close();
+  await closePools();
+  const report: ChildReport = {
+    syncMs,
+    inSyncMs,
+    startMs,
+    openMs,
+    requests,
+    replies,
+    counts: summary.counts,
+    allDone: summary.allDone,
+    vmHwmMb: procStatusMb(process.pid, 'VmHWM'),
+    watchRssMb,
+    heap,
+  };
+  process.stdout.write(`${JSON.stringify(report)}\n`);
+}
+
+main().then(
+  () => process.exit(0),
+  (e: unknown) => {
+    console.error(`engine-child: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    process.exit(1);
+  },
+);

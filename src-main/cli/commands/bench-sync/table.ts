@@ -1,0 +1,33 @@
+/** One line of the benchmark table: a figure measured against a baseline measured in the same run. */
+export interface Row {
+  figure: string;
+  measured: string;
+  baseline: string;
+  /** measured / baseline in the direction the target states (e.g. "x curl's time"). */
+  ratio: string;
+  target: string;
+  pass: boolean;
+}
+
+export const fmtS = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+export const fmtMb = (mb: number) => `${mb.toFixed(0)} MB`;
+
+/** A plain-text table, one row per figure, with PASS / FAIL in the last column. */
+export function renderTable(rows: readonly Row[]): string {
+  const head = ['figure', 'measured', 'baseline', 'ratio', 'target', 'result'];
+  const cells = rows.map((r) => [
+    r.figure,
+    r.measured,
+    r.baseline,
+    r.ratio,
+    r.target,
+    r.pass ? 'PASS' : 'FAIL',
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
+  const line = (c: string[]) =>
+    c
+      .map((v, i) => v.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
+  return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.map(line)].join('\n');
+}

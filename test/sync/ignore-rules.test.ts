@@ -1,0 +1,48 @@
+import ignore from 'ignore';
+import { describe, expect, it } from 'vitest';
+import { BUILT_IN_PATTERNS, ignoreRules } from '../../src-main/core/sync/local/ignore-rules';
+
+// The fast path for folders without their own patterns must answer exactly as the `ignore` matcher.
+describe('built-in ignore rules without user patterns', () => {
+  const reference = ignore({ ignorecase: true }).add(BUILT_IN_PATTERNS);
+  const fast = ignoreRules('');
+  const paths = [
+    'a.txt',
+    '.env',
+    'dir/.hidden',
+    '.git/config',
+    'x/.DS_Store',
+    'Thumbs.db',
+    'THUMBS.DB',
+    'sub/thumbs.db.txt',
+    '~$report.docx',
+    'dir/~$x',
+    'a~$b.txt',
+    'movie.mp4.part',
+    'movie.PART',
+    'dl.crdownload',
+    'dl.crdownload.pdf',
+    'notes.tmp',
+    'notes.TMP',
+    'tmp/file.txt',
+    'file.tmp/inner.txt',
+    'deep/er/still.pdf',
+    'a.part/b.pdf',
+    'tmp',
+    '-dash.txt',
+    'ünïcødé name.pdf',
+  ];
+  it.each(paths)('%s', (p) => {
+    expect(fast(p)).toBe(reference.ignores(p));
+    expect(fast(p, true)).toBe(reference.ignores(`${p}/`));
+  });
+  it('a comment-only pattern list still takes the fast path and the same answers', () => {
+    const commented = ignoreRules('# nothing here\n\n');
+    for (const p of paths) expect(commented(p)).toBe(reference.ignores(p));
+  });
+  it('user patterns still apply', () => {
+    const withUser = ignoreRules('*.psd\n!.well-known');
+    expect(withUser('art/x.psd')).toBe(true);
+    expect(withUser('a.txt')).toBe(false);
+  });
+});
