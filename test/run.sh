@@ -6,9 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 echo "== lint and format (biome)"
-npx --no biome check .
+node_modules/.bin/biome check .
 echo "== type check (tsc)"
-npx --no tsc -p tsconfig.json --noEmit
+node_modules/.bin/tsc -p tsconfig.json --noEmit
 
 mkdir -p test-artifacts
 export ASSETS_SYNC_TEST_HOME="$(mktemp -d)"
@@ -17,7 +17,7 @@ status=0
 HOME="$ASSETS_SYNC_TEST_HOME" dbus-run-session -- bash -c '
   eval "$(printf test | gnome-keyring-daemon --unlock --components=secrets 2>/dev/null)"
   export GNOME_KEYRING_CONTROL SSH_AUTH_SOCK
-  npx --no vitest run --reporter=default --reporter=json --outputFile.json=test-artifacts/vitest.json "$@"
+  node_modules/.bin/vitest run --reporter=default --reporter=json --outputFile.json=test-artifacts/vitest.json "$@"
 ' bash "$@" 2> >(grep -v "Failed to set fd limit" >&2) || status=$?
 
 node -e '
