@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AppService, createAppService } from '../../src-main/core/app/app-service';
 import { startHeadlessShell } from '../../src-main/headless/server';
-import { PROJECT_ROOT } from '../../src-main/launcher/project-paths';
+import { buildRenderer } from '../../src-main/launcher/build';
 import type { RunningServer } from '../../src-main/reference-server/server';
 import type { KbBotView } from '../../src-shared/contract/kb';
 import { api, makeBot, startServer, testKeychain } from '../kb/helpers';
@@ -40,12 +40,7 @@ describe.sequential('knowledge entries and leads in Chromium', () => {
 
   beforeAll(async () => {
     const rendererDir = join(root, 'renderer');
-    const vite = await import('vite');
-    await vite.build({
-      configFile: join(PROJECT_ROOT, 'vite.config.ts'),
-      logLevel: 'warn',
-      build: { outDir: rendererDir, emptyOutDir: true },
-    });
+    await buildRenderer(rendererDir);
     mkdirSync(SCREENSHOTS, { recursive: true });
     app = await createAppService({ dataDir: join(root, 'data'), secrets: keychain, env: {}, log: () => {} });
     shell = await startHeadlessShell({ core: app, rendererDir, dropDir: join(root, 'incoming') });

@@ -6,6 +6,7 @@ import { type AppService, createAppService } from '../../src-main/core/app/app-s
 import { startHeadlessShell } from '../../src-main/headless/server';
 import { buildRenderer } from '../../src-main/launcher/build';
 import { RENDERER_OUT } from '../../src-main/launcher/project-paths';
+import { adminCall, call } from '../support/reference-server';
 
 export const CHROMIUM_FLAGS = [
   '--no-sandbox',
@@ -45,24 +46,21 @@ export async function startStack(opts: { build?: boolean } = {}) {
     async admin(method: string, path: string, body?: unknown): Promise<unknown> {
       const live = app.context.session.live;
       if (!live?.connection.adminToken) throw new Error('no sandbox is running');
-      const res = await fetch(`${live.connection.baseUrl}/__admin/v1${path}`, {
-        method,
-        headers: { 'x-admin-token': live.connection.adminToken, 'content-type': 'application/json' },
-        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      });
-      if (!res.ok) throw new Error(`admin ${method} ${path}: ${res.status} ${await res.text()}`);
-      return res.json();
+      const r = await adminCall(live.connection.baseUrl, live.connection.adminToken, method, path, body);
+      if (r.status < 200 || r.status > 299)
+        throw new Error(`admin ${method} ${path}: ${r.status} ${JSON.stringify(r.json)}`);
+      return r.json;
     },
     /** The file API with the sandbox's key, behind the app's back (another machine, another tool). */
     async fileApi(method: string, path: string, body?: FormData): Promise<{ status: number; json: unknown }> {
       const live = app.context.session.live;
       if (!live) throw new Error('no connection');
-      const res = await fetch(`${live.connection.baseUrl}/api/assets/v1${path}`, {
+      const { status, json } = await call(`${live.connection.baseUrl}/api/assets/v1${path}`, {
         method,
         headers: { authorization: `Bearer ${live.connection.apiKey}` },
         ...(body ? { body } : {}),
       });
-      return { status: res.status, json: await res.json() };
+      return { status, json };
     },
     async close() {
       await shell.close();

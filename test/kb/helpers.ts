@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { request } from 'undici';
 import { botIds } from '../../src-main/core/kb/bots';
 import { createKbService, type KbService } from '../../src-main/core/kb/kb-service';
 import { KB_MIGRATIONS } from '../../src-main/core/kb/migrations';
@@ -10,9 +9,11 @@ import { LEADS_MIGRATIONS } from '../../src-main/core/leads/migrations';
 import { createSigningKeys } from '../../src-main/core/leads/signing-keys';
 import { osKeychain, type SecretStore } from '../../src-main/core/secrets/keychain';
 import { createRequestBudget } from '../../src-main/core/service/request-budget';
+import type { ServerOptionsInput } from '../../src-main/reference-server/options';
 import { type RunningServer, startReferenceServer } from '../../src-main/reference-server/server';
 import { type Db, openDatabase } from '../../src-main/shared-node/sqlite';
 import type { KbSnapshot } from '../../src-shared/contract/kb';
+import { type Admin, adminCall, createBot, createClient, entryCall } from '../support/reference-server';
 
 export const tempDir = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
 export const removeDir = (dir: string) => rmSync(dir, { recursive: true, force: true });
@@ -34,44 +35,28 @@ export function testKeychain(): SecretStore & { cleanup(): void } {
   };
 }
 
-export async function startServer(dataDir: string, port = 0, extra: Record<string, unknown> = {}) {
+export async function startServer(dataDir: string, port = 0, extra: ServerOptionsInput = {}) {
+  // A known admin token: test/leads hands it to the app's sandbox set-up as the user would.
   return startReferenceServer({ dataDir, port, adminToken: 'test-admin-token', ...extra });
 }
 
-export async function admin(server: { baseUrl: string }, method: string, path: string, body?: unknown) {
-  const res = await request(`${server.baseUrl}/__admin/v1${path}`, {
-    method: method as 'GET',
-    headers: { 'x-admin-token': 'test-admin-token', 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  // biome-ignore lint/suspicious/noExplicitAny: replies are checked by the tests' own assertions
-  return { status: res.statusCode, json: (await res.body.json()) as any };
+export function admin(server: RunningServer, method: string, path: string, body?: unknown) {
+  return adminCall(server.baseUrl, server.adminToken, method, path, body);
 }
 
 /** A bot on the server, made through the admin surface as a user would in the bot's editor. */
 export async function makeBot(server: RunningServer, webhookUrl?: string) {
-  const client = await admin(server, 'POST', '/clients', { name: 'KB test client' });
-  if (client.status !== 201) throw new Error(`POST /clients answered ${client.status}`);
-  const r = await admin(server, 'POST', '/bots', {
-    client_id: client.json.client.id,
+  const call: Admin = (method, path, body) => admin(server, method, path, body);
+  const client = await createClient(call, { name: 'KB test client' });
+  return createBot(call, client.client.id, {
     name: 'Test bot',
     business_name: 'Test business',
     ...(webhookUrl ? { webhook_url: webhookUrl } : {}),
   });
-  if (r.status !== 201) throw new Error(`POST /bots answered ${r.status}`);
-  return r.json as { bot: { id: number }; token: string; signing_secret: string };
 }
 
 /** Calls the entry API directly, as another system editing "behind the app's back". */
-export async function api(baseUrl: string, token: string, method: string, path = '', body?: unknown) {
-  const res = await request(`${baseUrl}/api/mebot/kb/entries${path}`, {
-    method: method as 'GET',
-    headers: { 'x-bot-token': token, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  // biome-ignore lint/suspicious/noExplicitAny: replies are checked by the tests' own assertions
-  return { status: res.statusCode, json: (await res.body.json()) as any };
-}
+export const api = entryCall;
 
 export interface TestApp {
   db: Db;

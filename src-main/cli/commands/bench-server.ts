@@ -1,11 +1,13 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { randomFillSync } from 'node:crypto';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { Pool } from 'undici';
+import { writeRandomFile } from './bench/fixtures';
+import { procStatusMb } from './bench/proc-status';
+import { bestOf, startReadyChild, startServer, stopChildren } from './bench/processes';
+import { fmtMb, fmtS, renderTable } from './bench/table';
 
 const run$ = promisify(execFile);
 const UPLOAD_BYTES = 200 * 1024 * 1024;
@@ -21,30 +23,19 @@ const LIST_SECONDS = 5;
  */
 export async function run(): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-server-'));
-  const children: ChildProcess[] = [];
   try {
     const file = join(dir, 'upload.mp4');
     writeRandomFile(file, UPLOAD_BYTES);
 
-    const sink = await startChild(children, [process.execPath, '-e', SINK_SOURCE, join(dir, 'sink.bin')]);
+    const sink = await startReadyChild([process.execPath, '-e', SINK_SOURCE, join(dir, 'sink.bin')]);
     const sinkSeconds = await bestOf(2, () => curlUpload(`${sink.url}/`, file, []));
 
-    const server = await startChild(children, [
-      process.execPath,
-      join(import.meta.dirname, '..', '..', '..', 'bin', 'assets-sync.mjs'),
-      'reference-server',
-      '--port',
-      '0',
-      '--rate-limit-per-minute',
-      '0',
-      '--data-dir',
-      join(dir, 'server'),
-    ]);
-    const key = String((server.ready.demo as Record<string, unknown>).api_key);
+    const server = await startServer(join(dir, 'server'), 0);
+    const key = server.apiKey;
     const auth = ['-H', `Authorization: Bearer ${key}`];
-    const rssIdle = vmHwmMb(server.child.pid!);
+    const rssIdle = procStatusMb(server.pid, 'VmHWM');
     const serverSeconds = await bestOf(2, () => curlUpload(`${server.url}/api/assets/v1/files`, file, auth));
-    const rssPeak = vmHwmMb(server.child.pid!);
+    const rssPeak = procStatusMb(server.pid, 'VmHWM');
     const mb = UPLOAD_BYTES / 1024 / 1024;
     const ratio = sinkSeconds / serverSeconds;
 
@@ -54,36 +45,43 @@ export async function run(): Promise<number> {
       await seed(pool, key, SEED_FILES);
       const seedSeconds = (performance.now() - seedStart) / 1000;
       const rps = await listRate(pool, key, LIST_SECONDS);
+      const rate = (seconds: number) => `${(mb / seconds).toFixed(0)} MB/s`;
 
       console.log('reference server benchmark (one run; baselines measured in this run)');
-      console.log(`1. 200 MB multipart upload, best of 2`);
       console.log(
-        `   curl -> minimal Node sink : ${sinkSeconds.toFixed(2)} s  ${(mb / sinkSeconds).toFixed(0)} MB/s`,
-      );
-      console.log(
-        `   curl -> reference server  : ${serverSeconds.toFixed(2)} s  ${(mb / serverSeconds).toFixed(0)} MB/s`,
-      );
-      console.log(
-        `   ratio server/sink         : ${ratio.toFixed(2)}  (target >= 0.70) ${ratio >= 0.7 ? 'PASS' : 'FAIL'}`,
-      );
-      console.log(
-        `2. server peak RSS (VmHWM)    : ${rssPeak.toFixed(0)} MB (idle ${rssIdle.toFixed(0)} MB; target < 150 MB) ${rssPeak < 150 ? 'PASS' : 'FAIL'}`,
-      );
-      console.log(
-        `3. GET /files?per_page=100 with ${SEED_FILES} files (seeded in ${seedSeconds.toFixed(1)} s)`,
-      );
-      console.log(
-        `   ${rps.toFixed(0)} requests/s over ${LIST_SECONDS} s, 16 connections (target >= 1000/s) ${rps >= 1000 ? 'PASS' : 'FAIL'}`,
+        renderTable([
+          {
+            figure: '200 MB multipart upload (best of 2)',
+            measured: `${fmtS(serverSeconds * 1000)} ${rate(serverSeconds)}`,
+            baseline: `curl -> minimal Node sink ${fmtS(sinkSeconds * 1000)} ${rate(sinkSeconds)}`,
+            ratio: `${ratio.toFixed(2)}x the sink's throughput`,
+            target: '>= 0.70x',
+            pass: ratio >= 0.7,
+          },
+          {
+            figure: 'server peak RSS (VmHWM) during it',
+            measured: `${fmtMb(rssPeak)} (idle ${fmtMb(rssIdle)})`,
+            baseline: '-',
+            ratio: '-',
+            target: '< 150 MB',
+            pass: rssPeak < 150,
+          },
+          {
+            figure: `GET /files?per_page=100 with ${SEED_FILES} files, 16 connections`,
+            measured: `${rps.toFixed(0)} requests/s over ${LIST_SECONDS} s (seeded in ${seedSeconds.toFixed(1)} s)`,
+            baseline: '-',
+            ratio: '-',
+            target: '>= 1000/s',
+            pass: rps >= 1000,
+          },
+        ]),
       );
     } finally {
       await pool.close();
     }
     return 0;
   } finally {
-    for (const child of children) child.kill('SIGTERM');
-    await Promise.all(
-      children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null)),
-    );
+    await stopChildren();
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -97,30 +95,6 @@ const server = http.createServer((req, res) => {
 });
 server.listen(0, '127.0.0.1', () => console.log(JSON.stringify({ event: 'ready', base_url: 'http://127.0.0.1:' + server.address().port })));
 `;
-
-function writeRandomFile(path: string, size: number): void {
-  const chunk = randomFillSync(Buffer.alloc(1024 * 1024));
-  const fd = openSync(path, 'w');
-  for (let left = size; left > 0; left -= chunk.length) writeSync(fd, chunk, 0, Math.min(left, chunk.length));
-  closeSync(fd);
-}
-
-async function startChild(children: ChildProcess[], argv: string[]) {
-  const child = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', 'pipe', 'inherit'] });
-  children.push(child);
-  const ready = await new Promise<Record<string, unknown>>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      try {
-        const parsed = JSON.parse(line);
-        if (parsed.event === 'ready') resolve(parsed);
-      } catch {
-        // not the ready line
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`${argv[1]} exited with ${code} before it was ready`)));
-  });
-  return { child, ready, url: String(ready.base_url) };
-}
 
 async function curlUpload(url: string, file: string, extra: string[]): Promise<number> {
   const { stdout } = await run$('curl', [
@@ -137,17 +111,6 @@ async function curlUpload(url: string, file: string, extra: string[]): Promise<n
   const [code, seconds] = stdout.trim().split(' ');
   if (code !== '200' && code !== '201') throw new Error(`upload to ${url} answered ${code}`);
   return Number(seconds);
-}
-
-async function bestOf(n: number, fn: () => Promise<number>): Promise<number> {
-  let best = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < n; i++) best = Math.min(best, await fn());
-  return best;
-}
-
-function vmHwmMb(pid: number): number {
-  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) / 1024 : Number.NaN;
 }
 
 async function seed(pool: Pool, key: string, count: number): Promise<void> {

@@ -2,13 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { stopChildren } from './bench/processes';
+import { type Row, renderTable } from './bench/table';
 import { bigUploadFigure } from './bench-sync/figures/big-upload';
 import { md5Figure } from './bench-sync/figures/md5';
 import { rateLimitedFigure } from './bench-sync/figures/rate-limited';
 import { restartFigure } from './bench-sync/figures/restart';
 import { smallFilesFigure } from './bench-sync/figures/small-files';
-import { stopChildren } from './bench-sync/harness';
-import { type Row, renderTable } from './bench-sync/table';
 
 const FIGURES: Record<string, (dir: string, opts: { files?: number }) => Promise<Row[]>> = {
   md5: (dir) => md5Figure(dir),

@@ -445,37 +445,20 @@ export function createEntryStore(db: Db) {
         for (const s of server) {
           seen.add(s.id);
           const r = byRemote.get(s.id);
+          // The server's copy becomes both the entry and its base (named parameters: each field once).
           if (!r) {
             db.prepare(
               `INSERT INTO kb_entries (bot_local_id, remote_id, title, description, source, sort_order,
                base_updated_at, base_title, base_description, state, edited_at)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'synced', ?)`,
-            ).run(
-              botId,
-              s.id,
-              s.title,
-              s.description,
-              s.source,
-              s.sort_order,
-              s.updated_at,
-              s.title,
-              s.description,
-              now(),
-            );
+               VALUES (@bot, @id, @title, @description, @source, @sort_order, @updated_at, @title, @description,
+               'synced', @now)`,
+            ).run({ ...s, bot: botId, now: now() });
           } else if (r.state === 'synced' && !r.op) {
             db.prepare(
-              `UPDATE kb_entries SET title = ?, description = ?, source = ?, sort_order = ?, base_updated_at = ?,
-               base_title = ?, base_description = ? WHERE local_id = ?`,
-            ).run(
-              s.title,
-              s.description,
-              s.source,
-              s.sort_order,
-              s.updated_at,
-              s.title,
-              s.description,
-              r.local_id,
-            );
+              `UPDATE kb_entries SET title = @title, description = @description, source = @source,
+               sort_order = @sort_order, base_updated_at = @updated_at, base_title = @title,
+               base_description = @description WHERE local_id = @local_id`,
+            ).run({ ...s, local_id: r.local_id });
           } else if (r.state === 'conflict') {
             db.prepare(
               `UPDATE kb_entries SET theirs_title = ?, theirs_description = ?, theirs_updated_at = ?,

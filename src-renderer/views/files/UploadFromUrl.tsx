@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { isValidBucket } from '../../../src-shared/domain/bucket';
 import { extensionOf, isAllowedExtension } from '../../../src-shared/domain/extensions';
 import { call } from '../../api/core-ref';
+import { FormError, TextField } from '../../components/Field';
 import { useAccount } from '../../stores/account-store';
 import { useFiles } from '../../stores/files-store';
 import { useUi } from '../../stores/ui-store';
@@ -53,30 +54,24 @@ export function UploadFromUrl({ onClose }: { onClose(): void }) {
     >
       <h2>Upload from a URL</h2>
       <div className="row" style={{ alignItems: 'flex-end' }}>
-        <label className="field" style={{ flex: '3 1 18rem' }}>
-          Address of the file
-          <input
-            type="url"
-            value={url}
-            onChange={(e) => setUrl(e.target.value)}
-            placeholder="https://example.com/brochure.pdf"
-            aria-invalid={!!urlProblem}
-          />
-        </label>
-        <label className="field" style={{ flex: '1 1 9rem' }}>
-          Bucket
-          <input
-            value={bucket}
-            placeholder={account?.client.default_bucket ?? 'default'}
-            onChange={(e) => setBucket(e.target.value.trim())}
-          />
-        </label>
+        <TextField
+          label="Address of the file"
+          flex="3 1 18rem"
+          type="url"
+          value={url}
+          onChange={setUrl}
+          placeholder="https://example.com/brochure.pdf"
+          aria-invalid={!!urlProblem}
+        />
+        <TextField
+          label="Bucket"
+          flex="1 1 9rem"
+          value={bucket}
+          placeholder={account?.client.default_bucket ?? 'default'}
+          onChange={(v) => setBucket(v.trim())}
+        />
       </div>
-      {urlProblem || bucketProblem || error ? (
-        <span className="error-text" role="alert">
-          {urlProblem ?? bucketProblem ?? error}
-        </span>
-      ) : null}
+      <FormError message={urlProblem || bucketProblem || error} />
       <div className="row" style={{ justifyContent: 'flex-end' }}>
         <button type="button" className="btn ghost" onClick={onClose}>
           Cancel

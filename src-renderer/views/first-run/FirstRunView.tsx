@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { call } from '../../api/core-ref';
+import { FormError, TextField } from '../../components/Field';
 import { Logo } from '../../components/Icon';
 import { loadConnected } from '../../stores/load-connected';
 import { useUi } from '../../stores/ui-store';
@@ -62,26 +63,22 @@ export function FirstRunView() {
             }}
           >
             <h2 id="connect-title">Connect an account</h2>
-            <label className="field">
-              Service address
-              <input
-                type="url"
-                required
-                placeholder="https://files.example.com"
-                value={baseUrl}
-                onChange={(e) => setBaseUrl(e.target.value)}
-              />
-            </label>
-            <label className="field">
-              API key
-              <input
-                type="password"
-                required
-                autoComplete="off"
-                value={apiKey}
-                onChange={(e) => setApiKey(e.target.value)}
-              />
-            </label>
+            <TextField
+              label="Service address"
+              type="url"
+              required
+              placeholder="https://files.example.com"
+              value={baseUrl}
+              onChange={setBaseUrl}
+            />
+            <TextField
+              label="API key"
+              type="password"
+              required
+              autoComplete="off"
+              value={apiKey}
+              onChange={setApiKey}
+            />
             <p className="muted small">
               The key is checked with the service, then kept in the system keychain only.
             </p>
@@ -90,11 +87,7 @@ export function FirstRunView() {
             </button>
           </form>
         </div>
-        {error ? (
-          <p className="error-text" role="alert">
-            {error}
-          </p>
-        ) : null}
+        <FormError as="p" message={error} />
       </div>
     </div>
   );

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { FolderMode } from '../../../src-shared/contract';
 import { isValidBucket } from '../../../src-shared/domain/bucket';
 import { call, platform } from '../../api/core-ref';
+import { FormError, TextField } from '../../components/Field';
 import { useAccount } from '../../stores/account-store';
 import { useSync } from '../../stores/sync-store';
 import { useUi } from '../../stores/ui-store';
@@ -36,17 +37,16 @@ export function AddFolderForm({ onDone }: { onDone(): void }) {
     >
       <h2>Add a folder</h2>
       <div className="row" style={{ alignItems: 'flex-end' }}>
-        <label className="field" style={{ flex: '3 1 16rem' }}>
-          Folder on this computer
-          <input
-            name="path"
-            value={path}
-            required
-            placeholder="/home/me/Pictures/site"
-            onChange={(e) => setPath(e.target.value)}
-            readOnly={canPick && path === ''}
-          />
-        </label>
+        <TextField
+          label="Folder on this computer"
+          flex="3 1 16rem"
+          name="path"
+          value={path}
+          required
+          placeholder="/home/me/Pictures/site"
+          onChange={setPath}
+          readOnly={canPick && path === ''}
+        />
         {canPick ? (
           <button
             type="button"
@@ -59,16 +59,15 @@ export function AddFolderForm({ onDone }: { onDone(): void }) {
             Choose…
           </button>
         ) : null}
-        <label className="field" style={{ flex: '1 1 9rem' }}>
-          Bucket
-          <input
-            name="bucket"
-            value={bucket}
-            placeholder={defaultBucket}
-            onChange={(e) => setBucket(e.target.value.trim())}
-            aria-invalid={!bucketOk}
-          />
-        </label>
+        <TextField
+          label="Bucket"
+          flex="1 1 9rem"
+          name="bucket"
+          value={bucket}
+          placeholder={defaultBucket}
+          onChange={(v) => setBucket(v.trim())}
+          aria-invalid={!bucketOk}
+        />
         <label className="field" style={{ flex: '1 1 11rem' }}>
           When a local file is deleted
           <select name="mode" value={mode} onChange={(e) => setMode(e.target.value as FolderMode)}>
@@ -82,11 +81,7 @@ export function AddFolderForm({ onDone }: { onDone(): void }) {
           Bucket: a-z, 0-9, dots and dashes, starting with a letter or digit.
         </span>
       ) : null}
-      {error ? (
-        <span className="error-text" role="alert">
-          {error}
-        </span>
-      ) : null}
+      <FormError message={error} />
       <div className="row" style={{ justifyContent: 'flex-end' }}>
         <button type="button" className="btn ghost" onClick={onDone}>
           Cancel

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { call } from '../../api/core-ref';
+import { FormError, TextField } from '../../components/Field';
 import { useKb } from './kb-store';
 
 /** A bot of a real account: its address, the token of its KB API card, and its signing secret for leads. */
@@ -32,61 +33,50 @@ export function AddBotForm({ onDone }: { onDone(): void }) {
     >
       <h2>Add a bot</h2>
       <div className="row" style={{ alignItems: 'flex-end' }}>
-        <label className="field" style={{ flex: '1 1 10rem' }}>
-          Name
-          <input name="bot-name" required value={name} onChange={(e) => setName(e.target.value)} />
-        </label>
-        <label className="field" style={{ flex: '2 1 16rem' }}>
-          Service address
-          <input
-            name="bot-base-url"
-            required
-            placeholder="https://bots.example.com"
-            value={baseUrl}
-            onChange={(e) => setBaseUrl(e.target.value)}
-          />
-        </label>
-        <label className="field" style={{ flex: '0 1 7rem' }}>
-          Bot id
-          <input
-            name="bot-remote-id"
-            inputMode="numeric"
-            value={remoteBotId}
-            onChange={(e) => setRemoteBotId(e.target.value)}
-          />
-        </label>
+        <TextField label="Name" flex="1 1 10rem" name="bot-name" required value={name} onChange={setName} />
+        <TextField
+          label="Service address"
+          flex="2 1 16rem"
+          name="bot-base-url"
+          required
+          placeholder="https://bots.example.com"
+          value={baseUrl}
+          onChange={setBaseUrl}
+        />
+        <TextField
+          label="Bot id"
+          flex="0 1 7rem"
+          name="bot-remote-id"
+          inputMode="numeric"
+          value={remoteBotId}
+          onChange={setRemoteBotId}
+        />
       </div>
       <div className="row" style={{ alignItems: 'flex-end' }}>
-        <label className="field" style={{ flex: '1 1 14rem' }}>
-          API token (KB API card)
-          <input
-            name="bot-token"
-            type="password"
-            required
-            autoComplete="off"
-            value={token}
-            onChange={(e) => setToken(e.target.value)}
-          />
-        </label>
-        <label className="field" style={{ flex: '1 1 14rem' }}>
-          Webhook signing secret (for leads)
-          <input
-            name="bot-signing-secret"
-            type="password"
-            autoComplete="off"
-            value={signingSecret}
-            onChange={(e) => setSigningSecret(e.target.value)}
-          />
-        </label>
+        <TextField
+          label="API token (KB API card)"
+          flex="1 1 14rem"
+          name="bot-token"
+          type="password"
+          required
+          autoComplete="off"
+          value={token}
+          onChange={setToken}
+        />
+        <TextField
+          label="Webhook signing secret (for leads)"
+          flex="1 1 14rem"
+          name="bot-signing-secret"
+          type="password"
+          autoComplete="off"
+          value={signingSecret}
+          onChange={setSigningSecret}
+        />
       </div>
       <span className="small muted">
         The token and the secret go to the system keychain, never to a file.
       </span>
-      {error ? (
-        <span className="error-text" role="alert">
-          {error}
-        </span>
-      ) : null}
+      <FormError message={error} />
       <div className="row">
         <button type="submit" className="btn primary">
           Add bot

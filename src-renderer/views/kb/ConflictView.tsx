@@ -3,6 +3,7 @@ import type { KbEntryView } from '../../../src-shared/contract/kb';
 import { charCount, checkEntryFields } from '../../../src-shared/domain/kb-entry';
 import { KB_DESCRIPTION_MAX } from '../../../src-shared/domain/limits';
 import { call } from '../../api/core-ref';
+import { CountedLabel, FormError, TextField } from '../../components/Field';
 import { useKb } from './kb-store';
 
 function Side({
@@ -92,19 +93,9 @@ export function ConflictView({ entry }: { entry: KbEntryView }) {
             void resolve({ merge: { title, description } });
           }}
         >
+          <TextField label="Title" name="merge-title" value={title} onChange={setTitle} />
           <label className="field">
-            Title
-            <input name="merge-title" value={title} onChange={(e) => setTitle(e.target.value)} />
-          </label>
-          <label className="field">
-            <span className="row">
-              Description <span className="spacer" />
-              <span
-                className={`small num ${charCount(description) > KB_DESCRIPTION_MAX ? 'error-text' : 'muted'}`}
-              >
-                {charCount(description)} / {KB_DESCRIPTION_MAX}
-              </span>
-            </span>
+            <CountedLabel text="Description" n={charCount(description)} max={KB_DESCRIPTION_MAX} />
             <textarea
               name="merge-description"
               rows={8}
@@ -120,11 +111,7 @@ export function ConflictView({ entry }: { entry: KbEntryView }) {
           </div>
         </form>
       ) : null}
-      {error ? (
-        <span className="error-text" role="alert">
-          {error}
-        </span>
-      ) : null}
+      <FormError message={error} />
     </section>
   );
 }

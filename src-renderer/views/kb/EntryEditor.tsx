@@ -3,17 +3,10 @@ import type { KbEntryView } from '../../../src-shared/contract/kb';
 import { charCount, checkEntryFields } from '../../../src-shared/domain/kb-entry';
 import { KB_DESCRIPTION_MAX, KB_TITLE_MAX } from '../../../src-shared/domain/limits';
 import { call } from '../../api/core-ref';
+import { CountedLabel, FormError, TextField } from '../../components/Field';
 import { useUi } from '../../stores/ui-store';
 import { useKb } from './kb-store';
 import { EntryStateBadge } from './SyncBadge';
-
-function Counter({ n, max }: { n: number; max: number }) {
-  return (
-    <span className={`small num ${n > max ? 'error-text' : 'muted'}`} aria-live="polite">
-      {n} / {max}
-    </span>
-  );
-}
 
 /** Title and description with live counts; saving stores locally at once, the sync sends it later. */
 export function EntryEditor({ botId, entry }: { botId: number; entry: KbEntryView | null }) {
@@ -76,22 +69,15 @@ export function EntryEditor({ botId, entry }: { botId: number; entry: KbEntryVie
           </button>
         </div>
       ) : null}
+      <TextField
+        label={<CountedLabel text="Title" n={charCount(title)} max={KB_TITLE_MAX} />}
+        name="title"
+        value={title}
+        onChange={setTitle}
+        aria-invalid={problem?.field === 'title'}
+      />
       <label className="field">
-        <span className="row">
-          Title <span className="spacer" /> <Counter n={charCount(title)} max={KB_TITLE_MAX} />
-        </span>
-        <input
-          name="title"
-          value={title}
-          onChange={(e) => setTitle(e.target.value)}
-          aria-invalid={problem?.field === 'title'}
-        />
-      </label>
-      <label className="field">
-        <span className="row">
-          Description <span className="spacer" />{' '}
-          <Counter n={charCount(description)} max={KB_DESCRIPTION_MAX} />
-        </span>
+        <CountedLabel text="Description" n={charCount(description)} max={KB_DESCRIPTION_MAX} />
         <textarea
           name="description"
           rows={10}
@@ -101,11 +87,7 @@ export function EntryEditor({ botId, entry }: { botId: number; entry: KbEntryVie
         />
       </label>
       {problem && dirty ? <span className="error-text">{problem.message}</span> : null}
-      {error ? (
-        <span className="error-text" role="alert">
-          {error}
-        </span>
-      ) : null}
+      <FormError message={error} />
       <div className="row">
         <button type="submit" className="btn primary" disabled={!!problem || !dirty}>
           {entry ? 'Save' : 'Add entry'}

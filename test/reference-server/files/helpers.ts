@@ -1,46 +1,18 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ServerOptionsInput } from '../../../src-main/reference-server/options';
-import { startReferenceServer } from '../../../src-main/reference-server/server';
 import { nextIstMidnight } from '../../../src-shared/domain/ist-time';
+import { call, createClient, startTestServer } from '../../support/reference-server';
 
-export interface Reply {
-  status: number;
-  // biome-ignore lint/suspicious/noExplicitAny: replies are checked field by field by the tests' assertions.
-  json: any;
-  headers: Headers;
-}
-
-export async function call(url: string, init: RequestInit = {}): Promise<Reply> {
-  const res = await fetch(url, init);
-  const text = await res.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = text;
-  }
-  return { status: res.status, json, headers: res.headers };
-}
+export { call, type Reply } from '../../support/reference-server';
 
 export const API = '/api/assets/v1';
 
 /** A real server on port 0 in a temp folder (rate limit off unless asked); `stop` closes it and removes the folder. */
 export async function startServer(options: ServerOptionsInput = {}) {
-  const dir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'files-test-'));
-  const server = await startReferenceServer({ ratePerMinute: 0, ...options, dataDir: dir });
-  const base = server.baseUrl;
-  const admin = (method: string, path: string, body?: unknown, token = server.adminToken) =>
-    call(`${base}/__admin/v1${path}`, {
-      method,
-      headers: {
-        'x-admin-token': token,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+  const s = await startTestServer({ tempPrefix: 'files-test-', ratePerMinute: 0, ...options });
+  const { admin, baseUrl: base, dir } = s;
   const api = (key: string | null, method: string, path: string, init: RequestInit = {}) =>
     call(`${base}${API}${path}`, {
       ...init,
@@ -48,7 +20,7 @@ export async function startServer(options: ServerOptionsInput = {}) {
       headers: { ...(key === null ? {} : { authorization: `Bearer ${key}` }), ...(init.headers ?? {}) },
     });
   return {
-    server,
+    server: s.server,
     dir,
     base,
     admin,
@@ -60,11 +32,7 @@ export async function startServer(options: ServerOptionsInput = {}) {
       form.set('file', new Blob([bytes]), filename);
       return api(key, 'POST', '/files', { body: form });
     },
-    async newClient(body: Record<string, unknown> = {}) {
-      const r = await admin('POST', '/clients', { name: 'Test client', ...body });
-      if (r.status !== 201) throw new Error(`client not created: ${JSON.stringify(r.json)}`);
-      return r.json as { client: { id: number }; api_key: string; key_id: number };
-    },
+    newClient: (body: Record<string, unknown> = {}) => createClient(admin, { name: 'Test client', ...body }),
     /** Moves the server's clock just past the next IST midnight, `days` times. */
     async passMidnights(days = 1) {
       for (let i = 0; i < days; i++) {
@@ -76,10 +44,7 @@ export async function startServer(options: ServerOptionsInput = {}) {
     },
     tempFiles: () => readdirSync(join(dir, 'tmp-uploads')),
     objectCount: () => countFiles(join(dir, 'objects')),
-    async stop(keepDir = false) {
-      await server.close();
-      if (!keepDir) rmSync(dir, { recursive: true, force: true });
-    },
+    stop: s.stop,
   };
 }
 export type TestServer = Awaited<ReturnType<typeof startServer>>;

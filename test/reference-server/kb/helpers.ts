@@ -1,60 +1,19 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { ServerOptionsInput } from '../../../src-main/reference-server/options';
-import { startReferenceServer } from '../../../src-main/reference-server/server';
-
-export interface Reply {
-  status: number;
-  // biome-ignore lint/suspicious/noExplicitAny: replies are checked field by field by the tests' assertions.
-  json: any;
-  headers: Headers;
-}
-
-async function call(url: string, init: RequestInit): Promise<Reply> {
-  const res = await fetch(url, init);
-  const text = await res.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = text;
-  }
-  return { status: res.status, json, headers: res.headers };
-}
+import { createBot, createClient, entryCall, startTestServer } from '../../support/reference-server';
 
 /** A real server on port 0 in a temp folder; `stop` closes it and removes the folder. */
 export async function startServer(options: ServerOptionsInput = {}) {
-  const dir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'kb-test-'));
-  const server = await startReferenceServer({ ...options, dataDir: dir });
+  const s = await startTestServer({ tempPrefix: 'kb-test-', ...options });
   return {
-    server,
-    dir,
-    admin: (method: string, path: string, body?: unknown, token = server.adminToken) =>
-      call(`${server.baseUrl}/__admin/v1${path}`, {
-        method,
-        headers: {
-          'x-admin-token': token,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      }),
+    server: s.server,
+    dir: s.dir,
+    admin: s.admin,
     /** An entry API call; `body` given as a string is sent as is (for malformed JSON). */
     kb: (token: string | null, method: string, path: string, body?: unknown) =>
-      call(`${server.baseUrl}/api/mebot/kb/entries${path}`, {
-        method,
-        headers: {
-          ...(token === null ? {} : { 'x-bot-token': token }),
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-      }),
-    async stop(keepDir = false) {
-      await server.close();
-      if (!keepDir) rmSync(dir, { recursive: true, force: true });
-    },
+      entryCall(s.baseUrl, token, method, path, body),
+    stop: s.stop,
   };
 }
 
@@ -64,26 +23,13 @@ let clientSeq = 0;
 
 /** A new client (its own rate-limit budget) with one bot. */
 export async function newBot(s: TestServer, webhookUrl?: string | null, clientId?: number) {
-  let client = clientId;
-  if (client === undefined) {
-    const created = await s.admin('POST', '/clients', { name: `kb client ${++clientSeq}` });
-    if (created.status !== 201)
-      throw new Error(`POST /clients answered ${created.status}: ${JSON.stringify(created.json)}`);
-    client = created.json.client.id as number;
-  }
-  const res = await s.admin('POST', '/bots', {
-    client_id: client,
+  const client = clientId ?? (await createClient(s.admin, { name: `kb client ${++clientSeq}` })).client.id;
+  const created = await createBot(s.admin, client, {
     name: 'Bot',
     business_name: 'Biz',
     ...(webhookUrl === undefined ? {} : { webhook_url: webhookUrl }),
   });
-  if (res.status !== 201) throw new Error(`POST /bots answered ${res.status}: ${JSON.stringify(res.json)}`);
-  return {
-    clientId: client,
-    id: res.json.bot.id as number,
-    token: res.json.token as string,
-    secret: res.json.signing_secret as string,
-  };
+  return { clientId: client, id: created.bot.id, token: created.token, secret: created.signing_secret };
 }
 
 export interface Received {

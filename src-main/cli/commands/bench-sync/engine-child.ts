@@ -11,7 +11,7 @@ import { budgetFor } from '../../../core/service/request-budget';
 import { APP_MIGRATIONS } from '../../../core/state/migrations';
 import { createSyncEngine } from '../../../core/sync/engine';
 import { openDatabase } from '../../../shared-node/sqlite';
-import { procStatusMb } from './proc-status';
+import { procStatusMb } from '../bench/proc-status';
 
 export interface ChildInput {
   baseUrl: string;

@@ -1,7 +1,9 @@
 import { mkdirSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
-import { BENCH_BUCKET, runEngine, startServer, timeShell, writeRandomFile } from '../harness';
-import { fmtMb, fmtS, type Row } from '../table';
+import { writeRandomFile } from '../../bench/fixtures';
+import { timeShell } from '../../bench/processes';
+import { fmtMb, fmtS, type Row } from '../../bench/table';
+import { engineInput, expectAllLive, runEngine, withServer } from '../harness';
 
 const SIZE = 200 * 1024 * 1024;
 
@@ -10,8 +12,7 @@ const SIZE = 200 * 1024 * 1024;
  * `curl -F` of the same file to the same server; best of 2 each, alternated. Peak RSS of the engine process.
  */
 export async function bigUploadFigure(dir: string): Promise<Row[]> {
-  const server = await startServer(join(dir, 'server'), 0);
-  try {
+  return withServer(dir, 0, async (server) => {
     const src = join(dir, 'src');
     mkdirSync(src);
     const file = join(src, 'video.mp4');
@@ -27,18 +28,8 @@ export async function bigUploadFigure(dir: string): Promise<Row[]> {
       const c = await timeShell(curl, { KEY: server.apiKey });
       if (c.stdout !== '201') throw new Error(`curl's upload answered ${c.stdout}`);
       curlMs = Math.min(curlMs, c.ms);
-      const appDir = join(dir, `app-${i}`);
-      mkdirSync(appDir);
-      const r = await runEngine({
-        baseUrl: server.url,
-        apiKey: server.apiKey,
-        appDir,
-        folder: src,
-        bucket: BENCH_BUCKET,
-        perMinute: 0,
-      });
-      if (!r.allDone || r.counts.LIVE !== 1)
-        throw new Error(`the engine did not upload the file: ${JSON.stringify(r.counts)}`);
+      const r = await runEngine(engineInput(server, dir, src, { app: `app-${i}`, perMinute: 0 }));
+      expectAllLive(r, 1, 'the engine run');
       engineMs = Math.min(engineMs, r.syncMs);
       peak = Math.max(peak, r.vmHwmMb);
     }
@@ -61,7 +52,5 @@ export async function bigUploadFigure(dir: string): Promise<Row[]> {
         pass: peak < 200,
       },
     ];
-  } finally {
-    await server.stop();
-  }
+  });
 }

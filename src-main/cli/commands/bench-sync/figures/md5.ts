@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { createHasher } from '../../../../core/sync/hash/hasher';
-import { timeCommand, timeShell, writeRandomFile } from '../harness';
-import { fmtS, type Row } from '../table';
+import { writeRandomFile } from '../../bench/fixtures';
+import { timeCommand, timeShell } from '../../bench/processes';
+import { fmtS, type Row } from '../../bench/table';
 
 const SIZE = 1024 * 1024 * 1024;
 

@@ -1,7 +1,7 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { BENCH_BUCKET, runEngine, startServer, writeSmallFiles } from '../harness';
-import { fmtS, type Row } from '../table';
+import { writeSmallFiles } from '../../bench/fixtures';
+import { fmtS, type Row } from '../../bench/table';
+import { engineInput, expectAllLive, requestsSent, runEngine, withServer } from '../harness';
 
 const COUNT = 240;
 const LIMIT_PER_MINUTE = 120;
@@ -11,24 +11,15 @@ const LIMIT_PER_MINUTE = 120;
  * against the floor of 240 / 120 per minute = 2 minutes, and the 429 answers it received (client's hook).
  */
 export async function rateLimitedFigure(dir: string): Promise<Row[]> {
-  const server = await startServer(join(dir, 'server'), LIMIT_PER_MINUTE);
-  try {
+  return withServer(dir, LIMIT_PER_MINUTE, async (server) => {
     const src = join(dir, 'src');
     writeSmallFiles(src, COUNT, 1024);
-    const appDir = join(dir, 'app');
-    mkdirSync(appDir);
-    const r = await runEngine({
-      baseUrl: server.url,
-      apiKey: server.apiKey,
-      appDir,
-      folder: src,
-      bucket: BENCH_BUCKET,
-    });
-    if (!r.allDone || r.counts.LIVE !== COUNT) throw new Error(`the engine left ${JSON.stringify(r.counts)}`);
+    const r = await runEngine(engineInput(server, dir, src));
+    expectAllLive(r, COUNT, 'the engine run');
     const floorMs = (COUNT / LIMIT_PER_MINUTE) * 60_000;
     const ratio = r.syncMs / floorMs;
     const refused = r.replies['429'] ?? 0;
-    const sent = Object.values(r.requests).reduce((a, b) => a + b, 0);
+    const sent = requestsSent(r);
     return [
       {
         figure: `${COUNT} files at 120/min: engine time`,
@@ -47,7 +38,5 @@ export async function rateLimitedFigure(dir: string): Promise<Row[]> {
         pass: refused === 0,
       },
     ];
-  } finally {
-    await server.stop();
-  }
+  });
 }

@@ -1,7 +1,8 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { BENCH_BUCKET, runEngine, startServer, timeCommand, writeSmallFiles } from '../harness';
-import { fmtMb, fmtS, type Row } from '../table';
+import { writeSmallFiles } from '../../bench/fixtures';
+import { timeCommand } from '../../bench/processes';
+import { fmtMb, fmtS, type Row } from '../../bench/table';
+import { engineInput, expectAllLive, requestsSent, runEngine, withServer } from '../harness';
 
 const FOLDERS = 2_000;
 const WATCH_MS = 3_000;
@@ -14,23 +15,12 @@ const WATCH_MS = 3_000;
  * tree for 3 s.
  */
 export async function restartFigure(dir: string, count = 100_000): Promise<Row[]> {
-  const server = await startServer(join(dir, 'server'), 0);
-  try {
+  return withServer(dir, 0, async (server) => {
     const src = join(dir, 'src');
     writeSmallFiles(src, count, 64, Math.min(FOLDERS, count));
-    const appDir = join(dir, 'app');
-    mkdirSync(appDir);
-    const input = {
-      baseUrl: server.url,
-      apiKey: server.apiKey,
-      appDir,
-      folder: src,
-      bucket: BENCH_BUCKET,
-      perMinute: 0,
-    };
+    const input = engineInput(server, dir, src, { perMinute: 0 });
     const seed = await runEngine(input);
-    if (!seed.allDone || seed.counts.LIVE !== count)
-      throw new Error(`seeding left ${JSON.stringify(seed.counts)}`);
+    expectAllLive(seed, count, 'seeding');
     console.error(`  seeded ${count} files by a first engine run in ${fmtS(seed.syncMs)}`);
 
     let findMs = Number.POSITIVE_INFINITY;
@@ -47,11 +37,10 @@ export async function restartFigure(dir: string, count = 100_000): Promise<Row[]
       // Any upload in any restart counts against the figure, not only in the fastest one.
       r.requests['POST /api/assets/v1/files'] = uploadsSent;
     }
-    if (!r.allDone || r.counts.LIVE !== count)
-      throw new Error(`the restart left ${JSON.stringify(r.counts)}`);
+    expectAllLive(r, count, 'the restart');
     const inSyncMs = r.inSyncMs ?? Number.NaN;
     const uploads = r.requests['POST /api/assets/v1/files'] ?? 0;
-    const sent = Object.values(r.requests).reduce((a, b) => a + b, 0);
+    const sent = requestsSent(r);
     const ratio = inSyncMs / findMs;
     const label = `${count.toLocaleString('en')} unchanged files, restart`;
     return [
@@ -80,7 +69,5 @@ export async function restartFigure(dir: string, count = 100_000): Promise<Row[]
         pass: (r.watchRssMb ?? Number.POSITIVE_INFINITY) < 250,
       },
     ];
-  } finally {
-    await server.stop();
-  }
+  });
 }

@@ -1,7 +1,8 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { BENCH_BUCKET, runEngine, startServer, timeShell, writeSmallFiles } from '../harness';
-import { fmtS, type Row } from '../table';
+import { writeSmallFiles } from '../../bench/fixtures';
+import { timeShell } from '../../bench/processes';
+import { fmtS, type Row } from '../../bench/table';
+import { engineInput, expectAllLive, requestsSent, runEngine, withServer } from '../harness';
 
 const COUNT = 2_000;
 const SIZE = 8 * 1024;
@@ -11,8 +12,7 @@ const SIZE = 8 * 1024;
  * against `xargs -P4 curl` uploading the same files; requests per file counted by the client's hook.
  */
 export async function smallFilesFigure(dir: string): Promise<Row[]> {
-  const server = await startServer(join(dir, 'server'), 0);
-  try {
+  return withServer(dir, 0, async (server) => {
     const src = join(dir, 'src');
     writeSmallFiles(src, COUNT, SIZE);
     const curl = await timeShell(
@@ -21,18 +21,9 @@ export async function smallFilesFigure(dir: string): Promise<Row[]> {
     );
     const created = curl.stdout.split('\n').filter((l) => l === '201').length;
     if (created !== COUNT) throw new Error(`curl uploaded ${created} of ${COUNT} files`);
-    const appDir = join(dir, 'app');
-    mkdirSync(appDir);
-    const r = await runEngine({
-      baseUrl: server.url,
-      apiKey: server.apiKey,
-      appDir,
-      folder: src,
-      bucket: BENCH_BUCKET,
-      perMinute: 0,
-    });
-    if (!r.allDone || r.counts.LIVE !== COUNT) throw new Error(`the engine left ${JSON.stringify(r.counts)}`);
-    const sent = Object.values(r.requests).reduce((a, b) => a + b, 0);
+    const r = await runEngine(engineInput(server, dir, src, { perMinute: 0 }));
+    expectAllLive(r, COUNT, 'the engine run');
+    const sent = requestsSent(r);
     const perFile = sent / COUNT;
     const ratio = r.syncMs / curl.ms;
     return [
@@ -53,7 +44,5 @@ export async function smallFilesFigure(dir: string): Promise<Row[]> {
         pass: perFile <= 1.01,
       },
     ];
-  } finally {
-    await server.stop();
-  }
+  });
 }
