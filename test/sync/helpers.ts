@@ -7,7 +7,7 @@ import { createFileApiClient, type FileApiClient } from '../../src-main/core/ser
 import { createRequestBudget } from '../../src-main/core/service/request-budget';
 import { APP_MIGRATIONS } from '../../src-main/core/state/migrations';
 import type { SyncOptions } from '../../src-main/core/sync/context';
-import { createSyncEngine, type SyncEngine } from '../../src-main/core/sync/engine';
+import { createSyncEngine, type SyncEngine, type SyncEngineOptions } from '../../src-main/core/sync/engine';
 import { startReferenceServer } from '../../src-main/reference-server/server';
 import { type Db, openDatabase } from '../../src-main/shared-node/sqlite';
 import type { RemoteFile } from '../../src-shared/api/file-hosting';
@@ -28,10 +28,17 @@ export interface SyncTestServer {
   stop(): Promise<void>;
 }
 
-export async function startServer(opts: { ratePerMinute?: number } = {}): Promise<SyncTestServer> {
+export async function startServer(
+  opts: { ratePerMinute?: number; pricePerGbMonthPaise?: number } = {},
+): Promise<SyncTestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'sync-ref-'));
   const adminToken = `admin-${Math.random().toString(36).slice(2)}`;
-  const server = await startReferenceServer({ dataDir, adminToken, ratePerMinute: opts.ratePerMinute ?? 0 });
+  const server = await startReferenceServer({
+    dataDir,
+    adminToken,
+    ratePerMinute: opts.ratePerMinute ?? 0,
+    ...(opts.pricePerGbMonthPaise !== undefined ? { pricePerGbMonthPaise: opts.pricePerGbMonthPaise } : {}),
+  });
   const demoKey = String(server.demo?.api_key ?? '');
   const admin: SyncTestServer['admin'] = async (method, path, body) => {
     const reply = await request(`${server.baseUrl}/__admin/v1${path}`, {
@@ -69,17 +76,49 @@ export function testClient(baseUrl: string, apiKey: string, timeoutMs = 10_000):
   return createFileApiClient({ baseUrl, apiKey, budget: createRequestBudget({ perMinute: 0 }), timeoutMs });
 }
 
+/** A test client that records every request it sends ("POST /api/assets/v1/files", ...), retries included. */
+export function countingClient(
+  baseUrl: string,
+  apiKey: string,
+  budget = createRequestBudget({ perMinute: 0 }),
+): { client: FileApiClient; sent: string[]; count(method: string, pathPart?: string): number } {
+  const sent: string[] = [];
+  const client = createFileApiClient({
+    baseUrl,
+    apiKey,
+    budget,
+    timeoutMs: 10_000,
+    onRequest: (method, path) => sent.push(`${method} ${path}`),
+  });
+  return {
+    client,
+    sent,
+    count: (method, pathPart = '') =>
+      sent.filter((s) => s.startsWith(`${method} `) && s.includes(pathPart)).length,
+  };
+}
+
+export const until = async (what: string, check: () => boolean | Promise<boolean>, ms = 20_000) => {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+};
+
 export interface EngineHarness {
   engine: SyncEngine;
   db: Db;
   appDir: string;
   close(): Promise<void>;
+  /** Stops the engine and closes its database, keeping the app dir (a restart opens it again). */
+  release(): Promise<void>;
 }
 
 /** An engine over a fresh app database in a temp dir, with short waits for tests. */
 export function makeEngine(
   client: FileApiClient,
-  opts: Partial<SyncOptions> = {},
+  opts: Partial<SyncOptions> & Pick<SyncEngineOptions, 'service' | 'subscribeNative'> = {},
   appDir = mkdtempSync(join(tmpdir(), 'sync-app-')),
 ): EngineHarness {
   const db = openDatabase(join(appDir, 'app.sqlite'), APP_MIGRATIONS);
@@ -100,8 +139,12 @@ export function makeEngine(
     appDir,
     async close() {
       await engine.stop();
-      db.close();
+      if (db.open) db.close();
       rmSync(appDir, { recursive: true, force: true });
+    },
+    async release() {
+      await engine.stop();
+      db.close();
     },
   };
 }

@@ -50,7 +50,11 @@ describe('the state machine', () => {
     expect(canMove('QUEUED', 'LIVE')).toBe(false);
     expect(canMove('NEW', 'UPLOADING')).toBe(false);
     expect(canMove('DELETED', 'LIVE')).toBe(false);
-    expect(canMove('LIVE', 'UPLOADING')).toBe(false);
+    expect(canMove('LIVE', 'QUEUED')).toBe(false);
+    expect(canMove('SKIPPED', 'UPLOADING')).toBe(false);
+    // Another account: a live row is verified through a journaled intent, never marked live again directly.
+    expect(canMove('LIVE', 'UPLOADING')).toBe(true);
+    expect(canMove('LIVE', 'LIVE')).toBe(false);
   });
   it('every state can reach DELETED or NEW (nothing is a trap)', () => {
     for (const s of FILE_STATES)

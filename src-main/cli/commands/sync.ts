@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { isValidBucket } from '../../../src-shared/domain/bucket';
 import { appError } from '../../../src-shared/errors';
+import { serviceIdentity } from '../../core/sync/account/service-identity';
 import { createSyncEngine, type SettledSummary } from '../../core/sync/engine';
 import { EXIT, parseCommand, withConnection } from '../common';
 import { progressLine } from './sync-progress';
@@ -55,6 +56,7 @@ export async function run(argv: string[]): Promise<number> {
       db: s.db,
       client: s.client,
       dataDir: common.dataDir,
+      service: serviceIdentity(s.connection, common.dataDir),
       concurrency,
       watch: !once,
     });

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import type { RemoteFile } from '../../../src-shared/api/file-hosting';
 import type {
   ActivityItem,
@@ -10,13 +9,14 @@ import type {
 } from '../../../src-shared/contract';
 import { extensionOf, mimeForExtension } from '../../../src-shared/domain/extensions';
 import { formatIstMinute } from '../../../src-shared/domain/ist-time';
+import { serviceIdentity } from '../sync/account/service-identity';
 import { createSyncEngine, type SyncEngine } from '../sync/engine';
 import type { ActivityEntry } from '../sync/state/activity-store';
 import type { FileRow, FileState } from '../sync/types';
 import { refreshAccount } from './account-refresh';
 import type { AppContext } from './context';
 import type { RequestMeter } from './request-meter';
-import { trackUploads, type UploadProgress } from './upload-progress';
+import { uploadProgressTracker } from './upload-progress';
 
 /** Engine settings a caller may shorten (tests): the stability window and the /me poll while paused. */
 export interface EngineTunables {
@@ -32,7 +32,7 @@ const PENDING: readonly FileState[] = ['NEW', 'HASHING', 'QUEUED', 'UPLOADING', 
  */
 export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOptions: EngineTunables = {}) {
   let engine: SyncEngine | null = null;
-  let progressOf: (path: string) => UploadProgress | null = () => null;
+  const uploads = uploadProgressTracker();
   let unsubscribe: (() => void)[] = [];
   let starting: Promise<void> = Promise.resolve();
 
@@ -46,19 +46,21 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
     await stopEngine();
     const live = ctx.session.live;
     if (!live) return;
-    const tracked = trackUploads(live.client);
-    progressOf = tracked.progressOf;
+    uploads.clear();
     const settings = ctx.settings.get();
     const e = createSyncEngine({
       db: ctx.db,
-      client: tracked.client,
+      client: live.client,
       dataDir: ctx.dataDir,
+      service: serviceIdentity(live.connection, ctx.dataDir),
       concurrency: settings.concurrency,
       ...engineOptions,
     });
     engine = e;
     unsubscribe = [
+      e.on('upload-progress', (p) => uploads.onProgress(p)),
       e.on('file', (f) => {
+        if (f.from === 'UPLOADING' && f.to !== 'UPLOADING') uploads.forget(f.fileId);
         emitState();
         if (f.to === 'LIVE') noteLive(e.getFile(f.fileId));
       }),
@@ -180,8 +182,7 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
     const pick = (state: FileState, limit: number) =>
       e.listFiles({ state, limit, ...(folderId !== undefined ? { folderId } : {}) });
     const active: QueueItem[] = [...pick('UPLOADING', 50), ...pick('HASHING', 20)].map((r) => {
-      const folder = folders.get(r.folderId);
-      const p = folder ? progressOf(join(folder.path, r.name)) : null;
+      const p = r.state === 'UPLOADING' ? uploads.progressOf(r.id) : null;
       return {
         fileId: r.id,
         folderId: r.folderId,

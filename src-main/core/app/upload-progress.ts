@@ -1,4 +1,4 @@
-import type { FileApiClient } from '../service/file-api-client';
+import type { SyncEvents } from '../sync/events';
 import { etaSeconds, speedMeter } from '../sync/progress';
 
 export interface UploadProgress {
@@ -9,36 +9,32 @@ export interface UploadProgress {
 }
 
 /**
- * The engine reports progress for all uploads together; the queue shows it per file. This wraps
- * the client the engine is given and watches each upload's own byte count, keyed by local path.
+ * Per-file speed and ETA for the queue, from the engine's `upload-progress` events (the engine reports
+ * bytes; how fast and how long is for whoever shows it).
  */
-export function trackUploads(client: FileApiClient, now: () => number = Date.now) {
-  const live = new Map<string, { sent: number; size: number; meter: ReturnType<typeof speedMeter> }>();
-  const tracked: FileApiClient = {
-    ...client,
-    baseUrl: client.baseUrl,
-    listAllFiles: (q) => client.listAllFiles(q),
-    async uploadFile(input) {
-      const entry = { sent: 0, size: input.size, meter: speedMeter(2_000) };
-      live.set(input.path, entry);
-      try {
-        return await client.uploadFile({
-          ...input,
-          onProgress: (sent) => {
-            entry.meter.add(sent - entry.sent, now());
-            entry.sent = sent;
-            input.onProgress?.(sent);
-          },
-        });
-      } finally {
-        if (live.get(input.path) === entry) live.delete(input.path);
-      }
-    },
-  };
+export function uploadProgressTracker(now: () => number = Date.now) {
+  const live = new Map<number, { sent: number; size: number; meter: ReturnType<typeof speedMeter> }>();
   return {
-    client: tracked,
-    progressOf(path: string): UploadProgress | null {
-      const e = live.get(path);
+    onProgress(e: SyncEvents['upload-progress']): void {
+      let entry = live.get(e.fileId);
+      if (!entry || e.sentBytes < entry.sent) {
+        // A new upload of the file (or a retry starting over): a new meter.
+        entry = { sent: 0, size: e.totalBytes, meter: speedMeter(2_000) };
+        live.set(e.fileId, entry);
+      }
+      entry.meter.add(e.sentBytes - entry.sent, now());
+      entry.sent = e.sentBytes;
+      entry.size = e.totalBytes;
+    },
+    /** The file left UPLOADING: its upload is over, whatever the outcome. */
+    forget(fileId: number): void {
+      live.delete(fileId);
+    },
+    clear(): void {
+      live.clear();
+    },
+    progressOf(fileId: number): UploadProgress | null {
+      const e = live.get(fileId);
       if (!e) return null;
       const bps = e.meter.bytesPerSecond(now());
       return {

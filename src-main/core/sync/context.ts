@@ -3,6 +3,7 @@ import type { FileApiClient } from '../service/file-api-client';
 import type { SyncEmitter } from './events';
 import type { Hasher } from './hash/hasher';
 import type { UploadRules } from './local/local-checks';
+import type { AccountStore } from './state/account-store';
 import type { ActivityStore } from './state/activity-store';
 import type { FilePatch, FilesStore } from './state/files-store';
 import type { FoldersStore } from './state/folders-store';
@@ -27,6 +28,8 @@ export interface SyncOptions {
   watch: boolean;
   /** Delay before open journal entries are matched against a listing, so several settle in one listing. */
   reconcileDelayMs: number;
+  /** How often a polled folder (network share, full inotify table) is looked at (default 2 s). */
+  pollIntervalMs: number;
 }
 
 export const DEFAULT_OPTIONS: SyncOptions = {
@@ -38,6 +41,7 @@ export const DEFAULT_OPTIONS: SyncOptions = {
   hasherThreads: 1,
   watch: true,
   reconcileDelayMs: 1_000,
+  pollIntervalMs: 2_000,
 };
 
 /** What the engine's parts share. Built once by engine.ts. */
@@ -49,6 +53,8 @@ export interface SyncContext {
   journal: JournalStore;
   trash: TrashStore;
   activity: ActivityStore;
+  /** The account the rows' remote ids belong to. */
+  accounts: AccountStore;
   hasher: Hasher;
   events: SyncEmitter;
   options: SyncOptions;
@@ -62,6 +68,8 @@ export interface SyncContext {
   wake(): void;
   /** A 402: pause every upload and poll /me until uploads are allowed again. */
   pauseForAccount(error: { code: string; message: string }): void;
+  /** Whether the engine stopped (or was stopped): loops check it before each request they send. */
+  halted(): boolean;
   /** A 401 or 403 CLIENT-CLOSED: stop everything until the user acts. */
   stopFor(reaction: 'auth' | 'closed', error: { code: string; message: string }): void;
   /** Asks for open journal entries to be matched against the service's listing soon. */

@@ -13,8 +13,14 @@
  * Control: pause() / resume() for every folder, pause(id) / resume(id) for one; retry(fileId).
  * Reading: listFiles({ folderId, state, afterId, limit }) pages by id; activity({ beforeId, limit }).
  * Duplicates: findDuplicates() lists copies on the service; removeDuplicates(groups) deletes the extras.
- * Events: file (state changed), progress (files, bytes, speed, ETA), folder-in-sync, paused / resumed
- * (account, 402), stopped (401 or account closed: build a new engine with a new client), error, activity.
+ * Events: file (state changed), progress (files, bytes, speed, ETA), upload-progress (one file's bytes
+ * sent), folder-in-sync, paused / resumed (account, 402), stopped (401 or account closed: build a new
+ * engine with a new client), error, activity.
+ *
+ * Account: the rows belong to the account they were synced with (`service` + the client id of /me).
+ * Started against another one (a reset sandbox, another base URL, another client's key), the engine
+ * checks every synced row against the new account's listing before anything is sent
+ * (account/account-change.ts).
  *
  * The way of one file and the exactly-once argument: docs/sync-engine.md.
  */
@@ -23,6 +29,7 @@ import { isValidBucket } from '../../../src-shared/domain/bucket';
 import { type AppError, appError, err, ok, type Result } from '../../../src-shared/errors';
 import type { Db } from '../../shared-node/sqlite';
 import type { FileApiClient } from '../service/file-api-client';
+import { moveToAccount } from './account/account-change';
 import { DOCUMENTED_RULES, pauseReason, rulesFrom, uploadsAllowed } from './account/account-gate';
 import { DEFAULT_OPTIONS, type SyncContext, type SyncOptions } from './context';
 import { type DuplicateGroup, findDuplicates, removeDuplicates } from './duplicates';
@@ -35,22 +42,32 @@ import type { UploadRules } from './local/local-checks';
 import { fileEvent, localGone, observe } from './local/observe';
 import { scanFolder } from './local/scanner';
 import { etaSeconds, speedMeter } from './progress';
+import { accountStore, sameAccount } from './state/account-store';
 import { type ActivityEntry, activityStore } from './state/activity-store';
 import { type FileQuery, filesStore } from './state/files-store';
 import { type FolderInput, foldersStore } from './state/folders-store';
 import { journalStore } from './state/journal-store';
 import { trashStore } from './state/trash-store';
 import type { FileRow, FileState, Folder, FolderCounts, FolderMode, WatcherKind } from './types';
+import { backoffDelayMs } from './upload/backoff';
 import { runDeletes } from './upload/deleter';
 import { reconcileJournal } from './upload/reconcile';
 import { uploadOne } from './upload/upload-one';
-import { type FolderWatch, type WatchChange, watchFolder } from './watch/watch-folder';
+import { type FolderWatch, type NativeSubscribe, type WatchChange, watchFolder } from './watch/watch-folder';
 
 export interface SyncEngineOptions extends Partial<SyncOptions> {
   db: Db;
   client: FileApiClient;
   /** The app's data dir (reserved for engine files such as watcher snapshots). */
   dataDir: string;
+  /**
+   * Names the service the client talks to, for the account the rows belong to (with /me's client id).
+   * Default: the client's base URL. The embedded sandbox passes a name that outlives its port and
+   * changes when it is reset (account/service-identity.ts).
+   */
+  service?: string;
+  /** Native watching (default @parcel/watcher's subscribe); tests inject one that fails like a full inotify table. */
+  subscribeNative?: NativeSubscribe;
   now?: () => number;
 }
 
@@ -113,6 +130,8 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
   const journal = journalStore(db, now);
   const trash = trashStore(db, now);
   const activityLog = activityStore(db, now);
+  const accounts = accountStore(db, now);
+  const service = opts.service ?? client.baseUrl;
   const hasher = createHasher(options.hasherThreads);
 
   let rules: UploadRules = DOCUMENTED_RULES;
@@ -121,7 +140,10 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
   let accountPaused: { code: string; message: string } | null = null;
   let stopped: SettledSummary['stopped'] = null;
   const preparing = new Set<number>();
-  const uploading = new Map<number, { controller: AbortController; size: number; sent: number }>();
+  const uploading = new Map<
+    number,
+    { controller: AbortController; size: number; sent: number; shownAt: number }
+  >();
   const watches = new Map<number, FolderWatch>();
   const scanning = new Set<number>();
   const rescanWanted = new Set<number>();
@@ -130,6 +152,7 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
   let reconcileTimer: NodeJS.Timeout | null = null;
   let reconcileFailures = 0;
   let pollTimer: NodeJS.Timeout | null = null;
+  let confirmTimer: NodeJS.Timeout | null = null;
   let dueTimer: NodeJS.Timeout | null = null;
   let pumpQueued = false;
   /** Between start() and the end of its /me call and reconciliation: only scans may run. */
@@ -146,6 +169,7 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
     journal,
     trash,
     activity: activityLog,
+    accounts,
     hasher,
     events,
     options,
@@ -165,6 +189,7 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
     requestReconcile,
     pauseForAccount,
     stopFor,
+    halted: () => stopped !== null || !running,
   };
 
   // ---- progress and in-sync bookkeeping (this session's work only) ----
@@ -227,6 +252,8 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
 
   function isSettled(): boolean {
     if (stopped) return true;
+    // Still starting (or waiting for /me to say which account this is): nothing is known to be done.
+    if (startingUp) return false;
     return (
       scanning.size === 0 &&
       preparing.size === 0 &&
@@ -316,13 +343,24 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
       if (isLarge && largeStarted >= largeAllowed) continue;
       if (isLarge) largeStarted++;
       started++;
-      const slot = { controller: new AbortController(), size: row.size ?? 0, sent: 0 };
+      const slot = { controller: new AbortController(), size: row.size ?? 0, sent: 0, shownAt: 0 };
       uploading.set(row.id, slot);
       uploadOne(ctx, row, {
         signal: slot.controller.signal,
         onProgress: (sent) => {
-          meter.add(sent - slot.sent, now());
+          const at = now();
+          meter.add(sent - slot.sent, at);
           slot.sent = sent;
+          // Per file at most ten times a second, and always the last bytes.
+          if (sent >= slot.size || at - slot.shownAt >= 100) {
+            slot.shownAt = at;
+            events.emit('upload-progress', {
+              fileId: row.id,
+              folderId: row.folderId,
+              sentBytes: sent,
+              totalBytes: slot.size,
+            });
+          }
           emitProgress();
         },
       })
@@ -354,7 +392,7 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
 
   // ---- journal reconciliation ----
   function requestReconcile(delay = options.reconcileDelayMs) {
-    if (reconcileTimer) return;
+    if (reconcileTimer || stopped) return;
     reconcileTimer = setTimeout(() => {
       reconcileTimer = null;
       void runReconcile();
@@ -362,6 +400,8 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
   }
 
   async function runReconcile(): Promise<void> {
+    // Stopped (401, account closed): nothing more is sent; open intents are settled at the next start.
+    if (stopped || !running) return;
     if (reconciling) {
       requestReconcile();
       return;
@@ -437,6 +477,73 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
     checkInSync();
   }
 
+  // ---- the account the rows belong to ----
+  /**
+   * Reads /me: the upload rules, whether uploads are allowed, and which account this is. Another account
+   * than the rows were synced with: every synced row is checked against it first (moveToAccount).
+   * 'unconfirmed': the service did not answer and the rows may belong to another account, so nothing
+   * is sent or deleted until it does.
+   */
+  async function openAccount(
+    scans: Promise<unknown>,
+    quiet: boolean,
+  ): Promise<'ready' | 'stopped' | 'unconfirmed'> {
+    const me = await client.me();
+    if (!running) return 'stopped';
+    const known = accounts.get();
+    if (!me.ok) {
+      if (me.error.reaction === 'auth' || me.error.reaction === 'closed') {
+        stopFor(me.error.reaction, me.error);
+        return 'stopped';
+      }
+      // Same service as on record, or nothing synced yet: the rows cannot be mistaken for another account's.
+      const provisional = known ? known.service === service : !files.hasRemotes();
+      if (!quiet)
+        ctx.log(
+          'offline',
+          provisional
+            ? `The service could not be reached (${me.error.code}); using the documented upload rules for now.`
+            : `The service could not be reached (${me.error.code}); nothing is sent until it confirms which account the synced files belong to.`,
+        );
+      return provisional ? 'ready' : 'unconfirmed';
+    }
+    rules = rulesFrom(me.value);
+    const seen = { service, clientId: me.value.client.id };
+    if (!sameAccount(known, seen)) {
+      if (known === null && !files.hasRemotes()) accounts.set(seen);
+      else {
+        // What the scans found changed or deleted was seen against the old rows; the move settles it.
+        await scans;
+        if (!running) return 'stopped';
+        moveToAccount(ctx, known, seen);
+      }
+    }
+    if (!uploadsAllowed(me.value)) pauseForAccount(pauseReason(me.value));
+    return 'ready';
+  }
+
+  /** Uploads and deletes may start: paused rows resume unless the account still refuses, the journal is settled. */
+  async function finishStartup() {
+    if (accountPaused === null) moveAll('PAUSED', 'QUEUED', { reasonCode: null, reason: null });
+    await runReconcile();
+    startingUp = false;
+    wake();
+  }
+
+  function confirmAccountLater(scans: Promise<unknown>, attempt: number) {
+    confirmTimer = setTimeout(
+      async () => {
+        confirmTimer = null;
+        if (!running || stopped) return;
+        const opened = await openAccount(scans, true);
+        if (opened === 'ready') await finishStartup();
+        else if (opened === 'unconfirmed') confirmAccountLater(scans, attempt + 1);
+        else startingUp = false;
+      },
+      Math.min(60_000, backoffDelayMs(attempt, options.backoff)),
+    );
+  }
+
   // ---- watching ----
   const pendingChanges = new Map<number, Map<string, WatchChange['kind']>>();
   const changeTimers = new Map<number, NodeJS.Timeout>();
@@ -456,6 +563,10 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
         (message) => {
           ctx.log('watch-fallback', message, { folderId: folder.id });
           events.emit('error', { folderId: folder.id, code: 'WATCH-FALLBACK', message });
+        },
+        {
+          pollIntervalMs: options.pollIntervalMs,
+          ...(opts.subscribeNative ? { subscribe: opts.subscribeNative } : {}),
         },
       );
       if (!running || !folders.get(folder.id)) await w.close();
@@ -565,25 +676,14 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
       // is hashed, sent or deleted before both are done (pump() waits for startingUp).
       startingUp = true;
       const scans = Promise.all(folders.list().map((f) => rescan(f.id)));
-      const me = await client.me();
-      if (me.ok) {
-        rules = rulesFrom(me.value);
-        if (!uploadsAllowed(me.value)) pauseForAccount(pauseReason(me.value));
-      } else if (me.error.reaction === 'auth' || me.error.reaction === 'closed') {
-        stopFor(me.error.reaction, me.error);
+      const opened = await openAccount(scans, false);
+      if (opened === 'stopped') {
         startingUp = false;
         await scans;
         return;
-      } else {
-        ctx.log(
-          'offline',
-          `The service could not be reached (${me.error.code}); using the documented upload rules for now.`,
-        );
       }
-      if (accountPaused === null) moveAll('PAUSED', 'QUEUED', { reasonCode: null, reason: null });
-      await runReconcile();
-      startingUp = false;
-      wake();
+      if (opened === 'ready') await finishStartup();
+      else confirmAccountLater(scans, 1);
       await scans;
       // The folders are in sync (and say so) once scanned: the watcher's own walk of the tree
       // (@parcel/watcher, in its thread) comes after and does not delay that. Run side by side, the
@@ -597,8 +697,9 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
       if (keepAlive) clearInterval(keepAlive);
       keepAlive = null;
       for (const u of uploading.values()) u.controller.abort();
-      for (const t of [reconcileTimer, pollTimer, dueTimer, ...changeTimers.values()]) if (t) clearTimeout(t);
-      reconcileTimer = pollTimer = dueTimer = null;
+      for (const t of [reconcileTimer, pollTimer, dueTimer, confirmTimer, ...changeTimers.values()])
+        if (t) clearTimeout(t);
+      reconcileTimer = pollTimer = dueTimer = confirmTimer = null;
       changeTimers.clear();
       await Promise.all([...watches.values()].map((w) => w.close().catch(() => undefined)));
       watches.clear();

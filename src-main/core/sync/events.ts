@@ -26,6 +26,11 @@ export interface SyncEvents {
     bytesPerSecond: number;
     etaSeconds: number | null;
   };
+  /**
+   * Bytes of one file's body sent so far (file bytes, not the multipart framing): per file at most ten
+   * times a second, and always when the last byte has left. The upload ends with the file's next `file` event.
+   */
+  'upload-progress': { fileId: number; folderId: number; sentBytes: number; totalBytes: number };
   /** A folder has nothing left to do (every file live, skipped, failed for good, or deleted). */
   'folder-in-sync': { folderId: number };
   /** Uploads paused by the account (402): they resume by themselves once /me allows uploads. */

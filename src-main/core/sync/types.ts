@@ -1,20 +1,12 @@
 /** The vocabulary of the sync engine, shared by its modules and by whoever wraps the engine (CLI, app). */
+import { FILE_STATES, type FolderMode } from '../../../src-shared/contract/sync';
 
-export const FILE_STATES = [
-  'NEW',
-  'HASHING',
-  'QUEUED',
-  'UPLOADING',
-  'LIVE',
-  'SKIPPED',
-  'FAILED',
-  'PAUSED',
-  'DELETING',
-  'DELETED',
-] as const;
+// The state list and the folder modes are the UI contract's (src-shared/contract/sync.ts): one source,
+// so a state added there is a state the engine must handle (FolderCounts and the transition table are
+// keyed by it and stop compiling until it does).
+export { FILE_STATES };
 export type FileState = (typeof FILE_STATES)[number];
-
-export type FolderMode = 'upload-only' | 'mirror';
+export type { FolderMode };
 export type WatcherKind = 'native' | 'polling';
 
 export interface Folder {

@@ -301,6 +301,24 @@ export function filesStore(db: Db, now: () => number = Date.now) {
             ).get(folderId, folderId);
       return r?.x === 1;
     },
+    /** Whether any row holds a remote id (of the account the rows were synced with). */
+    hasRemotes(): boolean {
+      return (
+        prep<[], { x: number }>(
+          'SELECT EXISTS (SELECT 1 FROM sync_files WHERE remote_id IS NOT NULL OR old_remote_id IS NOT NULL) AS x',
+        ).get()?.x === 1
+      );
+    },
+    /**
+     * Forgets every remote id, URL and remote md5 at once (the rows now belong to another account).
+     * No state changes: the caller moves the rows that need one first.
+     */
+    forgetRemotes(): number {
+      return prep(
+        `UPDATE sync_files SET remote_id = NULL, remote_url = NULL, remote_md5 = NULL, remote_size = NULL,
+           old_remote_id = NULL WHERE remote_id IS NOT NULL OR old_remote_id IS NOT NULL OR remote_url IS NOT NULL`,
+      ).run().changes;
+    },
     remoteIdsOwned(): Set<number> {
       const ids = prep<[], { id: number }>(
         `SELECT remote_id AS id FROM sync_files WHERE remote_id IS NOT NULL UNION SELECT old_remote_id FROM sync_files WHERE old_remote_id IS NOT NULL UNION SELECT remote_id FROM sync_trash`,

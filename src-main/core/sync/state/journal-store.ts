@@ -16,7 +16,8 @@ export interface JournalEntry {
   startedAt: number;
 }
 
-export type JournalOutcome = 'LIVE' | 'FAILED' | 'ADOPTED' | 'NOT-FOUND' | 'ABANDONED';
+/** ACCOUNT-CHANGED: the intent was for another account; the row is verified against the new one. */
+export type JournalOutcome = 'LIVE' | 'FAILED' | 'ADOPTED' | 'NOT-FOUND' | 'ABANDONED' | 'ACCOUNT-CHANGED';
 
 export function journalStore(db: Db, now: () => number = Date.now) {
   const prep = statementCache(db);

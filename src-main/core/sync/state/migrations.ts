@@ -87,4 +87,18 @@ export const SYNC_MIGRATIONS: Migration[] = [
       CREATE INDEX sync_files_by_state_retry ON sync_files (state, next_retry_at);
     `,
   },
+  {
+    id: 3,
+    name: 'sync: the account the rows were synced with (service + client id)',
+    // One row: remote ids, the journal and the trash only mean something on this account. Another account
+    // (a reset sandbox, another base URL, another client's key) gets every row verified before anything is sent.
+    up: `
+      CREATE TABLE sync_account (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        service TEXT NOT NULL,
+        client_id INTEGER NOT NULL,
+        since INTEGER NOT NULL
+      );
+    `,
+  },
 ];

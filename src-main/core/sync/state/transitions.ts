@@ -9,10 +9,12 @@ const NEXT: Record<FileState, readonly FileState[]> = {
   HASHING: ['NEW', 'QUEUED', 'SKIPPED', 'FAILED', 'LIVE', 'DELETING', 'DELETED'],
   QUEUED: ['NEW', 'UPLOADING', 'PAUSED', 'SKIPPED', 'FAILED', 'DELETING', 'DELETED'],
   UPLOADING: ['UPLOADING', 'NEW', 'QUEUED', 'LIVE', 'FAILED', 'PAUSED', 'SKIPPED'],
-  LIVE: ['NEW', 'DELETING', 'DELETED'],
+  // LIVE/PAUSED -> UPLOADING: another account; an intent is journaled and the bucket's listing decides
+  // (adopted as LIVE, or QUEUED to be sent), as for an upload whose reply was lost.
+  LIVE: ['NEW', 'UPLOADING', 'DELETING', 'DELETED'],
   SKIPPED: ['NEW', 'DELETING', 'DELETED'],
   FAILED: ['NEW', 'QUEUED', 'UPLOADING', 'FAILED', 'DELETING', 'DELETED'],
-  PAUSED: ['NEW', 'QUEUED', 'DELETING', 'DELETED'],
+  PAUSED: ['NEW', 'QUEUED', 'UPLOADING', 'DELETING', 'DELETED'],
   DELETING: ['DELETING', 'DELETED', 'NEW'],
   // DELETED -> DELETED relabels a delete found later to be a rename (the reason changes, not the state).
   DELETED: ['NEW', 'DELETED'],

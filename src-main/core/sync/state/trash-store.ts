@@ -34,6 +34,10 @@ export function trashStore(db: Db, now: () => number = Date.now) {
         remoteId,
       );
     },
+    /** Empties the trash (its ids belong to an account the engine no longer talks to); returns how many. */
+    clear(): number {
+      return prep('DELETE FROM sync_trash').run().changes;
+    },
     count(): number {
       return prep<[], { n: number }>('SELECT COUNT(*) AS n FROM sync_trash').get()?.n ?? 0;
     },

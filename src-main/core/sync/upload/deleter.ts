@@ -8,6 +8,7 @@ import { backoffDelayMs } from './backoff';
  */
 export async function runDeletes(ctx: SyncContext, batch = 8): Promise<void> {
   for (const item of ctx.trash.due(batch)) {
+    if (ctx.halted()) return;
     const res = await ctx.client.deleteFile(item.remoteId);
     if (res.ok || res.error.code === 'GONE') {
       ctx.trash.done(item.remoteId);
@@ -29,6 +30,7 @@ export async function runDeletes(ctx: SyncContext, batch = 8): Promise<void> {
     }
   }
   for (const row of ctx.files.inState('DELETING', batch, { dueBy: ctx.now() })) {
+    if (ctx.halted()) return;
     if (row.remoteId === null) {
       ctx.move(row.id, 'DELETED', {}, ['DELETING']);
       continue;

@@ -1,5 +1,6 @@
 import type { RemoteFile } from '../../../../src-shared/api/file-hosting';
 import { ApiFailure } from '../../service/api-error';
+import { ACCOUNT_CHANGED } from '../account/account-change';
 import type { SyncContext } from '../context';
 import { scheduleRetry } from './react';
 import { markLive } from './upload-one';
@@ -18,6 +19,7 @@ export async function reconcileJournal(ctx: SyncContext, inFlight: ReadonlySet<n
   const buckets = [...new Set(open.map((e) => e.bucket))];
   let allListed = true;
   for (const bucket of buckets) {
+    if (ctx.halted()) return false;
     const byKey = new Map<string, RemoteFile[]>();
     try {
       for await (const f of ctx.client.listAllFiles({ bucket })) {
@@ -41,6 +43,7 @@ export async function reconcileJournal(ctx: SyncContext, inFlight: ReadonlySet<n
       continue;
     }
     const owned = ctx.files.remoteIdsOwned();
+    const moved = { adopted: 0, queued: 0 };
     for (const entry of open.filter((e) => e.bucket === bucket)) {
       const row = ctx.files.get(entry.fileId);
       const candidates = (byKey.get(contentKey(entry.name, entry.size, entry.md5)) ?? [])
@@ -52,13 +55,23 @@ export async function reconcileJournal(ctx: SyncContext, inFlight: ReadonlySet<n
         ctx.journal.settle(entry.id, 'ABANDONED', match?.id ?? null);
         continue;
       }
+      const accountCheck = row.reasonCode === ACCOUNT_CHANGED;
       if (match) {
         owned.add(match.id);
         markLive(ctx, row, match, entry.id, 'ADOPTED');
-        ctx.log('adopted', `${row.name} had arrived before the reply was lost; not sent again.`, {
-          folderId: row.folderId,
-          fileId: row.id,
-        });
+        if (accountCheck) moved.adopted++;
+        else
+          ctx.log('adopted', `${row.name} had arrived before the reply was lost; not sent again.`, {
+            folderId: row.folderId,
+            fileId: row.id,
+          });
+      } else if (accountCheck) {
+        // Not on this account: sent as a new upload, with the md5 on record (upload-one checks the stat first).
+        ctx.db.transaction(() => {
+          ctx.journal.settle(entry.id, 'NOT-FOUND');
+          ctx.move(row.id, 'QUEUED', { reasonCode: null, reason: null, nextRetryAt: null }, ['UPLOADING']);
+        })();
+        moved.queued++;
       } else {
         ctx.db.transaction(() => {
           ctx.journal.settle(entry.id, 'NOT-FOUND');
@@ -68,6 +81,12 @@ export async function reconcileJournal(ctx: SyncContext, inFlight: ReadonlySet<n
           });
         })();
       }
+    }
+    if (moved.adopted || moved.queued) {
+      ctx.log(
+        'account-checked',
+        `Bucket ${bucket}: ${moved.adopted} file(s) already on this account were adopted (not sent again), ${moved.queued} will be uploaded.`,
+      );
     }
   }
   ctx.wake();

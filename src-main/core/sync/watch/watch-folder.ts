@@ -18,6 +18,21 @@ export interface WatchHandlers {
   onRescan(reason: string): void;
 }
 
+/**
+ * Native recursive watching of a tree, with @parcel/watcher's `subscribe` signature. The engine takes
+ * it as an option so that a test can make it fail the way a full inotify table does (ENOSPC).
+ */
+export type NativeSubscribe = (
+  dir: string,
+  onEvents: (error: Error | null, events: { path: string; type: 'create' | 'update' | 'delete' }[]) => void,
+) => Promise<{ unsubscribe(): Promise<void> }>;
+
+export interface WatchOptions {
+  subscribe?: NativeSubscribe;
+  /** How often a polled folder is looked at (default 2 s). */
+  pollIntervalMs?: number;
+}
+
 export const INOTIFY_ADVICE =
   'The system ran out of file watches (inotify). Raise the limit, e.g. `sudo sysctl fs.inotify.max_user_watches=524288` (and add it to /etc/sysctl.conf); until then this folder is polled.';
 
@@ -29,24 +44,28 @@ export async function watchFolder(
   folder: Folder,
   handlers: WatchHandlers,
   onFallback: (message: string) => void,
+  opts: WatchOptions = {},
 ): Promise<FolderWatch> {
   if (folder.watcher === 'native') {
     try {
-      return await watchNative(folder, handlers);
+      return await watchNative(folder, handlers, opts.subscribe);
     } catch (e) {
       const text = e instanceof Error ? e.message : String(e);
-      const full = /ENOSPC|inotify|watch/i.test(text) && /ENOSPC|limit|no space/i.test(text);
+      // @parcel/watcher reports it as "inotify_add_watch on '...' failed: No space left on device".
+      const full =
+        (e as NodeJS.ErrnoException)?.code === 'ENOSPC' ||
+        (/ENOSPC|inotify|watch/i.test(text) && /ENOSPC|limit|no space/i.test(text));
       onFallback(full ? INOTIFY_ADVICE : `Native watching failed (${text}); this folder is polled instead.`);
     }
   }
-  return watchPolling(folder, handlers);
+  return watchPolling(folder, handlers, opts.pollIntervalMs ?? 2_000);
 }
 
 const toName = (root: string, abs: string) => relative(root, abs).split(sep).join('/');
 
-async function watchNative(folder: Folder, h: WatchHandlers): Promise<FolderWatch> {
-  const watcher = await import('@parcel/watcher');
-  const sub = await watcher.subscribe(folder.path, (error, events) => {
+async function watchNative(folder: Folder, h: WatchHandlers, given?: NativeSubscribe): Promise<FolderWatch> {
+  const subscribe: NativeSubscribe = given ?? (await import('@parcel/watcher')).subscribe;
+  const sub = await subscribe(folder.path, (error, events) => {
     if (error) {
       h.onRescan(`watcher error: ${error.message}`);
       return;
@@ -63,12 +82,12 @@ async function watchNative(folder: Folder, h: WatchHandlers): Promise<FolderWatc
   return { kind: 'native', close: () => sub.unsubscribe() };
 }
 
-async function watchPolling(folder: Folder, h: WatchHandlers): Promise<FolderWatch> {
+async function watchPolling(folder: Folder, h: WatchHandlers, intervalMs: number): Promise<FolderWatch> {
   const { watch } = await import('chokidar');
   const w = watch(folder.path, {
     usePolling: true,
-    interval: 2_000,
-    binaryInterval: 2_000,
+    interval: intervalMs,
+    binaryInterval: intervalMs,
     ignoreInitial: true,
     followSymlinks: false,
   });
