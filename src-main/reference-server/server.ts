@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
@@ -60,7 +60,15 @@ export async function startReferenceServer(input: ServerOptionsInput = {}): Prom
   for (const m of MODULES) for (const job of m.jobs?.(ctx) ?? []) scheduler.add(job);
 
   const app = await buildApp(ctx, MODULES, adminToken);
-  await app.listen({ host: options.host, port: options.port });
+  try {
+    await app.listen({ host: options.host, port: options.port });
+  } catch (error) {
+    // A port in use (say): nothing was served, so a new folder stays new for the next start.
+    await app.close().catch(() => undefined);
+    db.close();
+    if (isNew) for (const f of [dbFile, `${dbFile}-wal`, `${dbFile}-shm`]) rmSync(f, { force: true });
+    throw error;
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;

@@ -94,7 +94,13 @@ export async function run(argv: string[]): Promise<number> {
     for (const name of ['paused', 'resumed', 'stopped', 'error', 'folder-in-sync'] as const) {
       engine.on(name, (payload) => {
         clearBar();
-        out.emit(`${name}: ${'message' in payload ? payload.message : JSON.stringify(payload)}`, {
+        const text =
+          'message' in payload
+            ? `${name}: ${payload.message}`
+            : 'folderId' in payload
+              ? `${engine.listFolders().find((f) => f.id === payload.folderId)?.path ?? 'The folder'} is in sync.`
+              : `${name}: ${JSON.stringify(payload)}`;
+        out.emit(text, {
           event: name,
           ...payload,
         });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { z } from 'zod';
@@ -40,13 +40,19 @@ export async function startSandbox(opts: {
   try {
     // Loaded on demand: a real account never loads the server's code.
     const { startReferenceServer } = await import('../../reference-server/server');
-    server = await startReferenceServer({
-      host: '127.0.0.1',
-      port: 0,
-      dataDir: dir,
-      adminToken,
-      ...(opts.ratePerMinute !== undefined ? { ratePerMinute: opts.ratePerMinute } : {}),
-    });
+    const start = (port: number) =>
+      startReferenceServer({
+        host: '127.0.0.1',
+        port,
+        dataDir: dir,
+        adminToken,
+        ...(opts.ratePerMinute !== undefined ? { ratePerMinute: opts.ratePerMinute } : {}),
+      });
+    // The same port as last time when it is free, so that the CDN links the sandbox gave out keep
+    // working after a restart; another port (and new links) only when something else holds it.
+    const remembered = rememberedPort(dir);
+    server = remembered ? await start(remembered).catch(() => start(0)) : await start(0);
+    rememberPort(dir, new URL(server.baseUrl).port);
   } catch (e) {
     return err(
       appError(
@@ -101,5 +107,24 @@ function safeJson(text: string): unknown {
     return JSON.parse(text);
   } catch {
     return undefined;
+  }
+}
+
+const PORT_FILE = 'port';
+
+function rememberedPort(dir: string): number | null {
+  try {
+    const port = Number(readFileSync(join(dir, PORT_FILE), 'utf8').trim());
+    return Number.isInteger(port) && port > 0 && port < 65536 ? port : null;
+  } catch {
+    return null;
+  }
+}
+
+function rememberPort(dir: string, port: string): void {
+  try {
+    writeFileSync(join(dir, PORT_FILE), `${port}\n`);
+  } catch {
+    // Only a convenience: without it the next start picks a free port.
   }
 }
