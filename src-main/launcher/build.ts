@@ -1,5 +1,6 @@
 import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { buildCliBundle, cliOutDir } from './cli-bundle.mjs';
 import { ELECTRON_OUT, PROJECT_ROOT, RENDERER_OUT } from './project-paths';
 
 /** `vite build` of the renderer into out/renderer (or `outDir`: tests build their own copy, side by side). */
@@ -70,5 +71,8 @@ export async function run(): Promise<number> {
   console.log(`renderer -> ${RENDERER_OUT}`);
   await buildElectron();
   console.log(`electron -> ${ELECTRON_OUT}`);
+  // bin/assets-sync.mjs builds it on demand too; here so that out/ is complete after a build.
+  await buildCliBundle();
+  console.log(`cli -> ${cliOutDir()}`);
   return 0;
 }

@@ -1,6 +1,7 @@
 /**
  * One engine run in its own process, so that its peak RSS (VmHWM) is the engine's alone, not the
- * benchmark's or the server's. Run as `node --import tsx engine-child.ts '<json ChildInput>'`; prints
+ * benchmark's or the server's. Run as `node out/cli/engine-child.mjs '<json ChildInput>'` (or through
+ * tsx from the sources: harness.ts picks the way the benchmark itself runs); prints
  * one JSON line (ChildReport) on stdout and exits. The engine, database and client are built the way
  * the `sync` command builds them; only the request budget and the hooks that count requests differ.
  */

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { cliEntryArgs } from '../../../launcher/cli-entry';
 import { type BenchServer, REPO, runToEnd, startServer } from '../bench/processes';
 import type { ChildInput, ChildReport } from './engine-child';
 
@@ -15,9 +16,7 @@ export async function runEngine(input: ChildInput): Promise<ChildReport & { wall
         ...(process.env.BENCH_SYNC_PROFILE
           ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_SYNC_PROFILE]
           : []),
-        '--import',
-        'tsx',
-        join(import.meta.dirname, 'engine-child.ts'),
+        ...cliEntryArgs('engine-child', join(import.meta.dirname, 'engine-child.ts')),
         JSON.stringify(input),
       ],
       { stdio: ['ignore', 'pipe', 'inherit'], cwd: REPO },

@@ -1,0 +1,155 @@
+// The `assets-sync` CLI as an esbuild bundle in out/cli, rebuilt when a source is newer than it.
+// Plain JavaScript: bin/assets-sync.mjs needs it before anything can run TypeScript.
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { dirname, extname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+
+/**
+ * The bundle's entry points (out/cli/<name>.mjs). engine-child is the benchmark's engine process,
+ * started by name (cli-entry.ts), so that its memory figures are those of the bundle too.
+ */
+const ENTRY_POINTS = {
+  'assets-sync': 'src-main/cli/main.ts',
+  'engine-child': 'src-main/cli/commands/bench-sync/engine-child.ts',
+};
+
+/** What the bundle is made of: a change to any of these makes it stale. */
+const SOURCE_DIRS = ['src-main', 'src-shared'];
+const SOURCE_FILES = ['package.json', 'tsconfig.json'];
+
+/** Chunks no build uses any more are deleted once this old (a process that started just before a rebuild may still load them). */
+const OLD_CHUNK_MS = 60 * 60 * 1000;
+
+/** Where the bundle of `root` lives. It must stay inside the project: its packages resolve from node_modules above it. */
+export const cliOutDir = (root = ROOT) => join(root, 'out', 'cli');
+export const cliBundle = (root = ROOT) => join(cliOutDir(root), 'assets-sync.mjs');
+
+/**
+ * True when the bundle exists and no source changed since its build started. Stat only: this runs
+ * at every start. ctime, not mtime: an edit that keeps an old mtime (cp -p, touch -d) still changes
+ * ctime, and a directory's ctime moves when a file in it is added, removed or renamed.
+ */
+export function bundleIsFresh(root = ROOT) {
+  let builtAt;
+  try {
+    builtAt = statSync(cliBundle(root)).mtimeMs;
+  } catch {
+    return false;
+  }
+  for (const f of SOURCE_FILES) {
+    const st = statSync(join(root, f), { throwIfNoEntry: false });
+    if (st && st.ctimeMs > builtAt) return false;
+  }
+  return SOURCE_DIRS.every((d) => !changedUnder(join(root, d), builtAt));
+}
+
+function changedUnder(dir, since) {
+  if (statSync(dir).ctimeMs > since) return true;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, entry.name);
+    if (entry.isDirectory() ? changedUnder(p, since) : statSync(p).ctimeMs > since) return true;
+  }
+  return false;
+}
+
+/**
+ * Builds the bundle of `root` into out/cli. Several processes may build at once and others may be
+ * starting from the bundle meanwhile: every file is written under a temporary name and renamed, the
+ * chunks (content-hashed names) before the entries that import them, so a reader sees either the
+ * old build or the new one, whole. The entries get the build's start time as mtime: a source saved
+ * during the build is newer, and the next start rebuilds.
+ */
+export async function buildCliBundle(root = ROOT) {
+  const startedAt = new Date();
+  const esbuild = await import('esbuild');
+  const outDir = cliOutDir(root);
+  try {
+    const result = await esbuild.build({
+      absWorkingDir: root,
+      entryPoints: Object.fromEntries(Object.entries(ENTRY_POINTS).map(([k, v]) => [k, join(root, v)])),
+      outdir: outDir,
+      outExtension: { '.js': '.mjs' },
+      chunkNames: 'chunks/[name]-[hash]',
+      bundle: true,
+      // Each command stays its own chunk, loaded on demand: `reference-server` never loads the sync engine.
+      splitting: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      // node_modules load as usual (native modules, their own data files, one copy shared with tests).
+      packages: 'external',
+      define: { __CLI_BUNDLE__: 'true' },
+      plugins: [sourceLocations],
+      write: false,
+      logLevel: 'silent',
+    });
+    mkdirSync(join(outDir, 'chunks'), { recursive: true });
+    const entries = new Set(Object.keys(ENTRY_POINTS).map((name) => join(outDir, `${name}.mjs`)));
+    const files = result.outputFiles;
+    for (const f of files) if (!entries.has(f.path)) writeChunk(f.path, f.contents);
+    for (const f of files) if (entries.has(f.path)) writeAtomically(f.path, f.contents, startedAt);
+    pruneChunks(join(outDir, 'chunks'), new Set(files.map((f) => f.path)));
+  } finally {
+    // esbuild's service process would otherwise live as long as this one (a server runs for days).
+    await esbuild.stop();
+  }
+}
+
+function writeAtomically(path, contents, mtime) {
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, contents);
+  if (mtime) utimesSync(tmp, mtime, mtime);
+  renameSync(tmp, path);
+}
+
+/** A chunk's name carries a hash of its content: one already there with that name and size is this one. */
+function writeChunk(path, contents) {
+  const st = statSync(path, { throwIfNoEntry: false });
+  if (st?.size !== contents.length) writeAtomically(path, contents);
+}
+
+function pruneChunks(dir, keep) {
+  const now = Date.now();
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    try {
+      if (!keep.has(p) && now - statSync(p).mtimeMs > OLD_CHUNK_MS) unlinkSync(p);
+    } catch {
+      // another build pruned it first
+    }
+  }
+}
+
+const LOADERS = { '.ts': 'ts', '.mts': 'ts', '.cts': 'ts', '.tsx': 'tsx', '.jsx': 'jsx' };
+
+/**
+ * import.meta.url, .dirname and .filename keep the values they have when the sources run: each
+ * module's own source path, not the bundle's. So everything a module finds next to itself (the md5
+ * worker, the project root, the benchmark's engine) is found where it is in the tree, whoever moves
+ * it, with nothing copied into out/cli to go stale.
+ */
+const sourceLocations = {
+  name: 'source-locations',
+  setup(build) {
+    build.onLoad({ filter: /\.[cm]?[jt]sx?$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      const contents = text.replace(/\bimport\.meta\.(url|dirname|filename)\b/g, (_, key) =>
+        JSON.stringify(
+          key === 'url' ? pathToFileURL(args.path).href : key === 'dirname' ? dirname(args.path) : args.path,
+        ),
+      );
+      return { contents, loader: LOADERS[extname(args.path)] ?? 'js' };
+    });
+  },
+};

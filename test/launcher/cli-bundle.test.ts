@@ -1,0 +1,131 @@
+import { spawn } from 'node:child_process';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { bundleIsFresh, cliBundle, cliOutDir } from '../../src-main/launcher/cli-bundle.mjs';
+
+// bin/assets-sync.mjs in a copy of the project (its node_modules linked), so that the builds, edits and
+// failures here touch neither the checkout's out/cli nor the processes other tests start from it.
+const repo = join(import.meta.dirname, '..', '..');
+const root = mkdtempSync(join(tmpdir(), 'assets-cli-bundle-'));
+for (const p of ['bin', 'src-main', 'src-shared', 'package.json', 'tsconfig.json'])
+  cpSync(join(repo, p), join(root, p), { recursive: true });
+symlinkSync(join(repo, 'node_modules'), join(root, 'node_modules'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(root, 'bin', 'assets-sync.mjs'), ...args], {
+      env: { ...process.env, ASSETS_SYNC_TSX: '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const viaTsx = (args: string[]) => cli(args, { ASSETS_SYNC_TSX: '1' });
+const editHelp = (marker: string) => {
+  const main = join(root, 'src-main', 'cli', 'main.ts');
+  writeFileSync(main, readFileSync(main, 'utf8').replace('[options]', `[options] ${marker}`));
+};
+
+describe('the CLI runs from its bundle (out/cli)', () => {
+  it('builds the bundle on the first start, and prints exactly what the sources print through tsx', async () => {
+    expect(existsSync(cliBundle(root))).toBe(false);
+    const bundled = await cli(['--help']);
+    expect(existsSync(cliBundle(root))).toBe(true);
+    expect(bundled).toEqual({ code: 0, stdout: expect.stringContaining('reference-server'), stderr: '' });
+    expect(bundled).toEqual(await viaTsx(['--help']));
+
+    const unknown = await cli(['no-such-command']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('unknown command "no-such-command"');
+    expect(unknown).toEqual(await viaTsx(['no-such-command']));
+  });
+
+  it('reuses the bundle while nothing changed, and rebuilds it before running an edited source', async () => {
+    const before = statSync(cliBundle(root));
+    expect(bundleIsFresh(root)).toBe(true);
+    await cli(['--help']);
+    expect(statSync(cliBundle(root)).ino).toBe(before.ino);
+
+    editHelp('EDITED-ONCE');
+    expect(bundleIsFresh(root)).toBe(false);
+    const run = await cli(['--help']);
+    expect(run.stdout).toContain('EDITED-ONCE');
+    expect(statSync(cliBundle(root)).ino).not.toBe(before.ino);
+    expect(bundleIsFresh(root)).toBe(true);
+  });
+
+  it('counts a file added or removed deep in the tree, whatever its timestamps, as a change', async () => {
+    expect(bundleIsFresh(root)).toBe(true);
+    const added = join(root, 'src-main', 'core', 'sync', 'new-module.ts');
+    writeFileSync(added, 'export const x = 1;\n');
+    expect(bundleIsFresh(root)).toBe(false);
+    await cli(['--help']);
+    expect(bundleIsFresh(root)).toBe(true);
+    rmSync(added);
+    expect(bundleIsFresh(root)).toBe(false);
+  });
+
+  it('serves several processes starting at once on a stale bundle, each whole', async () => {
+    editHelp('EDITED-TWICE');
+    const runs = await Promise.all([cli(['--help']), cli(['--help']), cli(['--help'])]);
+    for (const r of runs) {
+      expect(r.code).toBe(0);
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toContain('EDITED-TWICE');
+    }
+    expect(readdirSync(cliOutDir(root)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('keeps every module finding its files at its source location (the md5 workers, the project root)', () => {
+    const chunks = readdirSync(join(cliOutDir(root), 'chunks')).map((f) =>
+      readFileSync(join(cliOutDir(root), 'chunks', f), 'utf8'),
+    );
+    const all = chunks.join('\n');
+    expect(all).not.toMatch(/import\.meta\.(url|dirname|filename)/);
+    const workers = [...all.matchAll(/new URL\("(\.\/[^"]+\.mjs)", "(file:[^"]+)"\)/g)];
+    expect(workers.length).toBeGreaterThan(0);
+    for (const [, rel, base] of workers) expect(existsSync(fileURLToPath(new URL(rel!, base!)))).toBe(true);
+    expect(existsSync(join(cliOutDir(root), 'engine-child.mjs'))).toBe(true);
+  });
+
+  it('falls back to tsx with one line on stderr when the bundle cannot be written, stdout unchanged', async () => {
+    rmSync(cliOutDir(root), { recursive: true });
+    mkdirSync(join(root, 'out'), { recursive: true });
+    writeFileSync(cliOutDir(root), 'not a directory');
+    const run = await cli(['--help']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe((await viaTsx(['--help'])).stdout);
+    const lines = run.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /^assets-sync: running the sources through tsx \(the CLI bundle could not be built: /,
+    );
+  });
+});
