@@ -5,9 +5,9 @@ export const PRICE_PER_GB_MONTH_PAISE = 500;
 export const GRACE_DAYS = 30;
 export const FILE_API_REQUESTS_PER_MINUTE = 120;
 /**
- * The app's own request budget for the file API: any 60 s window holds at most rate + burst requests, so
- * 115/min with a burst of 2 stays under the service's 120 with room for arrival jitter; the Settings view
- * may raise it to 117 (+2 = 119), never to the limit itself.
+ * The app's own request budget for the file API: at most this many requests in any 60 s window (a sliding
+ * window, as the service counts), a few under the service's 120 for arrival jitter; the Settings view may
+ * raise it to 117, never to the limit itself.
  */
 export const FILE_API_BUDGET_DEFAULT_PER_MINUTE = 115;
 export const FILE_API_BUDGET_MAX_PER_MINUTE = 117;

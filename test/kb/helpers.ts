@@ -70,7 +70,7 @@ export function openApp(dbFile: string, secrets: SecretStore): TestApp {
   const db = openDatabase(dbFile, [...KB_MIGRATIONS, ...LEADS_MIGRATIONS]);
   const signing = createSigningKeys(secrets, () => botIds(db));
   const snapshots: KbSnapshot[] = [];
-  const budget = createRequestBudget({ perMinute: 600, burst: 20 });
+  const budget = createRequestBudget({ perMinute: 600 });
   const kb = createKbService({
     db,
     secrets,

@@ -3,8 +3,8 @@ import {
   budgetFor,
   createRequestBudget,
   DEFAULT_FILE_API_PER_MINUTE,
-  defaultBurst,
 } from '../../src-main/core/service/request-budget';
+import { FILE_API_REQUESTS_PER_MINUTE } from '../../src-shared/domain/limits';
 
 // Unit tests on an injected clock: vitest's fake timers drive both Date.now and setTimeout.
 beforeEach(() => {
@@ -31,46 +31,56 @@ function maxInWindow(times: number[], windowMs: number): number {
   return max;
 }
 
-describe('request budget (token bucket)', () => {
-  it('grants the burst at once, then one token per 60/perMinute seconds', async () => {
-    const budget = createRequestBudget({ perMinute: 60, burst: 2, now: Date.now });
+describe('request budget (sliding window)', () => {
+  it('grants the whole allowance at once, then each place again a minute after it was used', async () => {
+    const budget = createRequestBudget({ perMinute: 3, now: Date.now });
     const start = Date.now();
     const times = grantTimes(budget, 5);
     await vi.advanceTimersByTimeAsync(0);
-    expect(times.length).toBe(2);
-    await vi.advanceTimersByTimeAsync(999);
-    expect(times.length).toBe(2);
-    await vi.advanceTimersByTimeAsync(1);
     expect(times.length).toBe(3);
-    await vi.advanceTimersByTimeAsync(2_000);
-    expect(times.map((t) => t - start)).toEqual([0, 0, 1_000, 2_000, 3_000]);
+    await vi.advanceTimersByTimeAsync(59_999);
+    expect(times.length).toBe(3);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(times.map((t) => t - start)).toEqual([0, 0, 0, 60_000, 60_000]);
   });
 
-  it('at the file API default (110/min) a long run never puts more than 120 requests in any minute', async () => {
-    const budget = createRequestBudget({ perMinute: 110, now: Date.now });
-    expect(budget.burst).toBe(defaultBurst(110));
-    const times = grantTimes(budget, 400);
+  it('at the file API default a long run never puts more than the service allows in any minute, and uses it', async () => {
+    const budget = createRequestBudget({ perMinute: DEFAULT_FILE_API_PER_MINUTE, now: Date.now });
+    const start = Date.now();
+    const times = grantTimes(budget, 240);
     await vi.advanceTimersByTimeAsync(4 * 60_000);
-    expect(times.length).toBe(400);
-    const worst = maxInWindow(times, 60_000);
-    expect(worst).toBeLessThanOrEqual(120);
-    expect(worst).toBeGreaterThanOrEqual(110); // and it does use what it is allowed
-    // The KB API: 55/min with its burst stays under the entry API's 60/min.
+    expect(times.length).toBe(240);
+    expect(maxInWindow(times, 60_000)).toBe(DEFAULT_FILE_API_PER_MINUTE);
+    expect(DEFAULT_FILE_API_PER_MINUTE).toBeLessThan(FILE_API_REQUESTS_PER_MINUTE);
+    // 240 requests take two minutes and a little: the floor the service's limit allows.
+    expect(times.at(-1)! - start).toBeLessThanOrEqual(120_000);
+    // The KB API: 55/min stays under the entry API's 60/min.
     const kb = createRequestBudget({ perMinute: 55, now: Date.now });
     const kbTimes = grantTimes(kb, 150);
     await vi.advanceTimersByTimeAsync(3 * 60_000);
-    expect(maxInWindow(kbTimes, 60_000)).toBeLessThanOrEqual(60);
+    expect(maxInWindow(kbTimes, 60_000)).toBeLessThanOrEqual(55);
   });
 
-  it('deferUntil (a 429 Retry-After) holds everyone until then, and resumes at the rate, not in a burst', async () => {
-    const budget = createRequestBudget({ perMinute: 120, burst: 5, now: Date.now });
+  it('requests taken one at a time over a minute free their places one at a time', async () => {
+    const budget = createRequestBudget({ perMinute: 2, now: Date.now });
+    const start = Date.now();
+    await budget.take();
+    await vi.advanceTimersByTimeAsync(30_000);
+    await budget.take();
+    const times = grantTimes(budget, 2);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(times.map((t) => t - start)).toEqual([60_000, 90_000]);
+  });
+
+  it('deferUntil (a 429 Retry-After) holds everyone until then, and resumes at the steady rate, not in a burst', async () => {
+    const budget = createRequestBudget({ perMinute: 120, now: Date.now });
     const start = Date.now();
     budget.deferUntil(start + 10_000);
     const times = grantTimes(budget, 3);
     await vi.advanceTimersByTimeAsync(9_999);
     expect(times).toEqual([]);
     await vi.advanceTimersByTimeAsync(1_600);
-    // One token earned each 500 ms after the deadline; the burst was spent by the 429.
+    // The service's window is taken as full at the deadline: one place frees each 500 ms after it.
     expect(times.map((t) => t - start)).toEqual([10_500, 11_000, 11_500]);
     // An earlier deadline never shortens a later one.
     budget.deferUntil(start + 5_000);
@@ -96,7 +106,7 @@ describe('request budget (token bucket)', () => {
   });
 
   it('an aborted wait rejects and gives its place to the next caller', async () => {
-    const budget = createRequestBudget({ perMinute: 60, burst: 1, now: Date.now });
+    const budget = createRequestBudget({ perMinute: 1, now: Date.now });
     await budget.take();
     const controller = new AbortController();
     const aborted = budget.take(controller.signal);
@@ -105,7 +115,7 @@ describe('request budget (token bucket)', () => {
     controller.abort(new Error('user cancelled'));
     await expect(aborted).rejects.toThrow('user cancelled');
     expect(budget.waiting).toBe(1);
-    await vi.advanceTimersByTimeAsync(1_000);
+    await vi.advanceTimersByTimeAsync(60_000);
     expect(next.length).toBe(1);
     await expect(budget.take(AbortSignal.abort(new Error('already')))).rejects.toThrow('already');
   });

@@ -23,7 +23,7 @@ describe('the engine stops when the service refuses the client', () => {
       const first = countingClient(
         server.baseUrl,
         minted.json.api_key,
-        createRequestBudget({ perMinute: 600, burst: 1 }),
+        createRequestBudget({ perMinute: 600 }),
       );
       const h = makeEngine(first.client, { concurrency: 2 }, appDir);
       const stops: SyncEvents['stopped'][] = [];

@@ -6,34 +6,35 @@ import {
 } from '../../../src-shared/domain/limits';
 
 /**
- * A token bucket kept below the service's per-address limit, shared by every call to that address
- * (uploads, listing, /me, retries), after rclone's pacer: retries count, and a 429's Retry-After wins.
+ * At most `perMinute` requests in any 60-second window, kept below the service's per-address limit and
+ * shared by every call to that address (uploads, listing, /me, retries), after rclone's pacer: retries
+ * count, and a 429's Retry-After wins.
+ *
+ * A sliding window of grant times rather than a token bucket: a bucket must keep rate + burst under the
+ * limit, so either a drop of 30 files waits half a second per file (small burst) or a long run goes at
+ * half speed (large burst). The window gives both: a burst up to the whole allowance at once, then
+ * exactly the allowance per minute, which is also how the service counts.
  */
 export interface RequestBudget {
   /** Resolves when a request may be sent; rejects with the signal's reason when aborted while waiting. */
   take(signal?: AbortSignal): Promise<void>;
-  /** A 429's Retry-After: nobody on this budget sends before `epochMs`. */
+  /**
+   * A 429's Retry-After: nobody on this budget sends before `epochMs`, and after it the budget starts
+   * from a full window (requests resume at the steady rate, not in a burst): the service counted
+   * requests this budget did not see (another program at the same address).
+   */
   deferUntil(epochMs: number): void;
-  /** Changes the rate in place (0 = unlimited); waiters keep their place. */
-  configure(opts: { perMinute: number; burst?: number }): void;
+  /** Changes the allowance in place (0 = unlimited); waiters keep their place. */
+  configure(opts: { perMinute: number }): void;
   readonly perMinute: number;
-  readonly burst: number;
-  /** Requests waiting for a token now (shown in the UI as "the request budget in use"). */
+  /** Requests waiting for their turn now (shown in the UI as "the request budget in use"). */
   readonly waiting: number;
 }
 
 export const DEFAULT_FILE_API_PER_MINUTE = FILE_API_BUDGET_DEFAULT_PER_MINUTE;
 export const DEFAULT_KB_API_PER_MINUTE = KB_API_BUDGET_DEFAULT_PER_MINUTE;
 
-/**
- * Any 60 s window holds at most `burst + perMinute` grants, so the burst is what is left under the
- * server's limit with a little room for arrival jitter: 115/min + 2 stays under 120/min; 55/min + 1
- * under 60/min. A higher rate would leave no room; a lower one wastes the allowance (240 uploads take
- * 2 min 4 s at 115/min against the 2-minute floor).
- */
-export function defaultBurst(perMinute: number): number {
-  return Math.max(1, Math.min(10, Math.floor(perMinute / 40)));
-}
+const WINDOW_MS = 60_000;
 
 interface Waiter {
   resolve(): void;
@@ -42,34 +43,24 @@ interface Waiter {
   onAbort?: () => void;
 }
 
-export function createRequestBudget(opts: {
-  perMinute: number;
-  burst?: number;
-  now?: () => number;
-}): RequestBudget {
+export function createRequestBudget(opts: { perMinute: number; now?: () => number }): RequestBudget {
   const now = opts.now ?? Date.now;
   let perMinute = 0;
-  let burst = 1;
-  let tokens = 0;
-  let refilledAt = now();
+  /** Grant times within the last window, oldest first. */
+  let granted: number[] = [];
   let notBefore = 0;
   const queue: Waiter[] = [];
   let timer: ReturnType<typeof setTimeout> | null = null;
 
-  const setRate = (p: { perMinute: number; burst?: number }) => {
+  const setRate = (p: { perMinute: number }) => {
     if (!Number.isFinite(p.perMinute) || p.perMinute < 0) throw new RangeError('perMinute must be 0 or more');
-    refill();
-    perMinute = p.perMinute;
-    burst = Math.max(1, Math.floor(p.burst ?? defaultBurst(p.perMinute)));
-    tokens = Math.min(tokens, burst);
+    perMinute = Math.floor(p.perMinute);
   };
 
-  function refill(): void {
-    const t = now();
-    // Time before a Retry-After deadline earns nothing: the server's window is still full.
-    const from = Math.max(refilledAt, notBefore);
-    if (perMinute > 0 && t > from) tokens = Math.min(burst, tokens + ((t - from) * perMinute) / 60_000);
-    refilledAt = Math.max(t, refilledAt);
+  function expire(t: number): void {
+    let drop = 0;
+    while (drop < granted.length && granted[drop]! <= t - WINDOW_MS) drop++;
+    if (drop > 0) granted = granted.slice(drop);
   }
 
   function pump(): void {
@@ -87,13 +78,14 @@ export function createRequestBudget(opts: {
         grant();
         continue;
       }
-      refill();
-      if (tokens >= 1) {
-        tokens -= 1;
+      expire(t);
+      if (granted.length < perMinute) {
+        granted.push(t);
         grant();
         continue;
       }
-      schedule(Math.ceil(((1 - tokens) * 60_000) / perMinute));
+      // The oldest grant in the window leaves it first; one place frees then.
+      schedule(granted[granted.length - perMinute]! + WINDOW_MS - t);
       return;
     }
   }
@@ -105,13 +97,12 @@ export function createRequestBudget(opts: {
   }
 
   function schedule(ms: number): void {
-    // Not unref'd: the timer only runs while someone waits for a token, and a pending promise alone
-    // does not keep Node alive, so an unref'd timer would let a waiting CLI exit mid-run.
+    // Not unref'd: the timer only runs while someone waits, and a pending promise alone does not keep
+    // Node alive, so an unref'd timer would let a waiting CLI exit mid-run.
     timer = setTimeout(pump, Math.max(1, ms));
   }
 
   setRate(opts);
-  tokens = burst;
 
   return {
     take(signal) {
@@ -134,9 +125,12 @@ export function createRequestBudget(opts: {
     },
     deferUntil(epochMs) {
       if (epochMs <= notBefore) return;
-      refill();
       notBefore = epochMs;
-      tokens = 0;
+      // A full window ending at the deadline, spread evenly: places free one by one at the steady rate.
+      if (perMinute > 0) {
+        const step = WINDOW_MS / perMinute;
+        granted = Array.from({ length: perMinute }, (_, i) => epochMs - WINDOW_MS + (i + 1) * step);
+      }
       pump();
     },
     configure(p) {
@@ -145,9 +139,6 @@ export function createRequestBudget(opts: {
     },
     get perMinute() {
       return perMinute;
-    },
-    get burst() {
-      return burst;
     },
     get waiting() {
       return queue.length;
@@ -161,20 +152,17 @@ const registry = new Map<string, RequestBudget>();
 export function budgetFor(
   baseUrl: string,
   kind: 'files' | 'kb',
-  opts?: { perMinute?: number; burst?: number },
+  opts?: { perMinute?: number },
 ): RequestBudget {
   const key = `${kind} ${originOf(baseUrl)}`;
   let budget = registry.get(key);
   if (!budget) {
     const perMinute =
       opts?.perMinute ?? (kind === 'files' ? DEFAULT_FILE_API_PER_MINUTE : DEFAULT_KB_API_PER_MINUTE);
-    budget = createRequestBudget({ perMinute, ...(opts?.burst !== undefined ? { burst: opts.burst } : {}) });
+    budget = createRequestBudget({ perMinute });
     registry.set(key, budget);
   } else if (opts?.perMinute !== undefined) {
-    budget.configure({
-      perMinute: opts.perMinute,
-      ...(opts.burst !== undefined ? { burst: opts.burst } : {}),
-    });
+    budget.configure({ perMinute: opts.perMinute });
   }
   return budget;
 }
