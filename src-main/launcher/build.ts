@@ -58,9 +58,9 @@ export async function buildElectron(): Promise<void> {
     entryPoints: [join(PROJECT_ROOT, 'src-main', 'electron', 'preload.ts')],
     outfile: join(ELECTRON_OUT, 'preload.cjs'),
   });
-  // The hasher starts its worker from a file next to the code that asks for it: next to main.cjs here.
+  // md5WorkerUrl() resolves next to the code that asks for it: next to main.cjs here.
   await copyFile(
-    join(PROJECT_ROOT, 'src-main', 'core', 'sync', 'hash', 'md5-worker.mjs'),
+    join(PROJECT_ROOT, 'src-main', 'shared-node', 'md5', 'md5-worker.mjs'),
     join(ELECTRON_OUT, 'md5-worker.mjs'),
   );
 }

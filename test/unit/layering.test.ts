@@ -86,6 +86,23 @@ describe('import layering', () => {
     }
   });
 
+  it('the reference server imports nothing from the core: the core talks to it over HTTP only', () => {
+    expect(violations('src-main/reference-server', (s, f) => resolvesInto(s, f, 'src-main/core'))).toEqual(
+      [],
+    );
+  });
+
+  it('the core reaches the reference server only through server.ts (to start the sandbox)', () => {
+    expect(
+      violations(
+        'src-main/core',
+        (s, f) =>
+          resolvesInto(s, f, 'src-main/reference-server') &&
+          !join(f, '..', s).endsWith('reference-server/server'),
+      ),
+    ).toEqual([]);
+  });
+
   it('catches a violation (the checker itself can fail)', () => {
     const spec = importsOf(join(root, 'test', 'unit', 'layering.test.ts'));
     expect(spec).toContain('node:fs');

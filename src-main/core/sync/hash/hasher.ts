@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { type AppError, appError, err, ok, type Result } from '../../../../src-shared/errors';
+import { md5WorkerUrl } from '../../../shared-node/md5/worker-url';
 
 /**
  * md5 of files in worker threads, so that hashing a 200 MB file never stalls the event loop that
@@ -18,7 +19,7 @@ interface Reply {
 }
 
 export function createHasher(threads = 1): Hasher {
-  const workerUrl = new URL('./md5-worker.mjs', import.meta.url);
+  const workerUrl = md5WorkerUrl();
   const idle: Worker[] = [];
   const all: Worker[] = [];
   const waiting: ((w: Worker) => void)[] = [];
