@@ -2,34 +2,61 @@
 // that `reference-server` starts without loading the sync engine, and the reverse.
 const [command, ...rest] = process.argv.slice(2);
 
-const commands: Record<string, () => Promise<{ run(argv: string[]): Promise<number | undefined> }>> = {
-  'reference-server': () => import('../reference-server/main'),
-  'bench-webhooks': () => import('./commands/bench-webhooks'),
-  bench: () => import('./commands/bench'),
-  web: () => import('../headless/main'),
-  start: () => import('../launcher/start'),
-  build: () => import('../launcher/build'),
-  login: () => import('./commands/login'),
-  logout: () => import('./commands/logout'),
-  account: () => import('./commands/account'),
-  usage: () => import('./commands/usage'),
-  files: () => import('./commands/files'),
-  rm: () => import('./commands/rm'),
-  sync: () => import('./commands/sync'),
-  status: () => import('./commands/status'),
+type Command = { run(argv: string[]): Promise<number | undefined> };
+
+/** Name, what it does (for --help), and its module. Order is the order of --help. */
+const commands: Record<string, { about: string; load: () => Promise<Command> }> = {
+  start: {
+    about: 'open the app (Electron, or the headless shell where Electron is missing)',
+    load: () => import('../launcher/start'),
+  },
+  web: { about: 'serve the app on 127.0.0.1 for a browser', load: () => import('../headless/main') },
+  sync: {
+    about: 'sync a folder: sync DIR [--bucket B] [--mirror] [--once]',
+    load: () => import('./commands/sync'),
+  },
+  status: {
+    about: 'synced folders and their files, from local state',
+    load: () => import('./commands/status'),
+  },
+  files: { about: 'live files on the service [--bucket B]', load: () => import('./commands/files') },
+  rm: { about: 'delete a file on the service: rm ID', load: () => import('./commands/rm') },
+  account: { about: 'wallet, rent, arrears and pricing', load: () => import('./commands/account') },
+  usage: { about: 'daily usage snapshots [--days N]', load: () => import('./commands/usage') },
+  login: { about: 'store an API key in the system keychain', load: () => import('./commands/login') },
+  logout: { about: 'forget the stored API key', load: () => import('./commands/logout') },
+  'reference-server': {
+    about: 'run the embedded implementation of the service',
+    load: () => import('../reference-server/main'),
+  },
+  build: {
+    about: 'build the renderer, the Electron bundle and the CLI bundle into out/',
+    load: () => import('../launcher/build'),
+  },
+  bench: { about: 'benchmarks: bench server | bench sync', load: () => import('./commands/bench') },
+  'bench-webhooks': {
+    about: 'benchmark of lead deliveries',
+    load: () => import('./commands/bench-webhooks'),
+  },
 };
+
+function help(): string {
+  const width = Math.max(...Object.keys(commands).map((n) => n.length));
+  const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(width)}  ${c.about}`);
+  return `assets-sync <command> [options]\n\ncommands:\n${lines.join('\n')}\n\ncommon options: --base-url URL, --data-dir DIR, --json`;
+}
 
 async function main(): Promise<number> {
   if (!command || command === '--help' || command === 'help') {
-    console.log(`assets-sync <command> [options]\n\ncommands:\n  ${Object.keys(commands).join('\n  ')}`);
+    console.log(help());
     return command ? 0 : 2;
   }
-  const load = commands[command];
-  if (!load) {
+  const entry = commands[command];
+  if (!entry) {
     console.error(`assets-sync: unknown command "${command}". Run "assets-sync --help" for the list.`);
     return 2;
   }
-  const mod = await load();
+  const mod = await entry.load();
   return (await mod.run(rest)) ?? 0;
 }
 
