@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { progressLine } from '../../src-main/cli/commands/sync-progress';
 import { formatBytes } from '../../src-main/cli/common';
+import { backoffDelayMs } from '../../src-main/core/service/retry-policy';
 import { DOCUMENTED_RULES, uploadsAllowed } from '../../src-main/core/sync/account/account-gate';
 import { ignoreRules, validatePatterns } from '../../src-main/core/sync/local/ignore-rules';
 import { localSkipReason } from '../../src-main/core/sync/local/local-checks';
 import { etaSeconds, speedMeter } from '../../src-main/core/sync/progress';
 import { canMove, isPending } from '../../src-main/core/sync/state/transitions';
 import { FILE_STATES } from '../../src-main/core/sync/types';
-import { backoffDelayMs } from '../../src-main/core/sync/upload/backoff';
 import { isAmbiguous } from '../../src-main/core/sync/upload/react';
 
 describe('ignore rules', () => {

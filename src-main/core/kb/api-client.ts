@@ -9,6 +9,7 @@ import {
   KbOkReplySchema,
 } from '../../../src-shared/api/knowledge';
 import { type AppError, appError, err, ok, type Result } from '../../../src-shared/errors';
+import { DEFAULT_RATE_LIMIT_WAIT_MS, parseRetryAfter } from '../service/retry-policy';
 
 /** What every call takes a token from before it goes out (the 60/min entry API budget). */
 export interface KbBudget {
@@ -93,7 +94,10 @@ export function createKbClient(options: KbClientOptions) {
         ),
       );
     }
-    return err(failure(status, json, retryAfter));
+    const retryAfterMs = parseRetryAfter(retryAfter);
+    // As the file client does: a 429 holds every call on this budget, not only this bot's loop.
+    if (status === 429) options.budget.deferUntil(Date.now() + (retryAfterMs ?? DEFAULT_RATE_LIMIT_WAIT_MS));
+    return err(failure(status, json, retryAfterMs));
   }
 
   return {
@@ -118,7 +122,7 @@ export function createKbClient(options: KbClientOptions) {
 
 export type KbClient = ReturnType<typeof createKbClient>;
 
-function failure(status: number, json: unknown, retryAfter: string | undefined): AppError {
+function failure(status: number, json: unknown, retryAfterMs: number | undefined): AppError {
   const parsed = KbFailureSchema.safeParse(json);
   const said = parsed.success ? parsed.data.error : undefined;
   if (status === 401)
@@ -132,8 +136,7 @@ function failure(status: number, json: unknown, retryAfter: string | undefined):
   if (status === 422)
     return appError(KB_ERRORS.refused, said ?? 'The server refused the entry (422).', { status });
   if (status === 429) {
-    const seconds = Number(retryAfter);
-    const retryAt = Date.now() + (Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : 60_000);
+    const retryAt = Date.now() + (retryAfterMs ?? DEFAULT_RATE_LIMIT_WAIT_MS);
     return appError(KB_ERRORS.rateLimited, 'The server asks to slow down (429); sync resumes by itself.', {
       status,
       retryAt,

@@ -1,5 +1,6 @@
 import type { KbEntry } from '../../../src-shared/api/knowledge';
 import { type AppError, appError } from '../../../src-shared/errors';
+import { backoffDelayMs, KB_SYNC_BACKOFF } from '../service/retry-policy';
 import { createKbClient, KB_ERRORS, type KbBudget, type KbClient } from './api-client';
 import type { BotRegistry } from './bots';
 import type { EntryStore, LocalEntry, OutboxRow } from './entries';
@@ -32,8 +33,6 @@ export interface KbSyncOptions {
   debounceMs?: number;
   timeoutMs?: number;
 }
-
-const RETRY_STEPS_MS = [2_000, 5_000, 15_000, 30_000, 60_000];
 
 /** The server's copy differs from what the local edit was based on. */
 function changedSince(entry: LocalEntry, server: KbEntry): boolean {
@@ -222,8 +221,7 @@ export function createKbSync(options: KbSyncOptions) {
       failures.set(botId, n);
       s.online = outcome.error.code !== KB_ERRORS.network ? s.online : false;
       s.error = outcome.error;
-      const step = RETRY_STEPS_MS[Math.min(n - 1, RETRY_STEPS_MS.length - 1)]!;
-      const delay = Math.max(step, outcome.retryAt - Date.now());
+      const delay = backoffDelayMs(n, KB_SYNC_BACKOFF, outcome.retryAt - Date.now());
       options.bots.recordSync(botId, {
         errorCode: outcome.error.code,
         errorMessage: outcome.error.message,

@@ -1,4 +1,4 @@
-import { FILE_API_ERROR_CODES, type FileApiErrorCode } from '../../../src-shared/api/file-hosting';
+import type { FileApiErrorCode } from '../../../src-shared/api/file-hosting';
 import type { AppError } from '../../../src-shared/errors';
 
 /** What the caller does about a failure; one reaction per code (docs/service-client.md). */
@@ -38,8 +38,6 @@ const ADVICE: Record<FileApiErrorCode | LocalErrorCode, string> = {
   'FILE-CHANGED': 'The file changed on disk while it was being sent; it will be read again.',
 };
 
-const KNOWN = new Set<string>(FILE_API_ERROR_CODES);
-
 /** The one reaction for a code and status: the table of docs/service-client.md. */
 export function reactionFor(code: string, status?: number): Reaction {
   if (code === 'HASH-MISMATCH' || code === 'FILE-CHANGED') return 'rehash';
@@ -68,20 +66,6 @@ export function apiError(
     ...(extra.status !== undefined ? { status: extra.status } : {}),
     ...(extra.retryAfterMs !== undefined ? { retryAfterMs: extra.retryAfterMs } : {}),
   };
-}
-
-/** True for a code of the API's error table (as opposed to one the client made up). */
-export function isApiCode(code: string): code is FileApiErrorCode {
-  return KNOWN.has(code);
-}
-
-/** Retry-After as delay-seconds or an HTTP date; undefined when absent or unreadable. */
-export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | undefined {
-  const text = Array.isArray(value) ? value[0] : value;
-  if (!text) return undefined;
-  if (/^\s*\d+(\.\d+)?\s*$/.test(text)) return Math.round(Number(text) * 1000);
-  const at = Date.parse(text);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
 /** Thrown only from async iterables (which cannot return a Result); carries the ApiError. */

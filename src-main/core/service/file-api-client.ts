@@ -20,10 +20,11 @@ import {
 } from '../../../src-shared/api/file-hosting';
 import { PER_PAGE_MAX } from '../../../src-shared/domain/limits';
 import { err, ok, type Result } from '../../../src-shared/errors';
-import { type ApiError, ApiFailure, apiError, parseRetryAfter } from './api-error';
+import { type ApiError, ApiFailure, apiError } from './api-error';
 import { poolFor } from './http-pool';
 import { FileChangedError, multipartBody } from './multipart-body';
 import { budgetFor, type RequestBudget } from './request-budget';
+import { backoffDelayMs, CALL_BACKOFF, DEFAULT_RATE_LIMIT_WAIT_MS, parseRetryAfter } from './retry-policy';
 
 export interface FileApiClient {
   readonly baseUrl: string;
@@ -78,8 +79,6 @@ export interface FileApiClientOptions {
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
-/** When a 429 carries no Retry-After, the wait before anyone on the budget sends again. */
-export const DEFAULT_RATE_LIMIT_WAIT_MS = 15_000;
 
 const AccountReply = dataEnvelope(AccountSchema);
 const FileReply = dataEnvelope(RemoteFileSchema);
@@ -178,7 +177,7 @@ export function createFileApiClient(opts: FileApiClientOptions): FileApiClient {
       const result = await once(c);
       if (result.ok || !idempotent || attempt >= retries || result.error.reaction !== 'retry') return result;
       if (result.error.code === 'ABORTED') return result;
-      const backoff = Math.min(8_000, 500 * 2 ** attempt) * (0.5 + Math.random() / 2);
+      const backoff = backoffDelayMs(attempt + 1, CALL_BACKOFF);
       // A 429 defers the whole budget already; waiting for a token then covers Retry-After.
       if (result.error.status !== 429 && !(await sleep(backoff, c.signal))) return result;
     }

@@ -1,5 +1,6 @@
 import type { Db } from '../../shared-node/sqlite';
 import type { FileApiClient } from '../service/file-api-client';
+import { type BackoffPolicy, SYNC_BACKOFF } from '../service/retry-policy';
 import type { SyncEmitter } from './events';
 import type { Hasher } from './hash/hasher';
 import type { UploadRules } from './local/local-checks';
@@ -10,7 +11,6 @@ import type { FoldersStore } from './state/folders-store';
 import type { JournalStore } from './state/journal-store';
 import type { TrashStore } from './state/trash-store';
 import type { FileRow, FileState, Folder } from './types';
-import type { BackoffPolicy } from './upload/backoff';
 
 /** Tunables; the defaults suit a desktop, tests shorten the waits. */
 export interface SyncOptions {
@@ -37,7 +37,7 @@ export const DEFAULT_OPTIONS: SyncOptions = {
   stabilityMs: 2_000,
   smallFileBytes: 8 * 1024 * 1024,
   pausePollMs: 60_000,
-  backoff: { baseMs: 2_000, capMs: 5 * 60_000, maxAttempts: 10 },
+  backoff: SYNC_BACKOFF,
   hasherThreads: 1,
   watch: true,
   reconcileDelayMs: 1_000,

@@ -29,6 +29,7 @@ import { isValidBucket } from '../../../src-shared/domain/bucket';
 import { type AppError, appError, err, ok, type Result } from '../../../src-shared/errors';
 import type { Db } from '../../shared-node/sqlite';
 import type { FileApiClient } from '../service/file-api-client';
+import { backoffDelayMs } from '../service/retry-policy';
 import { moveToAccount } from './account/account-change';
 import { DOCUMENTED_RULES, pauseReason, rulesFrom, uploadsAllowed } from './account/account-gate';
 import { DEFAULT_OPTIONS, type SyncContext, type SyncOptions } from './context';
@@ -49,7 +50,6 @@ import { type FolderInput, foldersStore } from './state/folders-store';
 import { journalStore } from './state/journal-store';
 import { trashStore } from './state/trash-store';
 import type { FileRow, FileState, Folder, FolderCounts, FolderMode, WatcherKind } from './types';
-import { backoffDelayMs } from './upload/backoff';
 import { runDeletes } from './upload/deleter';
 import { reconcileJournal } from './upload/reconcile';
 import { uploadOne } from './upload/upload-one';
@@ -411,7 +411,9 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
       const okAll = await reconcileJournal(ctx, new Set(uploading.keys()));
       reconcileFailures = okAll ? 0 : reconcileFailures + 1;
       if (!okAll && !stopped)
-        requestReconcile(Math.min(60_000, options.backoff.baseMs * 2 ** reconcileFailures));
+        requestReconcile(
+          backoffDelayMs(reconcileFailures, { baseMs: options.backoff.baseMs, capMs: 60_000 }),
+        );
     } finally {
       reconciling = false;
       wake();

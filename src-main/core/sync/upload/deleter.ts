@@ -1,5 +1,5 @@
+import { backoffDelayMs } from '../../service/retry-policy';
 import type { SyncContext } from '../context';
-import { backoffDelayMs } from './backoff';
 
 /**
  * Sends the deletes: replaced versions and removed duplicates (the trash), and the remotes of files

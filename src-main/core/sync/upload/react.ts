@@ -1,7 +1,7 @@
 import type { ApiError } from '../../service/api-error';
+import { backoffDelayMs } from '../../service/retry-policy';
 import type { SyncContext } from '../context';
 import type { FileRow } from '../types';
-import { backoffDelayMs } from './backoff';
 
 /**
  * Whether the service may have stored the bytes although no success reply arrived: a dropped
