@@ -9,6 +9,7 @@ import { runtimeOf } from './runtime';
 export const kbModule: ServerModule = {
   name: 'kb',
   migrations: KB_MIGRATIONS,
+  migrationIds: { first: 100, last: 199 },
   async register(app, ctx) {
     const rt = runtimeOf(ctx);
     // Per server, not per module object: several servers may share this process.
