@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { botIds } from '../../src-main/core/kb/bots';
 import { createEntryStore } from '../../src-main/core/kb/entries';
 import { createLeadsStore } from '../../src-main/core/leads/leads-store';
-import { settingsStore } from '../../src-main/core/service/settings';
+import { serviceSettingsStore } from '../../src-main/core/service/settings';
 import { APP_MIGRATIONS } from '../../src-main/core/state/migrations';
 import { type Db, openDatabase } from '../../src-main/shared-node/sqlite';
 import { MAX_STATEMENTS, statements } from '../../src-main/shared-node/statements';
@@ -65,7 +65,7 @@ describe('statements(db)', () => {
     ).run();
     const entries = createEntryStore(db);
     const leads = createLeadsStore(db);
-    const settings = settingsStore(db);
+    const settings = serviceSettingsStore(db);
     const round = (i: number) => {
       const [botId] = botIds(db);
       const created = entries.create(botId!, { title: `entry ${i}`, description: 'text' });

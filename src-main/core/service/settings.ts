@@ -7,13 +7,14 @@ export const SETTING = {
   accountBaseUrl: 'account.base_url',
 } as const;
 
-export interface SettingsStore {
+/** The service client's own settings (which account it talks to); the user's app settings are `AppSettingsStore`. */
+export interface ServiceSettingsStore {
   get(key: string): string | null;
   set(key: string, value: string): void;
   delete(key: string): void;
 }
 
-export function settingsStore(db: Db): SettingsStore {
+export function serviceSettingsStore(db: Db): ServiceSettingsStore {
   const prep = statements(db);
   const get = prep<[string], { value: string }>('SELECT value FROM service_settings WHERE key = ?');
   const put = prep(

@@ -1,6 +1,6 @@
 import type { Migration, MigrationRange } from '../../../shared-node/sqlite';
 import { APP_UI_MIGRATIONS } from '../../app/migrations';
-import { KB_MIGRATIONS } from '../../kb/migrations';
+import { CORE_KB_MIGRATIONS } from '../../kb/migrations';
 import { LEADS_MIGRATIONS } from '../../leads/migrations';
 import { SERVICE_MIGRATIONS } from '../../service/migrations';
 import { SYNC_MIGRATIONS } from '../../sync/state/migrations';
@@ -18,7 +18,7 @@ export const APP_MIGRATION_RANGES: readonly MigrationRange[] = [
     migrations: SYNC_MIGRATIONS,
   },
   { owner: 'service layer (settings, offline cache)', first: 90, last: 99, migrations: SERVICE_MIGRATIONS },
-  { owner: 'knowledge entries and outbox', first: 100, last: 199, migrations: KB_MIGRATIONS },
+  { owner: 'knowledge entries and outbox', first: 100, last: 199, migrations: CORE_KB_MIGRATIONS },
   { owner: 'leads', first: 200, last: 299, migrations: LEADS_MIGRATIONS },
   { owner: 'app settings and UI', first: 300, last: 399, migrations: APP_UI_MIGRATIONS },
 ];
