@@ -3,6 +3,7 @@ import { isValidBucket } from '../../../../src-shared/domain/bucket';
 import { appError, err, ok } from '../../../../src-shared/errors';
 import type { SyncContext } from '../context';
 import type { SyncEngine } from '../engine';
+import { DEFAULT_FOLDER_MODE } from '../folder-mode';
 import { validatePatterns } from '../local/ignore-rules';
 import { inspectPath } from '../local/inspect';
 import type { FolderInput } from '../state/folders-store';
@@ -57,7 +58,7 @@ export function createFolderCommands(
           );
         }
       }
-      const folderInput: FolderInput = { path, bucket, mode: input.mode ?? 'upload-only' };
+      const folderInput: FolderInput = { path, bucket, mode: input.mode ?? DEFAULT_FOLDER_MODE };
       if (input.ignore !== undefined) folderInput.ignore = input.ignore;
       if (input.watcher !== undefined) folderInput.watcher = input.watcher;
       const folder = folders.insert(folderInput);

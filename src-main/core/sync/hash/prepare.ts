@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { SyncContext } from '../context';
+import { folderMode } from '../folder-mode';
 import { type Inspection, inspectPath, sameStat } from '../local/inspect';
 import { localSkipReason } from '../local/local-checks';
 import { localGone } from '../local/observe';
@@ -95,19 +96,19 @@ export async function prepareFile(ctx: SyncContext, row: FileRow): Promise<void>
   for (const other of ctx.files.sameContent(folder.id, after.size, md5, row.id)) {
     if ((await inspectPath(join(folder.path, other.name))).kind !== 'gone') continue;
     renamedFrom = other.name;
-    // A remote the deleter already removed (the delete event won the race) needs no second delete.
-    if (folder.mode === 'mirror' && other.remoteId !== null && other.state !== 'DELETED') {
+    const renamed = folderMode(folder.mode).onRename(other, row.name);
+    if (renamed.deleteOldRemote && other.remoteId !== null) {
       // The old name's remote goes once the new name is live, like a replaced version.
       if (oldRemoteId === null) oldRemoteId = other.remoteId;
       else ctx.trash.add(other.remoteId, `${other.name} was renamed to ${row.name}`);
     }
     ctx.db.transaction(() => {
       const o = ctx.files.get(other.id)!;
-      if (o.state === 'LIVE') localGoneAsRename(ctx, folder, o, row.name);
-      else if (o.state === 'DELETING')
+      if (o.state === 'LIVE' || (o.state === 'DELETED' && o.reasonCode === 'LOCAL-DELETE')) {
+        // Not deleted here in a mirror folder: the renamed row carries the remote as its old version.
+        ctx.move(o.id, 'DELETED', { reasonCode: 'RENAMED', reason: renamed.reason, oldRemoteId: null });
+      } else if (o.state === 'DELETING')
         ctx.move(o.id, 'DELETED', { reasonCode: 'RENAMED', reason: `Renamed to ${row.name}.` });
-      else if (o.state === 'DELETED' && o.reasonCode === 'LOCAL-DELETE')
-        localGoneAsRename(ctx, folder, o, row.name);
     })();
     ctx.log('rename', `${other.name} was renamed to ${row.name}; uploading it under the new name.`, ref(row));
     break;
@@ -142,18 +143,6 @@ function settleNonFile(ctx: SyncContext, folder: Folder, row: FileRow, seen: Ins
     localGone(ctx, folder, row);
   }
   return false;
-}
-
-function localGoneAsRename(ctx: SyncContext, folder: Folder, row: FileRow, newName: string) {
-  // In a mirror folder the remote is not deleted here: the renamed row carries it as its old version.
-  ctx.move(row.id, 'DELETED', {
-    reasonCode: 'RENAMED',
-    reason:
-      folder.mode === 'mirror'
-        ? `Renamed to ${newName}.`
-        : `Renamed to ${newName}. The remote copy under the old name is kept (upload-only folder).`,
-    oldRemoteId: null,
-  });
 }
 
 const statOf = (s: { size: number; mtimeMs: number; inode: number }) => ({

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { SyncContext } from '../context';
+import { folderMode } from '../folder-mode';
 import { canMove } from '../state/transitions';
 import type { FileRow, Folder } from '../types';
 import { type Inspection, sameStat } from './inspect';
@@ -69,10 +70,10 @@ export function observe(
 }
 
 /**
- * The local file is gone. Upload-only: the remote stays. Mirror: the remote is deleted. A file never
- * uploaded simply ends DELETED. A replaced version waiting for deletion goes to the trash either way.
+ * The local file is gone: the folder's mode decides what happens to its remote copy (folder-mode.ts).
+ * A file never uploaded simply ends DELETED.
  */
-export function localGone(ctx: SyncContext, folder: Folder, row: FileRow, renamedTo?: string): void {
+export function localGone(ctx: SyncContext, folder: Folder, row: FileRow): void {
   if (
     row.state === 'DELETED' ||
     row.state === 'DELETING' ||
@@ -85,24 +86,17 @@ export function localGone(ctx: SyncContext, folder: Folder, row: FileRow, rename
     folderMissing(ctx, folder);
     return;
   }
-  if (row.oldRemoteId !== null && folder.mode === 'mirror')
+  const outcome = folderMode(folder.mode).onLocalDelete(row);
+  if (outcome.trashOldVersion && row.oldRemoteId !== null)
     ctx.trash.add(row.oldRemoteId, `old version of ${row.name}`);
-  const reason = renamedTo ? `Renamed to ${renamedTo}.` : 'Deleted locally.';
-  if (row.remoteId !== null && folder.mode === 'mirror') {
-    ctx.move(row.id, 'DELETING', {
-      reasonCode: renamedTo ? 'RENAMED' : 'LOCAL-DELETE',
-      reason,
-      oldRemoteId: null,
-    });
+  if (outcome.to === 'DELETING') {
+    ctx.move(row.id, 'DELETING', { reasonCode: 'LOCAL-DELETE', reason: outcome.reason, oldRemoteId: null });
     ctx.wake();
     return;
   }
   ctx.move(row.id, 'DELETED', {
-    reasonCode: renamedTo ? 'RENAMED' : 'LOCAL-DELETE',
-    reason:
-      row.remoteId !== null && folder.mode === 'upload-only'
-        ? `${reason} The remote copy is kept (upload-only folder).`
-        : reason,
+    reasonCode: 'LOCAL-DELETE',
+    reason: outcome.reason,
     oldRemoteId: null,
     nextRetryAt: null,
   });
