@@ -3,6 +3,7 @@ import { progressLine } from '../../src-main/cli/commands/sync-progress';
 import { formatBytes } from '../../src-main/cli/common';
 import { backoffDelayMs } from '../../src-main/core/service/retry-policy';
 import { DOCUMENTED_RULES, uploadsAllowed } from '../../src-main/core/sync/account/account-gate';
+import type { PartsEmitter, SyncEvents } from '../../src-main/core/sync/events';
 import { folderMode } from '../../src-main/core/sync/folder-mode';
 import { ignoreRules, validatePatterns } from '../../src-main/core/sync/local/ignore-rules';
 import { localSkipReason } from '../../src-main/core/sync/local/local-checks';
@@ -67,6 +68,19 @@ describe('folder modes (one place decides)', () => {
     const renamed = folderMode('upload-only').onRename({ remoteId: 7, state: 'LIVE' }, 'b.png');
     expect(renamed.deleteOldRemote).toBe(false);
     expect(renamed.reason).toMatch(/^Renamed to b\.png\. The remote copy under the old name is kept/);
+  });
+});
+
+describe('file events', () => {
+  it('leave only through the bookkeeping: a part of the engine cannot send one itself (checked by tsc)', () => {
+    const sent: string[] = [];
+    const parts: PartsEmitter = { emit: (event) => void sent.push(event) };
+    // @ts-expect-error a row's change is announced by SyncContext.move / insertNew, never directly
+    parts.emit('file', {} as SyncEvents['file']);
+    // @ts-expect-error progress is the bookkeeping's too
+    parts.emit('progress', {} as SyncEvents['progress']);
+    parts.emit('error', { folderId: null, code: 'X', message: 'x' });
+    expect(sent).toEqual(['file', 'progress', 'error']);
   });
 });
 

@@ -43,7 +43,6 @@ import { stripUndefined } from './engine/strip-undefined';
 import { createWatchBatching } from './engine/watch-batching';
 import { type SyncEvents, syncEmitter } from './events';
 import { createHasher } from './hash/hasher';
-import { fileEvent } from './local/observe';
 import { accountStore } from './state/account-store';
 import { type ActivityEntry, activityStore } from './state/activity-store';
 import { type FileQuery, filesStore } from './state/files-store';
@@ -151,8 +150,13 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
     move(id, to, patch, expect) {
       const t = files.move(id, to, patch, expect);
       if (!t) return null;
-      book.fileChanged(fileEvent(t.row, t.from));
+      book.fileChanged(t.row, t.from);
       return t.row;
+    },
+    insertNew(folderId, name, stat, notBefore) {
+      const row = files.get(files.insertNew(folderId, name, stat, notBefore))!;
+      book.fileChanged(row, 'NEW');
+      return row;
     },
     log(kind, message, ref) {
       events.emit('activity', activityLog.add(kind, message, ref));

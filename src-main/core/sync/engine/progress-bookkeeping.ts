@@ -3,12 +3,15 @@ import { etaSeconds } from '../progress';
 import type { FilesStore } from '../state/files-store';
 import type { FoldersStore } from '../state/folders-store';
 import type { TrashStore } from '../state/trash-store';
-import type { FileRow } from '../types';
+import type { FileRow, FileState } from '../types';
 import type { EngineState, UploadSlot } from './engine-state';
 
 export interface ProgressBookkeeping {
-  /** Every `file` event goes out here, after the session's counts and the folder's in-sync flag follow it. */
-  fileChanged(e: SyncEvents['file']): void;
+  /**
+   * The one way out of a `file` event (SyncContext.move and insertNew call it): the listeners are told,
+   * and the session's counts and the folder's in-sync flag follow.
+   */
+  fileChanged(row: FileRow, from: FileState): void;
   /** Bytes of one upload sent so far: the speed, its `upload-progress` event, the overall `progress`. */
   uploadProgress(row: FileRow, slot: UploadSlot, sent: number): void;
   /** The overall `progress` event, at most four times a second unless forced. */
@@ -36,7 +39,8 @@ export function createProgressBookkeeping(
   const { events, files, folders, trash, now } = deps;
   const p = state.progress;
 
-  function fileChanged(e: SyncEvents['file']) {
+  function fileChanged(row: FileRow, from: FileState) {
+    const e = fileEvent(row, from);
     events.emit('file', e);
     p.inSync.delete(e.folderId);
     p.dirtyFolders.add(e.folderId);
@@ -119,4 +123,19 @@ export function createProgressBookkeeping(
   }
 
   return { fileChanged, uploadProgress, emitProgress, checkInSync, isSettled };
+}
+
+function fileEvent(row: FileRow, from: FileState): SyncEvents['file'] {
+  return {
+    fileId: row.id,
+    folderId: row.folderId,
+    name: row.name,
+    from,
+    to: row.state,
+    reasonCode: row.reasonCode,
+    reason: row.reason,
+    remoteUrl: row.remoteUrl,
+    nextRetryAt: row.nextRetryAt,
+    renamedFrom: row.renamedFrom,
+  };
 }

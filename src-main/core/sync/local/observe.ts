@@ -26,6 +26,7 @@ export function observe(
   }
   const now = ctx.now();
   if (seen.kind === 'skip') {
+    // Not announced as NEW: its move to SKIPPED just below is the row's first event.
     const id = row?.id ?? ctx.files.insertNew(folder.id, name, { size: 0, mtimeMs: 0, inode: 0 }, now);
     const current = row ?? ctx.files.get(id)!;
     if (current.state === 'SKIPPED' && current.reasonCode === seen.code) return;
@@ -37,9 +38,7 @@ export function observe(
   const stat = { size: seen.size, mtimeMs: seen.mtimeMs, inode: seen.inode };
   const notBefore = Math.min(stat.mtimeMs, now) + ctx.options.stabilityMs;
   if (!row) {
-    const id = ctx.files.insertNew(folder.id, name, stat, notBefore);
-    const created = ctx.files.get(id)!;
-    ctx.events.emit('file', fileEvent(created, 'NEW'));
+    ctx.insertNew(folder.id, name, stat, notBefore);
     ctx.wake();
     return;
   }
@@ -100,21 +99,6 @@ export function localGone(ctx: SyncContext, folder: Folder, row: FileRow): void 
     oldRemoteId: null,
     nextRetryAt: null,
   });
-}
-
-export function fileEvent(row: FileRow, from: FileRow['state']) {
-  return {
-    fileId: row.id,
-    folderId: row.folderId,
-    name: row.name,
-    from,
-    to: row.state,
-    reasonCode: row.reasonCode,
-    reason: row.reason,
-    remoteUrl: row.remoteUrl,
-    nextRetryAt: row.nextRetryAt,
-    renamedFrom: row.renamedFrom,
-  };
 }
 
 export const FOLDER_MISSING = 'FOLDER-MISSING';
