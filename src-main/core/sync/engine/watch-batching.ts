@@ -1,4 +1,5 @@
 import type { SyncContext } from '../context';
+import { ignoreRules } from '../local/ignore-rules';
 import { inspectPath } from '../local/inspect';
 import { localGone, observe } from '../local/observe';
 import { scanFolder } from '../local/scanner';
@@ -92,7 +93,6 @@ export function createWatchBatching(
     const map = state.pendingChanges.get(folderId);
     state.pendingChanges.delete(folderId);
     if (!folder || !map) return;
-    const { ignoreRules } = await import('../local/ignore-rules');
     const ignored = ignoreRules(folder.ignore);
     const seen: { name: string; insp: Awaited<ReturnType<typeof inspectPath>> }[] = [];
     let needScan = false;
