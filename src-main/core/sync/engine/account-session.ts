@@ -3,6 +3,7 @@ import { moveToAccount } from '../account/account-change';
 import { pauseReason, rulesFrom, uploadsAllowed } from '../account/account-gate';
 import type { SyncContext } from '../context';
 import { sameAccount } from '../state/account-store';
+import { runInBackground } from './background';
 import type { EngineState } from './engine-state';
 import type { ProgressBookkeeping } from './progress-bookkeeping';
 import type { Scheduler } from './scheduler';
@@ -48,11 +49,23 @@ export function createAccountSession(
       events.emit('paused', state.accountPaused);
     }
     transitionAll(ctx, 'QUEUED', 'PAUSED', { reasonCode: e.code, reason: e.message });
-    if (!state.timers.poll) state.timers.poll = setTimeout(pollAccount, options.pausePollMs);
+    schedulePoll();
+  }
+
+  function schedulePoll() {
+    if (state.timers.poll || !state.running || state.stopped) return;
+    state.timers.poll = setTimeout(() => {
+      state.timers.poll = null;
+      // A poll that threw is asked again later, so a pause cannot outlive the account's refusal.
+      void runInBackground(
+        ctx,
+        { what: 'Asking the service whether uploads may resume', onError: schedulePoll },
+        pollAccount,
+      );
+    }, options.pausePollMs);
   }
 
   async function pollAccount() {
-    state.timers.poll = null;
     if (!state.running || state.stopped) return;
     const me = await client.me();
     if (me.ok) state.rules = rulesFrom(me.value);
@@ -69,7 +82,7 @@ export function createAccountSession(
       return;
     }
     if (me.ok) state.accountPaused = pauseReason(me.value);
-    state.timers.poll = setTimeout(pollAccount, options.pausePollMs);
+    schedulePoll();
   }
 
   function stopFor(reaction: 'auth' | 'closed', e: { code: string; message: string }) {
@@ -129,14 +142,19 @@ export function createAccountSession(
   }
 
   function confirmAccountLater(scans: Promise<unknown>, attempt: number) {
+    const again = () => {
+      if (state.running && !state.stopped && !state.timers.confirm) confirmAccountLater(scans, attempt + 1);
+    };
     state.timers.confirm = setTimeout(
-      async () => {
+      () => {
         state.timers.confirm = null;
-        if (!state.running || state.stopped) return;
-        const opened = await openAccount(scans, true);
-        if (opened === 'ready') await finishStartup();
-        else if (opened === 'unconfirmed') confirmAccountLater(scans, attempt + 1);
-        else state.startingUp = false;
+        void runInBackground(ctx, { what: 'Confirming the account', onError: again }, async () => {
+          if (!state.running || state.stopped) return;
+          const opened = await openAccount(scans, true);
+          if (opened === 'ready') await finishStartup();
+          else if (opened === 'unconfirmed') again();
+          else state.startingUp = false;
+        });
       },
       Math.min(60_000, backoffDelayMs(attempt, options.backoff)),
     );

@@ -6,6 +6,7 @@ import type { FileRow, FileState } from '../types';
 import { runDeletes } from '../upload/deleter';
 import { reconcileJournal } from '../upload/reconcile';
 import { uploadOne } from '../upload/upload-one';
+import { type BackgroundTask, runInBackground } from './background';
 import type { EngineState } from './engine-state';
 import type { ProgressBookkeeping } from './progress-bookkeeping';
 
@@ -24,15 +25,18 @@ export interface Scheduler {
  * small files), deletes run one batch at a time, and a timer wakes the next turn when a retry or a
  * stability window falls due. Nothing is hashed or sent while the engine starts, is paused or stopped.
  */
+/** After a scheduler turn that threw. */
+const TURN_RETRY_MS = 1_000;
+
 export function createScheduler(ctx: SyncContext, state: EngineState, book: ProgressBookkeeping): Scheduler {
-  const { files, folders, trash, events, options, now } = ctx;
+  const { files, folders, trash, options, now } = ctx;
 
   function wake() {
     if (state.pumpQueued) return;
     state.pumpQueued = true;
     setImmediate(() => {
       state.pumpQueued = false;
-      pump();
+      void runInBackground(ctx, { what: 'A scheduler turn', onError: retryTurnLater }, pump);
     });
   }
 
@@ -58,13 +62,13 @@ export function createScheduler(ctx: SyncContext, state: EngineState, book: Prog
     }
     if (!state.deleting) {
       state.deleting = true;
-      runDeletes(ctx)
-        .catch((e) => events.emit('error', { folderId: null, code: 'DELETE-FAILED', message: String(e) }))
-        .finally(() => {
-          state.deleting = false;
-          if (trash.due(1).length || files.inState('DELETING', 1, { dueBy: now() }).length) wake();
-          else book.checkInSync();
-        });
+      runInBackground(ctx, { what: 'Sending remote deletes', code: 'DELETE-FAILED' }, () =>
+        runDeletes(ctx),
+      ).finally(() => {
+        state.deleting = false;
+        if (trash.due(1).length || files.inState('DELETING', 1, { dueBy: now() }).length) wake();
+        else book.checkInSync();
+      });
     }
     scheduleDue();
     book.checkInSync();
@@ -81,12 +85,10 @@ export function createScheduler(ctx: SyncContext, state: EngineState, book: Prog
       if (preparing.size >= options.hasherThreads * 2) break;
       if (preparing.has(row.id)) continue;
       preparing.add(row.id);
-      prepareFile(ctx, row)
-        .catch((e) => internalError(row, e))
-        .finally(() => {
-          preparing.delete(row.id);
-          wake();
-        });
+      runInBackground(ctx, rowTask(row, `Preparing ${row.name}`), () => prepareFile(ctx, row)).finally(() => {
+        preparing.delete(row.id);
+        wake();
+      });
     }
   }
 
@@ -112,15 +114,15 @@ export function createScheduler(ctx: SyncContext, state: EngineState, book: Prog
       started++;
       const slot = { controller: new AbortController(), size: row.size ?? 0, sent: 0, shownAt: 0 };
       uploading.set(row.id, slot);
-      uploadOne(ctx, row, {
-        signal: slot.controller.signal,
-        onProgress: (sent) => book.uploadProgress(row, slot, sent),
-      })
-        .catch((e) => internalError(row, e))
-        .finally(() => {
-          uploading.delete(row.id);
-          wake();
-        });
+      runInBackground(ctx, rowTask(row, `Uploading ${row.name}`), () =>
+        uploadOne(ctx, row, {
+          signal: slot.controller.signal,
+          onProgress: (sent) => book.uploadProgress(row, slot, sent),
+        }),
+      ).finally(() => {
+        uploading.delete(row.id);
+        wake();
+      });
     }
   }
 
@@ -132,14 +134,28 @@ export function createScheduler(ctx: SyncContext, state: EngineState, book: Prog
     state.timers.due = setTimeout(wake, Math.max(20, Math.min(due - now(), 60_000)));
   }
 
-  function internalError(row: FileRow, e: unknown) {
-    // A bug must not wedge a row in a busy state: park it as FAILED with the message, visible to the user.
-    const message = `Internal error while syncing ${row.name}: ${e instanceof Error ? e.message : String(e)}`;
-    events.emit('error', { folderId: row.folderId, code: 'INTERNAL', message });
-    const cur = files.get(row.id);
-    if (cur && (cur.state === 'HASHING' || cur.state === 'NEW' || cur.state === 'QUEUED')) {
-      ctx.move(row.id, 'FAILED', { reasonCode: 'INTERNAL', reason: message, nextRetryAt: null });
-    }
+  /** A file's hashing or upload: a bug must not wedge its row in a busy state. */
+  function rowTask(row: FileRow, what: string): BackgroundTask {
+    return {
+      what,
+      code: 'INTERNAL',
+      folderId: row.folderId,
+      fileId: row.id,
+      onError: (message) => {
+        // Parked as FAILED with the message, visible to the user (retry() starts it again).
+        const cur = files.get(row.id);
+        if (cur && (cur.state === 'HASHING' || cur.state === 'NEW' || cur.state === 'QUEUED')) {
+          ctx.move(row.id, 'FAILED', { reasonCode: 'INTERNAL', reason: message, nextRetryAt: null });
+        }
+      },
+    };
+  }
+
+  /** A turn that failed (say a database error): the next one comes a little later, not in a tight loop. */
+  function retryTurnLater() {
+    if (!state.running) return;
+    if (state.timers.due) clearTimeout(state.timers.due);
+    state.timers.due = setTimeout(wake, TURN_RETRY_MS);
   }
 
   // ---- journal reconciliation: uploads whose outcome is unknown, settled by a listing ----
@@ -147,7 +163,7 @@ export function createScheduler(ctx: SyncContext, state: EngineState, book: Prog
     if (state.timers.reconcile || state.stopped) return;
     state.timers.reconcile = setTimeout(() => {
       state.timers.reconcile = null;
-      void runReconcile();
+      void runInBackground(ctx, { what: 'Settling uploads whose outcome is unknown' }, runReconcile);
     }, delay);
   }
 
@@ -159,14 +175,16 @@ export function createScheduler(ctx: SyncContext, state: EngineState, book: Prog
       return;
     }
     state.reconciling = true;
+    let okAll = false;
     try {
-      const okAll = await reconcileJournal(ctx, new Set(state.uploading.keys()));
+      okAll = await reconcileJournal(ctx, new Set(state.uploading.keys()));
+    } finally {
+      // A listing that failed, or a reconciliation that threw: tried again with backoff.
       state.reconcileFailures = okAll ? 0 : state.reconcileFailures + 1;
       if (!okAll && !state.stopped)
         requestReconcile(
           backoffDelayMs(state.reconcileFailures, { baseMs: options.backoff.baseMs, capMs: 60_000 }),
         );
-    } finally {
       state.reconciling = false;
       wake();
     }

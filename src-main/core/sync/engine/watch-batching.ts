@@ -5,6 +5,7 @@ import { localGone, observe } from '../local/observe';
 import { scanFolder } from '../local/scanner';
 import type { Folder } from '../types';
 import { type NativeSubscribe, type WatchChange, watchFolder } from '../watch/watch-folder';
+import { runInBackground } from './background';
 import type { EngineState } from './engine-state';
 
 export interface WatchBatching {
@@ -40,7 +41,7 @@ export function createWatchBatching(
           onChanges: (changes) => queueChanges(folder.id, changes),
           onRescan: (reason) => {
             ctx.log('rescan', `Scanning ${folder.path} again (${reason}).`, { folderId: folder.id });
-            void rescan(folder.id);
+            rescanInBackground(folder.id);
           },
         },
         (message) => {
@@ -57,7 +58,7 @@ export function createWatchBatching(
         state.watches.set(folder.id, w);
         // The watcher starts after a scan, and what changed between the two reached neither: one more
         // scan closes the gap (unchanged files cost a stat and no write, so it is cheap).
-        void rescan(folder.id);
+        rescanInBackground(folder.id);
       }
     } catch (e) {
       events.emit('error', {
@@ -82,7 +83,10 @@ export function createWatchBatching(
         folderId,
         setTimeout(() => {
           state.timers.changes.delete(folderId);
-          void applyChanges(folderId);
+          const path = folders.get(folderId)?.path ?? `folder ${folderId}`;
+          void runInBackground(ctx, { what: `Applying the changes seen in ${path}`, folderId }, () =>
+            applyChanges(folderId),
+          );
         }, BATCH_MS),
       );
     }
@@ -117,7 +121,7 @@ export function createWatchBatching(
     db.transaction(() => {
       for (const s of seen) observe(ctx, folder, s.name, s.insp);
     })();
-    if (needScan) void rescan(folderId);
+    if (needScan) rescanInBackground(folderId);
     ctx.wake();
   }
 
@@ -140,9 +144,14 @@ export function createWatchBatching(
     } finally {
       state.scanning.delete(folderId);
       state.progress.dirtyFolders.add(folderId);
-      if (state.rescanWanted.delete(folderId)) void rescan(folderId);
+      if (state.rescanWanted.delete(folderId)) rescanInBackground(folderId);
       ctx.wake();
     }
+  }
+
+  function rescanInBackground(folderId: number) {
+    const path = folders.get(folderId)?.path ?? `folder ${folderId}`;
+    void runInBackground(ctx, { what: `Scanning ${path}`, folderId }, () => rescan(folderId));
   }
 
   return { startWatch, stopWatch, rescan };
