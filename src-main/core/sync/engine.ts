@@ -42,7 +42,7 @@ import { createScheduler } from './engine/scheduler';
 import { stripUndefined } from './engine/strip-undefined';
 import { createWatchBatching } from './engine/watch-batching';
 import { type SyncEvents, syncEmitter } from './events';
-import { createHasher } from './hash/hasher';
+import { createHasher, type Hasher } from './hash/hasher';
 import { accountStore } from './state/account-store';
 import { type ActivityEntry, activityStore } from './state/activity-store';
 import { type FileQuery, filesStore } from './state/files-store';
@@ -63,6 +63,8 @@ export interface SyncEngineOptions extends Partial<SyncOptions> {
    * changes when it is reset (account/service-identity.ts).
    */
   service?: string;
+  /** The md5 hasher (default: createHasher(hasherThreads)); tests inject one whose worker they kill. Closed by stop(). */
+  hasher?: Hasher;
   /** Native watching (default @parcel/watcher's subscribe); tests inject one that fails like a full inotify table. */
   subscribeNative?: NativeSubscribe;
   now?: () => number;
@@ -128,7 +130,7 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
   const trash = trashStore(db, now);
   const activityLog = activityStore(db, now);
   const accounts = accountStore(db, now);
-  const hasher = createHasher(options.hasherThreads);
+  const hasher = opts.hasher ?? createHasher(options.hasherThreads);
   const state = createEngineState();
   const book = createProgressBookkeeping(state, { events, files, folders, trash, now });
 

@@ -5,6 +5,7 @@ import { type Inspection, inspectPath, sameStat } from '../local/inspect';
 import { localSkipReason } from '../local/local-checks';
 import { localGone } from '../local/observe';
 import type { FileRow, Folder } from '../types';
+import { HASHER_CLOSED, HASHER_FAILED } from './hasher';
 
 /**
  * NEW -> HASHING -> QUEUED: waits for the file to be stable, applies the checks that cost no request,
@@ -54,6 +55,14 @@ export async function prepareFile(ctx: SyncContext, row: FileRow): Promise<void>
   const after = await inspectPath(abs);
   const current = ctx.files.get(row.id);
   if (current?.state !== 'HASHING') return;
+  if (!hashed.ok && (hashed.error.code === HASHER_FAILED || hashed.error.code === HASHER_CLOSED)) {
+    // The hasher, not the file, failed (its worker died twice, or the engine stops): read it again later.
+    ctx.move(row.id, 'NEW', { notBefore: ctx.now() + ctx.options.stabilityMs }, ['HASHING']);
+    if (hashed.error.code === HASHER_FAILED)
+      ctx.log('hash-retried', `${row.name} will be read again: ${hashed.error.message}`, ref(row));
+    ctx.wake();
+    return;
+  }
   if (!hashed.ok || after.kind !== 'file') {
     ctx.move(row.id, 'NEW', {}, ['HASHING']);
     const back = ctx.files.get(row.id)!;
