@@ -125,7 +125,6 @@ export function makeEngine(
   const engine = createSyncEngine({
     db,
     client,
-    dataDir: appDir,
     stabilityMs: 150,
     reconcileDelayMs: 50,
     pausePollMs: 200,

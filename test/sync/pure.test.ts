@@ -10,7 +10,7 @@ import { localSkipReason } from '../../src-main/core/sync/local/local-checks';
 import { etaSeconds, speedMeter } from '../../src-main/core/sync/progress';
 import { canMove, isPending } from '../../src-main/core/sync/state/transitions';
 import { FILE_STATES } from '../../src-main/core/sync/types';
-import { isAmbiguous } from '../../src-main/core/sync/upload/react';
+import { isAmbiguous } from '../../src-main/core/sync/upload/on-upload-error';
 
 describe('ignore rules', () => {
   const ignored = ignoreRules('*.psd\nbuild/\n!keep.psd');
@@ -75,7 +75,7 @@ describe('file events', () => {
   it('leave only through the bookkeeping: a part of the engine cannot send one itself (checked by tsc)', () => {
     const sent: string[] = [];
     const parts: PartsEmitter = { emit: (event) => void sent.push(event) };
-    // @ts-expect-error a row's change is announced by SyncContext.move / insertNew, never directly
+    // @ts-expect-error a row's change is announced by SyncContext.transition / insertNew, never directly
     parts.emit('file', {} as SyncEvents['file']);
     // @ts-expect-error progress is the bookkeeping's too
     parts.emit('progress', {} as SyncEvents['progress']);

@@ -50,7 +50,6 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
     const e = createSyncEngine({
       db: ctx.db,
       client: live.client,
-      dataDir: ctx.dataDir,
       service: serviceIdentity(live.connection, ctx.dataDir),
       concurrency: settings.concurrency,
       ...engineOptions,

@@ -56,13 +56,13 @@ export interface SyncContext {
   /** The account the rows' remote ids belong to. */
   accounts: AccountStore;
   hasher: Hasher;
-  /** Errors and account events; a row's `file` event goes out through move / insertNew only. */
+  /** Errors and account events; a row's `file` event goes out through transition / insertNew only. */
   events: PartsEmitter;
   options: SyncOptions;
   now(): number;
   rules(): UploadRules;
-  /** Moves a row through the state machine and tells the listeners; null when the row moved meanwhile. */
-  move(id: number, to: FileState, patch?: FilePatch, expect?: readonly FileState[]): FileRow | null;
+  /** Changes a row's state (checked by the state machine, with the columns in patch) and tells the listeners; null when the row moved meanwhile. */
+  transition(id: number, to: FileState, patch?: FilePatch, expect?: readonly FileState[]): FileRow | null;
   /** Records a path seen for the first time as a NEW row and tells the listeners. */
   insertNew(
     folderId: number,

@@ -2,7 +2,7 @@
  * The sync engine: watched folders become live CDN URLs, exactly once. The one entry point for the
  * CLI and the app; UI-agnostic (plain data in, plain data and events out).
  *
- *   const engine = createSyncEngine({ db, client, dataDir });   // db: app database (APP_MIGRATIONS applied)
+ *   const engine = createSyncEngine({ db, client });            // db: app database (APP_MIGRATIONS applied)
  *   engine.on('file', (e) => ...);                               // typed events, see events.ts
  *   await engine.start();                                        // settle the journal, scan, watch, upload
  *   await engine.addFolder({ path, bucket, mode: 'mirror' });    // Result<Folder>
@@ -55,8 +55,6 @@ import type { NativeSubscribe } from './watch/watch-folder';
 export interface SyncEngineOptions extends Partial<SyncOptions> {
   db: Db;
   client: FileApiClient;
-  /** The app's data dir (reserved for engine files such as watcher snapshots). */
-  dataDir: string;
   /**
    * Names the service the client talks to, for the account the rows belong to (with /me's client id).
    * Default: the client's base URL. The embedded sandbox passes a name that outlives its port and
@@ -149,8 +147,8 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
     options,
     now,
     rules: () => state.rules,
-    move(id, to, patch, expect) {
-      const t = files.move(id, to, patch, expect);
+    transition(id, to, patch, expect) {
+      const t = files.transition(id, to, patch, expect);
       if (!t) return null;
       book.fileChanged(t.row, t.from);
       return t.row;
@@ -190,9 +188,9 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
       // Work interrupted by a crash: a hash is simply redone; an upload is settled by the listing first.
       db.transaction(() => {
         for (const r of files.inState('HASHING', 1_000_000))
-          ctx.move(r.id, 'NEW', { notBefore: null }, ['HASHING']);
+          ctx.transition(r.id, 'NEW', { notBefore: null }, ['HASHING']);
         for (const r of files.inState('UPLOADING', 1_000_000)) {
-          if (!journal.openFor(r.id)) ctx.move(r.id, 'QUEUED', {}, ['UPLOADING']);
+          if (!journal.openFor(r.id)) ctx.transition(r.id, 'QUEUED', {}, ['UPLOADING']);
         }
       })();
       // The scans are local work: they run while /me and the reconciliation wait on the network. Nothing

@@ -47,7 +47,7 @@ export type SyncEventName = keyof SyncEvents;
 
 /**
  * The events that only progress bookkeeping sends (engine/progress-bookkeeping.ts): a row's change is
- * announced through SyncContext.move / insertNew, so that the session's counts and the folders'
+ * announced through SyncContext.transition / insertNew, so that the session's counts and the folders'
  * in-sync flags always follow what listeners are told.
  */
 export type BookkeptEvent = 'file' | 'progress' | 'upload-progress' | 'folder-in-sync';

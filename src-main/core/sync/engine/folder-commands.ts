@@ -146,7 +146,7 @@ export function createFolderCommands(
           ),
         );
       }
-      const moved = ctx.move(fileId, 'NEW', {
+      const moved = ctx.transition(fileId, 'NEW', {
         attempts: 0,
         nextRetryAt: null,
         notBefore: null,

@@ -8,7 +8,7 @@ import type { EngineState, UploadSlot } from './engine-state';
 
 export interface ProgressBookkeeping {
   /**
-   * The one way out of a `file` event (SyncContext.move and insertNew call it): the listeners are told,
+   * The one way out of a `file` event (SyncContext.transition and insertNew call it): the listeners are told,
    * and the session's counts and the folder's in-sync flag follow.
    */
   fileChanged(row: FileRow, from: FileState): void;

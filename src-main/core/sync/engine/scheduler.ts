@@ -52,7 +52,8 @@ export function createScheduler(ctx: SyncContext, state: EngineState, book: Prog
       .filter((f) => f.paused || f.problem)
       .map((f) => f.id);
     if (!state.userPaused) {
-      for (const r of files.dueRetries(50, t)) ctx.move(r.id, 'QUEUED', { nextRetryAt: null }, ['FAILED']);
+      for (const r of files.dueRetries(50, t))
+        ctx.transition(r.id, 'QUEUED', { nextRetryAt: null }, ['FAILED']);
       startHashing(t, pausedFolders);
       if (!state.accountPaused) startUploads(t, pausedFolders);
       else if (files.inState('QUEUED', 1).length) {
@@ -145,7 +146,7 @@ export function createScheduler(ctx: SyncContext, state: EngineState, book: Prog
         // Parked as FAILED with the message, visible to the user (retry() starts it again).
         const cur = files.get(row.id);
         if (cur && (cur.state === 'HASHING' || cur.state === 'NEW' || cur.state === 'QUEUED')) {
-          ctx.move(row.id, 'FAILED', { reasonCode: 'INTERNAL', reason: message, nextRetryAt: null });
+          ctx.transition(row.id, 'FAILED', { reasonCode: 'INTERNAL', reason: message, nextRetryAt: null });
         }
       },
     };
@@ -204,7 +205,7 @@ export function transitionAll(
     const rows = ctx.files.inState(from, 500);
     if (rows.length === 0) return;
     ctx.db.transaction(() => {
-      for (const r of rows) ctx.move(r.id, to, patch, [from]);
+      for (const r of rows) ctx.transition(r.id, to, patch, [from]);
     })();
   }
 }

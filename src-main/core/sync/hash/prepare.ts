@@ -21,7 +21,7 @@ export async function prepareFile(ctx: SyncContext, row: FileRow): Promise<void>
 
   const skip = localSkipReason(row.name, before.size, ctx.rules());
   if (skip) {
-    ctx.move(
+    ctx.transition(
       row.id,
       'SKIPPED',
       { ...statOf(before), reasonCode: skip.code, reason: skip.message, oldRemoteId: null },
@@ -33,7 +33,7 @@ export async function prepareFile(ctx: SyncContext, row: FileRow): Promise<void>
   const stableAt = Math.min(before.mtimeMs, now) + ctx.options.stabilityMs;
   if (!sameStat(row, before) || now < stableAt) {
     // Still being written (or just changed): look again once the window has passed without a change.
-    ctx.move(
+    ctx.transition(
       row.id,
       'NEW',
       { ...statOf(before), notBefore: sameStat(row, before) ? stableAt : now + ctx.options.stabilityMs },
@@ -41,10 +41,10 @@ export async function prepareFile(ctx: SyncContext, row: FileRow): Promise<void>
     );
     return;
   }
-  if (!ctx.move(row.id, 'HASHING', {}, ['NEW'])) return;
+  if (!ctx.transition(row.id, 'HASHING', {}, ['NEW'])) return;
   if (hashWhileSending(ctx, folder, row.id, before.size)) {
     // Queued without its md5: the upload hashes it alongside the bytes (upload-one.ts).
-    ctx.move(row.id, 'QUEUED', { ...statOf(before), md5: null, renamedFrom: null, notBefore: null }, [
+    ctx.transition(row.id, 'QUEUED', { ...statOf(before), md5: null, renamedFrom: null, notBefore: null }, [
       'HASHING',
     ]);
     ctx.wake();
@@ -57,20 +57,20 @@ export async function prepareFile(ctx: SyncContext, row: FileRow): Promise<void>
   if (current?.state !== 'HASHING') return;
   if (!hashed.ok && (hashed.error.code === HASHER_FAILED || hashed.error.code === HASHER_CLOSED)) {
     // The hasher, not the file, failed (its worker died twice, or the engine stops): read it again later.
-    ctx.move(row.id, 'NEW', { notBefore: ctx.now() + ctx.options.stabilityMs }, ['HASHING']);
+    ctx.transition(row.id, 'NEW', { notBefore: ctx.now() + ctx.options.stabilityMs }, ['HASHING']);
     if (hashed.error.code === HASHER_FAILED)
       ctx.log('hash-retried', `${row.name} will be read again: ${hashed.error.message}`, ref(row));
     ctx.wake();
     return;
   }
   if (!hashed.ok || after.kind !== 'file') {
-    ctx.move(row.id, 'NEW', {}, ['HASHING']);
+    ctx.transition(row.id, 'NEW', {}, ['HASHING']);
     const back = ctx.files.get(row.id)!;
     if (after.kind !== 'file') {
       settleNonFile(ctx, folder, back, after);
     } else if (!hashed.ok) {
       const code = hashed.error.code === 'ENOENT' ? 'VANISHED' : 'UNREADABLE';
-      ctx.move(
+      ctx.transition(
         row.id,
         'SKIPPED',
         { reasonCode: code, reason: `The file could not be read: ${hashed.error.message}` },
@@ -80,7 +80,7 @@ export async function prepareFile(ctx: SyncContext, row: FileRow): Promise<void>
     return;
   }
   if (!sameStat(before, after) || hashed.value.bytes !== after.size) {
-    ctx.move(row.id, 'NEW', { ...statOf(after), notBefore: ctx.now() + ctx.options.stabilityMs }, [
+    ctx.transition(row.id, 'NEW', { ...statOf(after), notBefore: ctx.now() + ctx.options.stabilityMs }, [
       'HASHING',
     ]);
     ctx.log(
@@ -94,9 +94,12 @@ export async function prepareFile(ctx: SyncContext, row: FileRow): Promise<void>
 
   // Touched but not changed: the live copy already has these bytes.
   if (current.remoteId !== null && current.remoteMd5 === md5 && current.remoteSize === after.size) {
-    ctx.move(row.id, 'LIVE', { ...statOf(after), md5, oldRemoteId: null, reasonCode: null, reason: null }, [
-      'HASHING',
-    ]);
+    ctx.transition(
+      row.id,
+      'LIVE',
+      { ...statOf(after), md5, oldRemoteId: null, reasonCode: null, reason: null },
+      ['HASHING'],
+    );
     return;
   }
 
@@ -115,14 +118,14 @@ export async function prepareFile(ctx: SyncContext, row: FileRow): Promise<void>
       const o = ctx.files.get(other.id)!;
       if (o.state === 'LIVE' || (o.state === 'DELETED' && o.reasonCode === 'LOCAL-DELETE')) {
         // Not deleted here in a mirror folder: the renamed row carries the remote as its old version.
-        ctx.move(o.id, 'DELETED', { reasonCode: 'RENAMED', reason: renamed.reason, oldRemoteId: null });
+        ctx.transition(o.id, 'DELETED', { reasonCode: 'RENAMED', reason: renamed.reason, oldRemoteId: null });
       } else if (o.state === 'DELETING')
-        ctx.move(o.id, 'DELETED', { reasonCode: 'RENAMED', reason: `Renamed to ${row.name}.` });
+        ctx.transition(o.id, 'DELETED', { reasonCode: 'RENAMED', reason: `Renamed to ${row.name}.` });
     })();
     ctx.log('rename', `${other.name} was renamed to ${row.name}; uploading it under the new name.`, ref(row));
     break;
   }
-  ctx.move(row.id, 'QUEUED', { ...statOf(after), md5, oldRemoteId, renamedFrom, notBefore: null }, [
+  ctx.transition(row.id, 'QUEUED', { ...statOf(after), md5, oldRemoteId, renamedFrom, notBefore: null }, [
     'HASHING',
   ]);
   ctx.wake();
@@ -147,7 +150,7 @@ function hashWhileSending(ctx: SyncContext, folder: Folder, id: number, size: nu
 function settleNonFile(ctx: SyncContext, folder: Folder, row: FileRow, seen: Inspection): boolean {
   if (seen.kind === 'file') return true;
   if (seen.kind === 'skip') {
-    ctx.move(row.id, 'SKIPPED', { reasonCode: seen.code, reason: seen.message }, ['NEW']);
+    ctx.transition(row.id, 'SKIPPED', { reasonCode: seen.code, reason: seen.message }, ['NEW']);
   } else {
     localGone(ctx, folder, row);
   }

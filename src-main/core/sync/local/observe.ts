@@ -31,7 +31,7 @@ export function observe(
     const current = row ?? ctx.files.get(id)!;
     if (current.state === 'SKIPPED' && current.reasonCode === seen.code) return;
     if (canMove(current.state, 'SKIPPED') && current.state !== 'UPLOADING') {
-      ctx.move(id, 'SKIPPED', { reasonCode: seen.code, reason: seen.message, nextRetryAt: null });
+      ctx.transition(id, 'SKIPPED', { reasonCode: seen.code, reason: seen.message, nextRetryAt: null });
     }
     return;
   }
@@ -56,14 +56,20 @@ export function observe(
     rehashed: false,
   };
   if (row.state === 'LIVE') {
-    ctx.move(row.id, 'NEW', { ...patch, oldRemoteId: row.remoteId });
+    ctx.transition(row.id, 'NEW', { ...patch, oldRemoteId: row.remoteId });
   } else if (row.state === 'DELETING') {
     // The file came back while its remote was being removed: finish removing it, upload afresh.
     if (row.remoteId !== null)
       ctx.trash.add(row.remoteId, `${name} came back while its remote copy was being deleted`);
-    ctx.move(row.id, 'NEW', { ...patch, remoteId: null, remoteUrl: null, remoteMd5: null, remoteSize: null });
+    ctx.transition(row.id, 'NEW', {
+      ...patch,
+      remoteId: null,
+      remoteUrl: null,
+      remoteMd5: null,
+      remoteSize: null,
+    });
   } else {
-    ctx.move(row.id, 'NEW', patch);
+    ctx.transition(row.id, 'NEW', patch);
   }
   ctx.wake();
 }
@@ -89,11 +95,15 @@ export function localGone(ctx: SyncContext, folder: Folder, row: FileRow): void 
   if (outcome.trashOldVersion && row.oldRemoteId !== null)
     ctx.trash.add(row.oldRemoteId, `old version of ${row.name}`);
   if (outcome.to === 'DELETING') {
-    ctx.move(row.id, 'DELETING', { reasonCode: 'LOCAL-DELETE', reason: outcome.reason, oldRemoteId: null });
+    ctx.transition(row.id, 'DELETING', {
+      reasonCode: 'LOCAL-DELETE',
+      reason: outcome.reason,
+      oldRemoteId: null,
+    });
     ctx.wake();
     return;
   }
-  ctx.move(row.id, 'DELETED', {
+  ctx.transition(row.id, 'DELETED', {
     reasonCode: 'LOCAL-DELETE',
     reason: outcome.reason,
     oldRemoteId: null,
@@ -119,7 +129,7 @@ export function folderMissing(ctx: SyncContext, folder: Folder): void {
       afterId = rows[rows.length - 1]!.id;
       for (const r of rows) {
         if (r.reasonCode === FOLDER_MISSING) continue;
-        ctx.move(r.id, 'FAILED', { reasonCode: FOLDER_MISSING, reason: message, nextRetryAt: null });
+        ctx.transition(r.id, 'FAILED', { reasonCode: FOLDER_MISSING, reason: message, nextRetryAt: null });
       }
     }
   }

@@ -142,8 +142,8 @@ export function filesStore(db: Db, now: () => number = Date.now) {
     stmt.run(params);
   };
 
-  /** Moves a row to `to`, checking the state machine; `expect` guards against a row that moved meanwhile. */
-  const move = db.transaction(
+  /** Changes a row's state to `to`, checked by the state machine; `expect` guards against a row that moved meanwhile. */
+  const transition = db.transaction(
     (id: number, to: FileState, patch: FilePatch = {}, expect?: readonly FileState[]): Transition | null => {
       const current = byId.get(id);
       if (!current) return null;
@@ -162,7 +162,7 @@ export function filesStore(db: Db, now: () => number = Date.now) {
       const r = byName.get(folderId, name);
       return r ? toFileRow(r) : null;
     },
-    move,
+    transition,
     /** Creates a NEW row (outside a transaction of its own: the scanner batches these). */
     insertNew(
       folderId: number,
