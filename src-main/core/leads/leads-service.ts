@@ -142,6 +142,10 @@ export function createLeadsService(o: LeadsServiceOptions) {
     list(filter: { event?: string; handled?: boolean; limit?: number } = {}): LeadView[] {
       return store.list(filter).map(toLeadView);
     },
+    /** Leads of a bot that went with the sandbox. */
+    forgetLeadsOf(botId: number): number {
+      return store.removeByBot(botId);
+    },
     setHandled(leadId: number, handled: boolean): Result<LeadView> {
       const l = store.setHandled(leadId, handled);
       return l ? ok(toLeadView(l)) : err(appError('LEAD-NOT-FOUND', `There is no lead ${leadId}.`));

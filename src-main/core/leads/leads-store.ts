@@ -103,6 +103,9 @@ export function createLeadsStore(db: Db) {
       );
       return this.get(id);
     },
+    removeByBot(botId: number): number {
+      return db.prepare('DELETE FROM leads WHERE bot_local_id = ?').run(botId).changes;
+    },
     count(): number {
       return (db.prepare('SELECT COUNT(*) AS n FROM leads').get() as { n: number }).n;
     },
