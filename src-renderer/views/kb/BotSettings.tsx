@@ -152,7 +152,10 @@ export function BotSettings({ bot, onDone }: { bot: KbBotView; onDone(): void })
         onConfirm={() => void remove()}
         onCancel={() => setConfirming(false)}
       >
-        <p data-testid="remove-bot-pending">
+        <p
+          data-testid="remove-bot-pending"
+          className={bot.counts.unsent > 0 ? 'kb-remove-warning' : undefined}
+        >
           <strong>{removalWarning(bot)}</strong>
         </p>
         <p>
