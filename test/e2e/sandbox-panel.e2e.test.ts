@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AppService, createAppService } from '../../src-main/core/app/app-service';
 import { startHeadlessShell } from '../../src-main/headless/server';
-import { buildRenderer } from '../../src-main/launcher/build';
+import { buildRenderer } from '../../src-main/shared-node/renderer-build';
 import { testKeychain } from '../kb/helpers';
 import { adminCall, call } from '../support/reference-server';
 import { screens, ZOOMABLE } from './screens';

@@ -2,6 +2,7 @@ import type { KbEntry } from '../../../src-shared/api/knowledge';
 import { checkEntryCount, checkEntryFields } from '../../../src-shared/domain/kb-entry';
 import { type AppError, appError, err, ok, type Result } from '../../../src-shared/errors';
 import type { Db } from '../../shared-node/sqlite';
+import { statements } from '../../shared-node/statements';
 
 /**
  * The local mirror of a bot's entries and the outbox that carries edits to the server. Every edit
@@ -139,17 +140,17 @@ export type Resolution =
   | { merge: { title: string; description: string } };
 
 export function createEntryStore(db: Db) {
+  const prep = statements(db);
   const entrySelect = `SELECT e.*, o.op AS op, o.not_before AS not_before FROM kb_entries e
     LEFT JOIN kb_outbox o ON o.entry_local_id = e.local_id`;
-  const getRow = (id: number) =>
-    db.prepare(`${entrySelect} WHERE e.local_id = ?`).get(id) as EntryRow | undefined;
+  const getRow = (id: number) => prep(`${entrySelect} WHERE e.local_id = ?`).get(id) as EntryRow | undefined;
   const opOf = (entryId: number) =>
-    db.prepare('SELECT * FROM kb_outbox WHERE entry_local_id = ?').get(entryId) as OutboxDbRow | undefined;
+    prep('SELECT * FROM kb_outbox WHERE entry_local_id = ?').get(entryId) as OutboxDbRow | undefined;
   const liveCount = (botId: number) =>
     (
-      db
-        .prepare('SELECT COUNT(*) AS n FROM kb_entries WHERE bot_local_id = ? AND locally_deleted = 0')
-        .get(botId) as { n: number }
+      prep('SELECT COUNT(*) AS n FROM kb_entries WHERE bot_local_id = ? AND locally_deleted = 0').get(
+        botId,
+      ) as { n: number }
     ).n;
 
   /** Writes or folds the entry's single outbox row; `notBefore` holds it (a delete's undo window). */
@@ -163,7 +164,7 @@ export function createEntryStore(db: Db) {
   ) {
     const existing = opOf(entryId);
     if (existing) {
-      db.prepare(
+      prep(
         'UPDATE kb_outbox SET op = ?, title = ?, description = ?, rev = rev + 1, held = 0, not_before = ? WHERE seq = ?',
       ).run(
         existing.sending ? existing.op : op,
@@ -173,14 +174,14 @@ export function createEntryStore(db: Db) {
         existing.seq,
       );
     } else {
-      db.prepare(
+      prep(
         'INSERT INTO kb_outbox (bot_local_id, entry_local_id, op, title, description, created_at, not_before) VALUES (?, ?, ?, ?, ?, ?, ?)',
       ).run(botId, entryId, op, title, description, now(), notBefore);
     }
   }
 
   function markPending(entryId: number) {
-    db.prepare(
+    prep(
       "UPDATE kb_entries SET state = 'pending', error_code = NULL, error_message = NULL, edited_at = ? WHERE local_id = ?",
     ).run(now(), entryId);
   }
@@ -188,11 +189,9 @@ export function createEntryStore(db: Db) {
   const store = {
     list(botId: number): LocalEntry[] {
       return (
-        db
-          .prepare(
-            `${entrySelect} WHERE e.bot_local_id = ? ORDER BY e.sort_order IS NULL, e.sort_order, e.local_id`,
-          )
-          .all(botId) as EntryRow[]
+        prep(
+          `${entrySelect} WHERE e.bot_local_id = ? ORDER BY e.sort_order IS NULL, e.sort_order, e.local_id`,
+        ).all(botId) as EntryRow[]
       ).map(toEntry);
     },
 
@@ -207,11 +206,9 @@ export function createEntryStore(db: Db) {
       return db.transaction((): Result<LocalEntry> => {
         const tooMany = checkEntryCount(liveCount(botId));
         if (tooMany) return err(appError(tooMany.code, tooMany.message));
-        const info = db
-          .prepare(
-            "INSERT INTO kb_entries (bot_local_id, title, description, state, edited_at) VALUES (?, ?, ?, 'pending', ?)",
-          )
-          .run(botId, fields.title, fields.description, now());
+        const info = prep(
+          "INSERT INTO kb_entries (bot_local_id, title, description, state, edited_at) VALUES (?, ?, ?, 'pending', ?)",
+        ).run(botId, fields.title, fields.description, now());
         const id = Number(info.lastInsertRowid);
         queue(id, botId, 'create', fields.title, fields.description);
         return ok(store.get(id)!);
@@ -228,7 +225,7 @@ export function createEntryStore(db: Db) {
           return err(
             appError('KB-IN-CONFLICT', 'This entry changed on the server too: resolve the conflict first.'),
           );
-        db.prepare('UPDATE kb_entries SET title = ?, description = ? WHERE local_id = ?').run(
+        prep('UPDATE kb_entries SET title = ?, description = ? WHERE local_id = ?').run(
           fields.title,
           fields.description,
           id,
@@ -252,7 +249,7 @@ export function createEntryStore(db: Db) {
           return err(
             appError('KB-IN-CONFLICT', 'This entry changed on the server too: resolve the conflict first.'),
           );
-        db.prepare('UPDATE kb_entries SET locally_deleted = 1 WHERE local_id = ?').run(id);
+        prep('UPDATE kb_entries SET locally_deleted = 1 WHERE local_id = ?').run(id);
         queue(id, row.bot_local_id, 'delete', null, null, holdUntil);
         markPending(id);
         return ok(store.get(id)!);
@@ -274,16 +271,16 @@ export function createEntryStore(db: Db) {
           );
         const op = opOf(id);
         if (!op || (op.sending && op.op === 'delete')) return err(tooLate());
-        db.prepare('UPDATE kb_entries SET locally_deleted = 0 WHERE local_id = ?').run(id);
+        prep('UPDATE kb_entries SET locally_deleted = 0 WHERE local_id = ?').run(id);
         if (op.sending) {
           // A create is on the wire: its acknowledgement sees the newer revision and sends the text.
-          db.prepare('UPDATE kb_outbox SET rev = rev + 1, not_before = NULL WHERE seq = ?').run(op.seq);
+          prep('UPDATE kb_outbox SET rev = rev + 1, not_before = NULL WHERE seq = ?').run(op.seq);
           return ok(store.get(id)!);
         }
         const inStep = row.base_title === row.title && row.base_description === row.description;
         if (row.remote_id !== null && inStep) {
-          db.prepare('DELETE FROM kb_outbox WHERE seq = ?').run(op.seq);
-          db.prepare(
+          prep('DELETE FROM kb_outbox WHERE seq = ?').run(op.seq);
+          prep(
             "UPDATE kb_entries SET state = 'synced', error_code = NULL, error_message = NULL WHERE local_id = ?",
           ).run(id);
           return ok(store.get(id)!);
@@ -307,12 +304,12 @@ export function createEntryStore(db: Db) {
         const clearTheirs =
           'theirs_title = NULL, theirs_description = NULL, theirs_updated_at = NULL, theirs_deleted = 0';
         if ('keep' in resolution && resolution.keep === 'theirs') {
-          db.prepare('DELETE FROM kb_outbox WHERE entry_local_id = ?').run(id);
+          prep('DELETE FROM kb_outbox WHERE entry_local_id = ?').run(id);
           if (theirsDeleted) {
-            db.prepare('DELETE FROM kb_entries WHERE local_id = ?').run(id);
+            prep('DELETE FROM kb_entries WHERE local_id = ?').run(id);
             return ok(null);
           }
-          db.prepare(
+          prep(
             `UPDATE kb_entries SET title = theirs_title, description = theirs_description,
              base_updated_at = theirs_updated_at, base_title = theirs_title,
              base_description = theirs_description, locally_deleted = 0, state = 'synced',
@@ -325,23 +322,23 @@ export function createEntryStore(db: Db) {
         if (theirsDeleted) {
           // Mine wins over a server delete: the entry is created again, so it counts against the limit.
           if (row.locally_deleted) {
-            db.prepare('DELETE FROM kb_outbox WHERE entry_local_id = ?').run(id);
-            db.prepare('DELETE FROM kb_entries WHERE local_id = ?').run(id);
+            prep('DELETE FROM kb_outbox WHERE entry_local_id = ?').run(id);
+            prep('DELETE FROM kb_entries WHERE local_id = ?').run(id);
             return ok(null);
           }
-          db.prepare(
+          prep(
             `UPDATE kb_entries SET title = ?, description = ?, remote_id = NULL, base_updated_at = NULL,
              base_title = NULL, base_description = NULL, sort_order = NULL, ${clearTheirs} WHERE local_id = ?`,
           ).run(mine.title, mine.description, id);
-          db.prepare('DELETE FROM kb_outbox WHERE entry_local_id = ?').run(id);
+          prep('DELETE FROM kb_outbox WHERE entry_local_id = ?').run(id);
           queue(id, row.bot_local_id, 'create', mine.title, mine.description);
         } else {
           const keepDelete = row.locally_deleted === 1 && !('merge' in resolution);
-          db.prepare(
+          prep(
             `UPDATE kb_entries SET title = ?, description = ?, base_updated_at = theirs_updated_at,
              base_title = theirs_title, base_description = theirs_description, locally_deleted = ?, ${clearTheirs} WHERE local_id = ?`,
           ).run(mine.title, mine.description, keepDelete ? 1 : 0, id);
-          db.prepare('DELETE FROM kb_outbox WHERE entry_local_id = ?').run(id);
+          prep('DELETE FROM kb_outbox WHERE entry_local_id = ?').run(id);
           if (keepDelete) queue(id, row.bot_local_id, 'delete', null, null);
           else queue(id, row.bot_local_id, 'update', mine.title, mine.description);
         }
@@ -356,7 +353,7 @@ export function createEntryStore(db: Db) {
       if (!row) return err(notFound(id));
       if (row.state !== 'error') return err(appError('KB-NOTHING-TO-RETRY', 'This entry is not in error.'));
       db.transaction(() => {
-        db.prepare('UPDATE kb_outbox SET held = 0 WHERE entry_local_id = ?').run(id);
+        prep('UPDATE kb_outbox SET held = 0 WHERE entry_local_id = ?').run(id);
         markPending(id);
       })();
       return ok(store.get(id)!);
@@ -369,13 +366,13 @@ export function createEntryStore(db: Db) {
       error: number;
       unsent: number;
     } {
-      const rows = db
-        .prepare('SELECT state, COUNT(*) AS n FROM kb_entries WHERE bot_local_id = ? GROUP BY state')
-        .all(botId) as { state: EntryState; n: number }[];
+      const rows = prep(
+        'SELECT state, COUNT(*) AS n FROM kb_entries WHERE bot_local_id = ? GROUP BY state',
+      ).all(botId) as { state: EntryState; n: number }[];
       const by = Object.fromEntries(rows.map((r) => [r.state, r.n])) as Partial<Record<EntryState, number>>;
       const total = rows.reduce((a, r) => a + r.n, 0);
       const unsent = (
-        db.prepare('SELECT COUNT(*) AS n FROM kb_outbox WHERE bot_local_id = ?').get(botId) as { n: number }
+        prep('SELECT COUNT(*) AS n FROM kb_outbox WHERE bot_local_id = ?').get(botId) as { n: number }
       ).n;
       return { total, pending: by.pending ?? 0, conflict: by.conflict ?? 0, error: by.error ?? 0, unsent };
     },
@@ -384,15 +381,15 @@ export function createEntryStore(db: Db) {
 
     outbox(botId: number): OutboxRow[] {
       return (
-        db.prepare('SELECT * FROM kb_outbox WHERE bot_local_id = ? ORDER BY seq').all(botId) as OutboxDbRow[]
+        prep('SELECT * FROM kb_outbox WHERE bot_local_id = ? ORDER BY seq').all(botId) as OutboxDbRow[]
       ).map(toOutbox);
     },
 
     /** The earliest hold still running (epoch ms), so a round can be due when it ends. */
     nextHold(botId: number, at: number): number | null {
-      const r = db
-        .prepare('SELECT MIN(not_before) AS t FROM kb_outbox WHERE bot_local_id = ? AND not_before > ?')
-        .get(botId, at) as { t: number | null };
+      const r = prep(
+        'SELECT MIN(not_before) AS t FROM kb_outbox WHERE bot_local_id = ? AND not_before > ?',
+      ).get(botId, at) as { t: number | null };
       return r.t;
     },
 
@@ -400,24 +397,22 @@ export function createEntryStore(db: Db) {
     purgeLocalDeletes(botId: number, at: number): number {
       return db.transaction(() => {
         const ids = (
-          db
-            .prepare(
-              `SELECT e.local_id FROM kb_entries e JOIN kb_outbox o ON o.entry_local_id = e.local_id
+          prep(
+            `SELECT e.local_id FROM kb_entries e JOIN kb_outbox o ON o.entry_local_id = e.local_id
                WHERE e.bot_local_id = ? AND e.remote_id IS NULL AND e.locally_deleted = 1 AND o.op = 'delete'
                AND o.sending = 0 AND (o.not_before IS NULL OR o.not_before <= ?)`,
-            )
-            .all(botId, at) as { local_id: number }[]
+          ).all(botId, at) as { local_id: number }[]
         ).map((r) => r.local_id);
         for (const id of ids) {
-          db.prepare('DELETE FROM kb_outbox WHERE entry_local_id = ?').run(id);
-          db.prepare('DELETE FROM kb_entries WHERE local_id = ?').run(id);
+          prep('DELETE FROM kb_outbox WHERE entry_local_id = ?').run(id);
+          prep('DELETE FROM kb_entries WHERE local_id = ?').run(id);
         }
         return ids.length;
       })();
     },
 
     markSending(seq: number, sending: boolean): void {
-      db.prepare('UPDATE kb_outbox SET sending = ? WHERE seq = ?').run(sending ? 1 : 0, seq);
+      prep('UPDATE kb_outbox SET sending = ? WHERE seq = ?').run(sending ? 1 : 0, seq);
     },
 
     /**
@@ -429,12 +424,12 @@ export function createEntryStore(db: Db) {
         const row = getRow(sent.entryId);
         const current = opOf(sent.entryId);
         if (sent.op === 'delete' || server === null) {
-          db.prepare('DELETE FROM kb_outbox WHERE entry_local_id = ?').run(sent.entryId);
-          db.prepare('DELETE FROM kb_entries WHERE local_id = ?').run(sent.entryId);
+          prep('DELETE FROM kb_outbox WHERE entry_local_id = ?').run(sent.entryId);
+          prep('DELETE FROM kb_entries WHERE local_id = ?').run(sent.entryId);
           return;
         }
         if (!row) return;
-        db.prepare(
+        prep(
           `UPDATE kb_entries SET remote_id = ?, source = ?, sort_order = ?, base_updated_at = ?, base_title = ?,
            base_description = ? WHERE local_id = ?`,
         ).run(
@@ -448,9 +443,7 @@ export function createEntryStore(db: Db) {
         );
         if (current && current.rev !== sent.rev) {
           const next: OutboxOp = row.locally_deleted ? 'delete' : 'update';
-          db.prepare(
-            'UPDATE kb_outbox SET op = ?, title = ?, description = ?, sending = 0 WHERE seq = ?',
-          ).run(
+          prep('UPDATE kb_outbox SET op = ?, title = ?, description = ?, sending = 0 WHERE seq = ?').run(
             next,
             next === 'delete' ? null : row.title,
             next === 'delete' ? null : row.description,
@@ -458,8 +451,8 @@ export function createEntryStore(db: Db) {
           );
           return;
         }
-        db.prepare('DELETE FROM kb_outbox WHERE entry_local_id = ?').run(sent.entryId);
-        db.prepare(
+        prep('DELETE FROM kb_outbox WHERE entry_local_id = ?').run(sent.entryId);
+        prep(
           "UPDATE kb_entries SET title = ?, description = ?, state = 'synced', error_code = NULL, error_message = NULL WHERE local_id = ?",
         ).run(server.title, server.description, sent.entryId);
       })();
@@ -468,8 +461,8 @@ export function createEntryStore(db: Db) {
     /** The server copy moved on (or is gone): keep both sides for the editor to choose. */
     markConflict(entryId: number, theirs: KbEntry | null): void {
       db.transaction(() => {
-        db.prepare('UPDATE kb_outbox SET sending = 0 WHERE entry_local_id = ?').run(entryId);
-        db.prepare(
+        prep('UPDATE kb_outbox SET sending = 0 WHERE entry_local_id = ?').run(entryId);
+        prep(
           `UPDATE kb_entries SET state = 'conflict', theirs_title = ?, theirs_description = ?,
            theirs_updated_at = ?, theirs_deleted = ?, error_code = NULL, error_message = NULL WHERE local_id = ?`,
         ).run(
@@ -485,8 +478,8 @@ export function createEntryStore(db: Db) {
     /** The server refused the operation: hold it until the editor changes the entry or retries. */
     markRefused(entryId: number, error: AppError): void {
       db.transaction(() => {
-        db.prepare('UPDATE kb_outbox SET held = 1, sending = 0 WHERE entry_local_id = ?').run(entryId);
-        db.prepare(
+        prep('UPDATE kb_outbox SET held = 1, sending = 0 WHERE entry_local_id = ?').run(entryId);
+        prep(
           "UPDATE kb_entries SET state = 'error', error_code = ?, error_message = ? WHERE local_id = ?",
         ).run(error.code, error.message, entryId);
       })();
@@ -501,9 +494,9 @@ export function createEntryStore(db: Db) {
       if (sending.length === 0) return;
       const claimed = new Set(
         (
-          db
-            .prepare('SELECT remote_id FROM kb_entries WHERE bot_local_id = ? AND remote_id IS NOT NULL')
-            .all(botId) as { remote_id: number }[]
+          prep('SELECT remote_id FROM kb_entries WHERE bot_local_id = ? AND remote_id IS NOT NULL').all(
+            botId,
+          ) as { remote_id: number }[]
         ).map((r) => r.remote_id),
       );
       for (const op of sending) {
@@ -521,9 +514,9 @@ export function createEntryStore(db: Db) {
     /** Refresh: take the server's list as truth for every entry with nothing of the editor's pending. */
     applyServerList(botId: number, server: KbEntry[]): void {
       db.transaction(() => {
-        const local = db
-          .prepare(`${entrySelect} WHERE e.bot_local_id = ? AND e.remote_id IS NOT NULL`)
-          .all(botId) as EntryRow[];
+        const local = prep(`${entrySelect} WHERE e.bot_local_id = ? AND e.remote_id IS NOT NULL`).all(
+          botId,
+        ) as EntryRow[];
         const byRemote = new Map(local.map((r) => [r.remote_id!, r]));
         const seen = new Set<number>();
         for (const s of server) {
@@ -531,20 +524,20 @@ export function createEntryStore(db: Db) {
           const r = byRemote.get(s.id);
           // The server's copy becomes both the entry and its base (named parameters: each field once).
           if (!r) {
-            db.prepare(
+            prep(
               `INSERT INTO kb_entries (bot_local_id, remote_id, title, description, source, sort_order,
                base_updated_at, base_title, base_description, state, edited_at)
                VALUES (@bot, @id, @title, @description, @source, @sort_order, @updated_at, @title, @description,
                'synced', @now)`,
             ).run({ ...s, bot: botId, now: now() });
           } else if (r.state === 'synced' && !r.op) {
-            db.prepare(
+            prep(
               `UPDATE kb_entries SET title = @title, description = @description, source = @source,
                sort_order = @sort_order, base_updated_at = @updated_at, base_title = @title,
                base_description = @description WHERE local_id = @local_id`,
             ).run({ ...s, local_id: r.local_id });
           } else if (r.state === 'conflict') {
-            db.prepare(
+            prep(
               `UPDATE kb_entries SET theirs_title = ?, theirs_description = ?, theirs_updated_at = ?,
                theirs_deleted = 0, sort_order = ? WHERE local_id = ?`,
             ).run(s.title, s.description, s.updated_at, s.sort_order, r.local_id);
@@ -553,9 +546,9 @@ export function createEntryStore(db: Db) {
         for (const r of local) {
           if (seen.has(r.remote_id!)) continue;
           if (r.state === 'synced' && !r.op)
-            db.prepare('DELETE FROM kb_entries WHERE local_id = ?').run(r.local_id);
+            prep('DELETE FROM kb_entries WHERE local_id = ?').run(r.local_id);
           else if (r.state === 'conflict')
-            db.prepare('UPDATE kb_entries SET theirs_deleted = 1 WHERE local_id = ?').run(r.local_id);
+            prep('UPDATE kb_entries SET theirs_deleted = 1 WHERE local_id = ?').run(r.local_id);
         }
       })();
     },

@@ -1,4 +1,5 @@
 import type { Db } from '../../shared-node/sqlite';
+import { statements } from '../../shared-node/statements';
 import type { ParsedLead } from './payload';
 
 export interface StoredLead extends ParsedLead {
@@ -71,12 +72,13 @@ const searchWords = (query: string | undefined): string[] =>
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export function createLeadsStore(db: Db) {
-  const insert = db.prepare(
+  const prep = statements(db);
+  const insert = prep(
     `INSERT INTO leads (bot_local_id, remote_bot_id, bot_name, business_name, conversation_id, event, name, email,
      phone, note, asked_for_a_person, visitor_ref, started_at, received_at, raw_body)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (bot_local_id, conversation_id) DO NOTHING`,
   );
-  const byId = db.prepare('SELECT * FROM leads WHERE id = ?');
+  const byId = prep('SELECT * FROM leads WHERE id = ?');
   return {
     /** Stores a lead once per conversation: a redelivery returns `stored: false` and changes nothing. */
     insert(botId: number, lead: ParsedLead, rawBody: string): { stored: boolean; lead: StoredLead | null } {
@@ -125,7 +127,7 @@ export function createLeadsStore(db: Db) {
         where.push(filter.handled ? 'handled_at IS NOT NULL' : 'handled_at IS NULL');
       const sql = `SELECT * FROM leads ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
         ORDER BY received_at DESC, id DESC LIMIT ?`;
-      return (db.prepare(sql).all(...args, filter.limit ?? 1000) as LeadRow[]).map(toLead);
+      return (prep(sql).all(...args, filter.limit ?? 1000) as LeadRow[]).map(toLead);
     },
     get(id: number): StoredLead | null {
       const r = byId.get(id) as LeadRow | undefined;
@@ -133,23 +135,18 @@ export function createLeadsStore(db: Db) {
     },
     /** The delivery body exactly as received. */
     rawBody(id: number): string | null {
-      const r = db.prepare('SELECT raw_body FROM leads WHERE id = ?').get(id) as
-        | { raw_body: string }
-        | undefined;
+      const r = prep('SELECT raw_body FROM leads WHERE id = ?').get(id) as { raw_body: string } | undefined;
       return r?.raw_body ?? null;
     },
     setHandled(id: number, handled: boolean): StoredLead | null {
-      db.prepare('UPDATE leads SET handled_at = ? WHERE id = ?').run(
-        handled ? new Date().toISOString() : null,
-        id,
-      );
+      prep('UPDATE leads SET handled_at = ? WHERE id = ?').run(handled ? new Date().toISOString() : null, id);
       return this.get(id);
     },
     removeByBot(botId: number): number {
-      return db.prepare('DELETE FROM leads WHERE bot_local_id = ?').run(botId).changes;
+      return prep('DELETE FROM leads WHERE bot_local_id = ?').run(botId).changes;
     },
     count(): number {
-      return (db.prepare('SELECT COUNT(*) AS n FROM leads').get() as { n: number }).n;
+      return (prep('SELECT COUNT(*) AS n FROM leads').get() as { n: number }).n;
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { Db } from '../../../shared-node/sqlite';
+import { statements } from '../../../shared-node/statements';
 import { FILE_STATES, type FileRow, type FileState, type FolderCounts } from '../types';
-import { statementCache } from './statements';
 import { canMove } from './transitions';
 
 /** Columns a transition may set along with the state. */
@@ -107,7 +107,7 @@ const BUSY = `'NEW','HASHING','QUEUED','UPLOADING','DELETING','PAUSED'`;
 
 /** The rows of local files. Each state change is one SQLite transaction (read, check, write). */
 export function filesStore(db: Db, now: () => number = Date.now) {
-  const prep = statementCache(db);
+  const prep = statements(db);
   const byId = prep<[number], DbRow>('SELECT * FROM sync_files WHERE id = ?');
   const byName = prep<[number, string], DbRow>('SELECT * FROM sync_files WHERE folder_id = ? AND name = ?');
   const insert = prep(
