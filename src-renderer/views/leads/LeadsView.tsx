@@ -35,10 +35,8 @@ function LeadRow({ lead, onOpen }: { lead: LeadView; onOpen(): void }) {
   const handoff = lead.askedForAPerson || lead.event === 'HANDOFF-REQUESTED';
   return (
     <tr className={lead.handledAt ? 'handled' : undefined} data-lead={lead.conversationId}>
-      <td className="small muted num" style={{ whiteSpace: 'nowrap' }}>
-        {formatTime(Date.parse(lead.receivedAt))}
-      </td>
-      <td>
+      <td className="small muted num lead-received">{formatTime(Date.parse(lead.receivedAt))}</td>
+      <td className="lead-who">
         <div className="row" style={{ gap: '0.4rem' }}>
           <button
             type="button"
@@ -59,10 +57,10 @@ function LeadRow({ lead, onOpen }: { lead: LeadView; onOpen(): void }) {
           {lead.note ? ` · ${lead.note}` : ''}
         </div>
       </td>
-      <td>
+      <td className="lead-contact-cell">
         <ContactLinks lead={lead} />
       </td>
-      <td className="right">
+      <td className="right lead-state">
         <button
           type="button"
           className="btn small"
