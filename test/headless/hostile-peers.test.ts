@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { createDispatcher } from '../../src-main/core/app/dispatcher';
 import { createEventBus } from '../../src-main/core/app/event-bus';
 import { type HeadlessShell, startHeadlessShell } from '../../src-main/headless/server';
@@ -67,4 +68,36 @@ describe('headless shell under hostile input', () => {
       expect(r.closed).toBe(true);
     },
   );
+
+  const openSocket = () =>
+    new Promise<WebSocket>((resolve, reject) => {
+      const ws = new WebSocket(
+        `${shell.origin.replace('http', 'ws')}/ws`,
+        [WS_PROTOCOL, `t.${shell.token}`],
+        {
+          headers: { Origin: shell.origin },
+        },
+      );
+      ws.once('open', () => resolve(ws));
+      ws.once('error', reject);
+    });
+  const closeCode = (ws: WebSocket) =>
+    new Promise<number>((resolve) => {
+      ws.on('error', () => {});
+      ws.once('close', (code) => resolve(code));
+    });
+
+  it('closes a socket that sends a frame over the 1 MB limit with 1009, and lives', async () => {
+    const ws = await openSocket();
+    const closed = closeCode(ws);
+    ws.send('x'.repeat(1024 * 1024 + 1));
+    expect(await closed).toBe(1009);
+  });
+
+  it('closes a socket that sends a text frame with invalid UTF-8 with 1007, and lives', async () => {
+    const ws = await openSocket();
+    const closed = closeCode(ws);
+    ws.send(Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), { binary: false });
+    expect(await closed).toBe(1007);
+  });
 });
