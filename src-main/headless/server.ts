@@ -5,6 +5,7 @@ import type { Duplex } from 'node:stream';
 import { TOKEN_HEADER, UPLOAD_PATH, WS_PATH, WS_PROTOCOL } from '../../src-shared/transport/ws-messages';
 import { checkRequest, newToken } from './access';
 import type { CoreEndpoint } from './core-endpoint';
+import { applyHeadlessLimits, HEADLESS_LIMITS, type HeadlessLimits, headlessServerOptions } from './limits';
 import { plain, serveStatic } from './static-files';
 import { handleUpload } from './upload-route';
 import { createWsBridge } from './ws-bridge';
@@ -17,6 +18,8 @@ export interface HeadlessShellOptions {
   dropDir: string;
   port?: number;
   token?: string;
+  /** Tests tighten these; the defaults are HEADLESS_LIMITS. */
+  limits?: Partial<HeadlessLimits>;
 }
 
 export interface HeadlessShell {
@@ -34,7 +37,8 @@ export async function startHeadlessShell(options: HeadlessShellOptions): Promise
   const bridge = createWsBridge(options.core);
   let origin = '';
 
-  const server = createServer((req, res) => {
+  const limits: HeadlessLimits = { ...HEADLESS_LIMITS, ...options.limits };
+  const server = createServer(headlessServerOptions(limits), (req, res) => {
     const url = targetOf(req, origin);
     if (!url) return plain(res, 400, 'The request target is not a path.');
     if (url.pathname === UPLOAD_PATH) {
@@ -50,6 +54,8 @@ export async function startHeadlessShell(options: HeadlessShellOptions): Promise
     if (req.headers.host !== new URL(origin).host) return plain(res, 421, 'wrong Host header');
     serveStatic(root, origin, url, req, res);
   });
+
+  applyHeadlessLimits(server, limits);
 
   server.on('upgrade', (req, socket, head) => {
     // Node takes its own error listener off an upgraded socket: a reset before ws adopts it (or
