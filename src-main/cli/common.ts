@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { type AppError, appError } from '../../src-shared/errors';
@@ -10,6 +9,7 @@ import { createFileApiClient, type FileApiClient } from '../core/service/file-ap
 import { closePools } from '../core/service/http-pool';
 import { type SettingsStore, settingsStore } from '../core/service/settings';
 import { APP_MIGRATIONS } from '../core/state/migrations';
+import { makePrivateDir } from '../shared-node/private-files';
 import { type Db, openDatabase } from '../shared-node/sqlite';
 
 /** Exit codes of every command: 0 done, 1 the service or the system said no, 2 the command line is wrong. */
@@ -122,7 +122,7 @@ export function parseCommand<O extends Options>(
 
 /** The app database of a data dir, with every module's migrations applied. */
 export function openAppDb(dataDir: string): Db {
-  mkdirSync(dataDir, { recursive: true });
+  makePrivateDir(dataDir);
   return openDatabase(join(dataDir, 'app.sqlite'), APP_MIGRATIONS);
 }
 
