@@ -100,4 +100,16 @@ describe('headless shell under hostile input', () => {
     ws.send(Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), { binary: false });
     expect(await closed).toBe(1007);
   });
+
+  it('refuses a dropped file whose name is over 255 bytes as too long, not as cut off', async () => {
+    for (const name of [`${'a'.repeat(252)}.txt`, `${'é'.repeat(128)}.txt`]) {
+      const r = await fetch(`${shell.origin}/upload?bucket=site&name=${encodeURIComponent(name)}`, {
+        method: 'POST',
+        headers: { Origin: shell.origin, 'x-assets-token': shell.token },
+        body: 'hello',
+      });
+      expect(r.status).toBe(422);
+      expect(await r.json()).toEqual({ code: 'NAME-TOO-LONG', message: expect.stringMatching(/255 bytes/) });
+    }
+  });
 });
