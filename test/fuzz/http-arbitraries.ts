@@ -307,10 +307,10 @@ export function requestArb(t: HttpTarget): fc.Arbitrary<RawRequest> {
 /** multipart/form-data bodies, whole or cut off, with odd part headers. */
 export const multipartArb: fc.Arbitrary<Buffer> = fc
   .record({
-    boundary: fc.constantFrom('XyZ', 'b', '----x', ''),
+    boundary: fc.constantFrom('XyZ', 'XyZ', 'XyZ', 'b', ''),
     parts: fc.array(
       fc.record({
-        name: fc.constantFrom('file', 'bucket', 'name', 'hash', 'source_url', 'x', ''),
+        name: fc.constantFrom('file', 'file', 'bucket', 'name', 'hash', 'source_url', 'x', ''),
         filename: fc.option(
           fc.constantFrom('a.txt', 'a.exe', '', '../../a.png', 'é\u202e.jpg', 'a'.repeat(300)),
           {
