@@ -4,6 +4,7 @@ import { appError } from '../../../src-shared/errors';
 import { serviceIdentity } from '../../core/sync/account/service-identity';
 import { createSyncEngine, type SettledSummary } from '../../core/sync/engine';
 import { EXIT, parseCommand, withConnection } from '../common';
+import { forTerminal } from '../terminal-text';
 import { progressLine } from './sync-progress';
 
 const USAGE = `assets-sync sync DIR [--bucket B] [--mirror] [--once] [--concurrency N] [--polling]
@@ -80,7 +81,7 @@ export async function run(argv: string[]): Promise<number> {
         clearBar();
         const why = e.to === 'LIVE' ? (e.remoteUrl ?? '') : `${e.reasonCode ?? ''} ${e.reason ?? ''}`.trim();
         const retry = e.nextRetryAt ? ` (retry at ${new Date(e.nextRetryAt).toLocaleTimeString()})` : '';
-        process.stdout.write(`${e.to.padEnd(7)} ${e.name}  ${why}${retry}\n`);
+        process.stdout.write(`${e.to.padEnd(7)} ${forTerminal(e.name)}  ${forTerminal(why)}${retry}\n`);
       }
     });
     engine.on('progress', (pr) => {
@@ -95,9 +96,9 @@ export async function run(argv: string[]): Promise<number> {
         clearBar();
         const text =
           'message' in payload
-            ? `${name}: ${payload.message}`
+            ? `${name}: ${forTerminal(payload.message)}`
             : 'folderId' in payload
-              ? `${engine.listFolders().find((f) => f.id === payload.folderId)?.path ?? 'The folder'} is in sync.`
+              ? `${forTerminal(engine.listFolders().find((f) => f.id === payload.folderId)?.path ?? 'The folder')} is in sync.`
               : `${name}: ${JSON.stringify(payload)}`;
         out.emit(text, {
           event: name,
@@ -126,7 +127,9 @@ export async function run(argv: string[]): Promise<number> {
       await engine.stop();
       return EXIT.failed;
     }
-    out.note(`Syncing ${dir} to bucket "${bucket}" (${mode})${once ? ', once' : '; Ctrl-C stops'}.`);
+    out.note(
+      `Syncing ${forTerminal(dir)} to bucket "${bucket}" (${mode})${once ? ', once' : '; Ctrl-C stops'}.`,
+    );
 
     let interrupted = false;
     const stopSignal = new Promise<void>((res) => {
