@@ -94,10 +94,17 @@ export interface SyncEngine {
     mode?: FolderMode;
     ignore?: string;
     watcher?: WatcherKind;
+    followOutsideLinks?: boolean;
   }): Promise<Result<Folder>>;
   updateFolder(
     id: number,
-    patch: { bucket?: string; mode?: FolderMode; ignore?: string; watcher?: WatcherKind },
+    patch: {
+      bucket?: string;
+      mode?: FolderMode;
+      ignore?: string;
+      watcher?: WatcherKind;
+      followOutsideLinks?: boolean;
+    },
   ): Promise<Result<Folder>>;
   removeFolder(id: number): Promise<Result<true>>;
   listFolders(): FolderStatus[];
@@ -619,7 +626,7 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
           .some((_part, i, all) => i < all.length - 1 && ignored(all.slice(0, i + 1).join('/'), true))
       )
         continue;
-      const insp = await inspectPath(`${folder.path}/${name}`);
+      const insp = await inspectPath(`${folder.path}/${name}`, folder);
       if (insp.kind === 'dir') needScan = true;
       else seen.push({ name, insp });
       if (kind === 'delete' || insp.kind === 'gone') {
@@ -747,6 +754,7 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
       const folderInput: FolderInput = { path, bucket, mode: input.mode ?? 'upload-only' };
       if (input.ignore !== undefined) folderInput.ignore = input.ignore;
       if (input.watcher !== undefined) folderInput.watcher = input.watcher;
+      if (input.followOutsideLinks !== undefined) folderInput.followOutsideLinks = input.followOutsideLinks;
       const folder = folders.insert(folderInput);
       ctx.log('folder-added', `Syncing ${path} to bucket ${bucket} (${folder.mode}).`, {
         folderId: folder.id,
@@ -772,7 +780,10 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
       }
       const next = folders.update(id, stripUndefined(patch))!;
       ctx.log('folder-updated', `Settings of ${next.path} changed.`, { folderId: id });
-      if (running && (patch.ignore !== undefined || patch.watcher !== undefined)) {
+      if (
+        running &&
+        (patch.ignore !== undefined || patch.watcher !== undefined || patch.followOutsideLinks !== undefined)
+      ) {
         await watches.get(id)?.close();
         watches.delete(id);
         await rescan(id);

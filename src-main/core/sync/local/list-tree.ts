@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
-import { type Dirent, readdirSync } from 'node:fs';
+import { type Dirent, readdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IgnoreTest } from './ignore-rules';
-import { type Inspection, inspectPathSync } from './inspect';
+import { type Inspection, inspectPathSync, type LinkScope, type ResolvedScope } from './inspect';
 
 /** One file of a folder as a walk found it: its path relative to the folder ('/'-separated). */
 export interface Listed {
@@ -33,16 +33,30 @@ export function listTree(
   onUnreadable: (path: string, code: string) => void,
   /** Files the folder had last time: starting find costs 10-40 ms, worth it only for large trees. */
   expected = Number.POSITIVE_INFINITY,
+  /** Where links may lead (the folder and its setting); without it links are judged by their target only. */
+  links?: LinkScope,
 ): TreeWalk {
+  const scope = links ? resolveScope(root, links) : undefined;
   if (process.platform === 'linux' && expected >= FIND_FROM_FILES)
-    return findWalk(root, ignored, onUnreadable);
-  return nodeWalk(root, ignored, onUnreadable);
+    return findWalk(root, ignored, onUnreadable, scope);
+  return nodeWalk(root, ignored, onUnreadable, scope);
+}
+
+function resolveScope(root: string, links: LinkScope): ResolvedScope {
+  let realRoot = root;
+  try {
+    realRoot = realpathSync.native(root);
+  } catch {
+    // The walk of a root that cannot be resolved fails too, and says so.
+  }
+  return { realRoot, followOutsideLinks: links.followOutsideLinks };
 }
 
 function nodeWalk(
   root: string,
   ignored: IgnoreTest,
   onUnreadable: (path: string, code: string) => void,
+  scope: ResolvedScope | undefined,
 ): TreeWalk {
   let complete = true;
   async function* batches(): AsyncGenerator<Listed[]> {
@@ -63,7 +77,7 @@ function nodeWalk(
         if (entry.isDirectory()) {
           if (!ignored(name, true)) stack.push(name);
         } else if (!ignored(name)) {
-          batch.push({ name, seen: inspectPathSync(join(root, name)) });
+          batch.push({ name, seen: inspectPathSync(join(root, name), scope) });
           if (batch.length >= BATCH) {
             yield batch;
             batch = [];
@@ -85,6 +99,7 @@ function findWalk(
   root: string,
   ignored: IgnoreTest,
   onUnreadable: (path: string, code: string) => void,
+  scope: ResolvedScope | undefined,
 ): TreeWalk {
   let complete = true;
   let fallback: TreeWalk | null = null;
@@ -112,7 +127,7 @@ function findWalk(
         let start = 0;
         let batch: Listed[] = [];
         for (let end = data.indexOf(0, start); end >= 0; end = data.indexOf(0, start)) {
-          const listed = parseEntry(root, data.toString('utf8', start, end), ignored, pruned);
+          const listed = parseEntry(root, data.toString('utf8', start, end), ignored, pruned, scope);
           start = end + 1;
           if (!listed) continue;
           batch.push(listed);
@@ -132,7 +147,7 @@ function findWalk(
     const { code, error } = await exited;
     if (error && !any) {
       // No find here (a minimal system): walk in this process instead.
-      fallback = nodeWalk(root, ignored, onUnreadable);
+      fallback = nodeWalk(root, ignored, onUnreadable, scope);
       yield* fallback.batches;
       return;
     }
@@ -144,7 +159,13 @@ function findWalk(
   return { batches: batches(), complete: () => (fallback ? fallback.complete() : complete) };
 }
 
-function parseEntry(root: string, record: string, ignored: IgnoreTest, pruned: Set<string>): Listed | null {
+function parseEntry(
+  root: string,
+  record: string,
+  ignored: IgnoreTest,
+  pruned: Set<string>,
+  scope: ResolvedScope | undefined,
+): Listed | null {
   // "%y %i %s %T@ %P": the first four fields hold no spaces; the path may.
   const s1 = record.indexOf(' ');
   const s2 = record.indexOf(' ', s1 + 1);
@@ -162,7 +183,7 @@ function parseEntry(root: string, record: string, ignored: IgnoreTest, pruned: S
   const mtimeMs = type === 'f' ? epochMs(record.slice(s3 + 1, s4)) : null;
   if (mtimeMs === null) {
     // Links, pipes, sockets, devices, odd times: the same rules as everywhere else.
-    return { name, seen: inspectPathSync(join(root, name)) };
+    return { name, seen: inspectPathSync(join(root, name), scope) };
   }
   return {
     name,
