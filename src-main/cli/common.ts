@@ -12,8 +12,11 @@ import { type SettingsStore, settingsStore } from '../core/service/settings';
 import { APP_MIGRATIONS } from '../core/state/migrations';
 import { type Db, openDatabase } from '../shared-node/sqlite';
 
-/** Exit codes of every command: 0 done, 1 the service or the system said no, 2 the command line is wrong. */
-export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+/**
+ * Exit codes of every command: 0 done, 1 the service or the system said no, 2 the command line is wrong,
+ * 3 done except for files or folders that could not be read (`sync --once`, which names them).
+ */
+export const EXIT = { ok: 0, failed: 1, usage: 2, unreadable: 3 } as const;
 
 /** The flags every command takes. */
 export const COMMON_OPTIONS = {

@@ -24,6 +24,21 @@ export interface ResolvedScope {
 export const LINK_OUTSIDE_FOLDER = 'LINK-OUTSIDE-FOLDER';
 
 /**
+ * Skip codes that mean "there are bytes here that could not be read", as opposed to a link, a pipe or
+ * a refused extension, which have none to send or are left out on purpose. `sync --once` exits 3 on them.
+ */
+export const READ_FAILURES: readonly string[] = ['UNREADABLE', 'NAME-TOO-LONG'];
+
+/** A folder of the tree the walk could not open: its row says why, so its files are not silently missing. */
+export function unreadableFolder(code: string): Inspection {
+  return {
+    kind: 'skip',
+    code: code === 'ENAMETOOLONG' ? 'NAME-TOO-LONG' : 'UNREADABLE',
+    message: `The folder could not be read (${code}${code === 'EACCES' || code === 'EPERM' ? ': permission denied' : code === 'ENAMETOOLONG' ? ': its path is longer than this system allows' : ''}); the files in it are not synced.`,
+  };
+}
+
+/**
  * Symlinks to files are followed (their content is what the user sees) as long as their real path
  * stays inside the folder's real path, unless the folder allows links outside; symlinks to folders are
  * not (a link loop would never end), and broken links and loops are reported, never crashed on.
@@ -138,9 +153,17 @@ export function fromError(e: unknown): Inspection {
   if (code === 'ELOOP')
     return { kind: 'skip', code: 'LINK-LOOP', message: 'The symbolic link points to itself in a loop.' };
   if (code === 'EACCES' || code === 'EPERM')
-    return { kind: 'skip', code: 'UNREADABLE', message: 'The file cannot be read (permission denied).' };
+    return {
+      kind: 'skip',
+      code: 'UNREADABLE',
+      message: `The file cannot be read (${code}: permission denied).`,
+    };
   if (code === 'ENAMETOOLONG')
-    return { kind: 'skip', code: 'NAME-TOO-LONG', message: 'The path is too long for this system.' };
+    return {
+      kind: 'skip',
+      code: 'NAME-TOO-LONG',
+      message: 'The path is longer than this system allows (ENAMETOOLONG); the file cannot be read.',
+    };
   return { kind: 'skip', code: 'UNREADABLE', message: `The file cannot be read (${code ?? String(e)}).` };
 }
 
