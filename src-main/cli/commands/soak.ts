@@ -8,7 +8,7 @@ import { createRequestBudget } from '../../core/service/request-budget';
 import { procStatusMb } from './bench/proc-status';
 import { REPO, startReadyChild, stopChildren } from './bench/processes';
 import { fmtMb, type Row, renderTable } from './bench/table';
-import type { AppChildInput, SettledReport } from './soak/app-child';
+import type { AppChildInput } from './soak/app-child';
 import { type AppProcess, accountEvents, startApp } from './soak/app-process';
 import { seededRandom } from './soak/random';
 import { compareWindows, type Sample } from './soak/rss';
