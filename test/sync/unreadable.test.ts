@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, chownSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FileRow } from '../../src-main/core/sync/types';
@@ -134,6 +134,14 @@ describe('what cannot be read is named, never silently missing', () => {
       expect([rows.get(deep)?.state, rows.get(deep)?.reasonCode]).toEqual(['SKIPPED', 'NAME-TOO-LONG']);
       expect(rows.get(deep)?.reason).toContain('ENAMETOOLONG');
       expect(summary.allDone).toBe(true);
+
+      // A path too long to open stays too long: it must not stop a rescan from seeing deletes elsewhere.
+      unlinkSync(join(dir, 'ok.txt'));
+      await h.engine.updateFolder(h.engine.listFolders()[0]!.id, { ignore: '' });
+      await h.engine.waitUntilSettled();
+      const after = new Map(h.engine.listFiles({ limit: 100 }).map((r: FileRow) => [r.name, r]));
+      expect(after.get('ok.txt')?.state).toBe('DELETED');
+      expect(after.get(deep)?.reasonCode).toBe('NAME-TOO-LONG');
     } finally {
       await h.close();
       removeTree(dir);

@@ -77,8 +77,11 @@ function nodeWalk(
       try {
         entries = readdirSync(join(root, rel), { withFileTypes: true });
       } catch (e) {
-        complete = false;
         const code = (e as NodeJS.ErrnoException).code ?? String(e);
+        // A folder refused now may be readable later, and its rows must not count as deleted meanwhile.
+        // One too deep to open stays so, and nothing below it can ever have been sent (the upload opens
+        // by the same full path): the rest of the walk still tells what is gone.
+        if (code !== 'ENAMETOOLONG') complete = false;
         if (rel === '') onUnreadable(root, code);
         else yield [{ name: rel, seen: unreadableFolder(code) }];
         continue;
