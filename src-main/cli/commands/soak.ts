@@ -9,7 +9,7 @@ import { procStatusMb } from './bench/proc-status';
 import { REPO, startReadyChild, stopChildren } from './bench/processes';
 import { fmtMb, type Row, renderTable } from './bench/table';
 import type { AppChildInput } from './soak/app-child';
-import { type AppProcess, accountEvents, startApp } from './soak/app-process';
+import { type AppProcess, accountEvents, startApp, unasked } from './soak/app-process';
 import { seededRandom } from './soak/random';
 import { compareWindows, type Sample } from './soak/rss';
 import { serviceAdmin } from './soak/service-admin';
@@ -313,6 +313,14 @@ async function soak(dir: string, runMs: number, seed: number): Promise<Row[]> {
       ratio: '-',
       target: '2, 2',
       pass: arrears.length === 2 && arrears.every((a) => a > 0) && topUps.every(Boolean),
+    },
+    {
+      figure: 'app processes that ended unasked (crashes)',
+      measured: String(unasked.length),
+      baseline: unasked.map((u) => `exit ${u.code ?? u.signal}`).join(', ') || '-',
+      ratio: '-',
+      target: '0',
+      pass: unasked.length === 0,
     },
     {
       figure: 'app SIGKILLed and restarted',

@@ -14,6 +14,9 @@ export interface AppProcess {
   kill(signal: NodeJS.Signals): Promise<void>;
 }
 
+/** App processes that ended without being asked to (a crash): none is the target. */
+export const unasked: { code: number | null; signal: string | null }[] = [];
+
 /** Account events the app reported, over every process of the run. */
 export const accountEvents = { paused: 0, resumed: 0, stopped: 0 };
 
@@ -27,7 +30,13 @@ export async function startApp(input: AppChildInput): Promise<AppProcess> {
   );
   // Given on stdin, not on the command line, where any user's `ps` would show the keys.
   child.stdin!.write(`${JSON.stringify(input)}\n`);
-  const exited = new Promise<number | null>((r) => child.once('close', (code) => r(code)));
+  let asked = false;
+  const exited = new Promise<number | null>((r) =>
+    child.once('close', (code, signal) => {
+      if (!asked && (code !== 0 || input.mode === 'run')) unasked.push({ code, signal });
+      r(code);
+    }),
+  );
   let onReady: () => void = () => undefined;
   let onSettled: (r: SettledReport) => void = () => undefined;
   const ready = new Promise<void>((resolve, reject) => {
@@ -56,6 +65,7 @@ export async function startApp(input: AppChildInput): Promise<AppProcess> {
     exited,
     settled,
     async kill(signal) {
+      asked = true;
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       await exited;
     },
