@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { botIds } from '../../src-main/core/kb/bots';
 import { createKbService, type KbService } from '../../src-main/core/kb/kb-service';
-import { KB_MIGRATIONS } from '../../src-main/core/kb/migrations';
+import { CORE_KB_MIGRATIONS } from '../../src-main/core/kb/migrations';
 import { LEADS_MIGRATIONS } from '../../src-main/core/leads/migrations';
 import { createSigningKeys } from '../../src-main/core/leads/signing-keys';
 import { osKeychain, type SecretStore } from '../../src-main/core/secrets/keychain';
@@ -67,7 +67,7 @@ export interface TestApp {
 
 /** The app's KB side over a real SQLite file; the budget is generous so tests do not wait on it. */
 export function openApp(dbFile: string, secrets: SecretStore): TestApp {
-  const db = openDatabase(dbFile, [...KB_MIGRATIONS, ...LEADS_MIGRATIONS]);
+  const db = openDatabase(dbFile, [...CORE_KB_MIGRATIONS, ...LEADS_MIGRATIONS]);
   const signing = createSigningKeys(secrets, () => botIds(db));
   const snapshots: KbSnapshot[] = [];
   const budget = createRequestBudget({ perMinute: 600 });

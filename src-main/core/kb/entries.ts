@@ -2,6 +2,7 @@ import type { KbEntry } from '../../../src-shared/api/knowledge';
 import { checkEntryCount, checkEntryFields } from '../../../src-shared/domain/kb-entry';
 import { type AppError, appError, err, ok, type Result } from '../../../src-shared/errors';
 import type { Db } from '../../shared-node/sqlite';
+import { statements } from '../../shared-node/statements';
 
 /**
  * The local mirror of a bot's entries and the outbox that carries edits to the server. Every edit
@@ -126,16 +127,16 @@ export type Resolution =
   | { merge: { title: string; description: string } };
 
 export function createEntryStore(db: Db) {
+  const prep = statements(db);
   const entrySelect = `SELECT e.*, o.op AS op FROM kb_entries e LEFT JOIN kb_outbox o ON o.entry_local_id = e.local_id`;
-  const getRow = (id: number) =>
-    db.prepare(`${entrySelect} WHERE e.local_id = ?`).get(id) as EntryRow | undefined;
+  const getRow = (id: number) => prep(`${entrySelect} WHERE e.local_id = ?`).get(id) as EntryRow | undefined;
   const opOf = (entryId: number) =>
-    db.prepare('SELECT * FROM kb_outbox WHERE entry_local_id = ?').get(entryId) as OutboxDbRow | undefined;
+    prep('SELECT * FROM kb_outbox WHERE entry_local_id = ?').get(entryId) as OutboxDbRow | undefined;
   const liveCount = (botId: number) =>
     (
-      db
-        .prepare('SELECT COUNT(*) AS n FROM kb_entries WHERE bot_local_id = ? AND locally_deleted = 0')
-        .get(botId) as { n: number }
+      prep('SELECT COUNT(*) AS n FROM kb_entries WHERE bot_local_id = ? AND locally_deleted = 0').get(
+        botId,
+      ) as { n: number }
     ).n;
 
   /** Writes or folds the entry's single outbox row. */
@@ -148,7 +149,7 @@ export function createEntryStore(db: Db) {
   ) {
     const existing = opOf(entryId);
     if (existing) {
-      db.prepare(
+      prep(
         'UPDATE kb_outbox SET op = ?, title = ?, description = ?, rev = rev + 1, held = 0 WHERE seq = ?',
       ).run(
         existing.sending ? existing.op : op,
@@ -157,14 +158,14 @@ export function createEntryStore(db: Db) {
         existing.seq,
       );
     } else {
-      db.prepare(
+      prep(
         'INSERT INTO kb_outbox (bot_local_id, entry_local_id, op, title, description, created_at) VALUES (?, ?, ?, ?, ?, ?)',
       ).run(botId, entryId, op, title, description, now());
     }
   }
 
   function markPending(entryId: number) {
-    db.prepare(
+    prep(
       "UPDATE kb_entries SET state = 'pending', error_code = NULL, error_message = NULL, edited_at = ? WHERE local_id = ?",
     ).run(now(), entryId);
   }
@@ -172,11 +173,9 @@ export function createEntryStore(db: Db) {
   const store = {
     list(botId: number): LocalEntry[] {
       return (
-        db
-          .prepare(
-            `${entrySelect} WHERE e.bot_local_id = ? ORDER BY e.sort_order IS NULL, e.sort_order, e.local_id`,
-          )
-          .all(botId) as EntryRow[]
+        prep(
+          `${entrySelect} WHERE e.bot_local_id = ? ORDER BY e.sort_order IS NULL, e.sort_order, e.local_id`,
+        ).all(botId) as EntryRow[]
       ).map(toEntry);
     },
 
@@ -191,11 +190,9 @@ export function createEntryStore(db: Db) {
       return db.transaction((): Result<LocalEntry> => {
         const tooMany = checkEntryCount(liveCount(botId));
         if (tooMany) return err(appError(tooMany.code, tooMany.message));
-        const info = db
-          .prepare(
-            "INSERT INTO kb_entries (bot_local_id, title, description, state, edited_at) VALUES (?, ?, ?, 'pending', ?)",
-          )
-          .run(botId, fields.title, fields.description, now());
+        const info = prep(
+          "INSERT INTO kb_entries (bot_local_id, title, description, state, edited_at) VALUES (?, ?, ?, 'pending', ?)",
+        ).run(botId, fields.title, fields.description, now());
         const id = Number(info.lastInsertRowid);
         queue(id, botId, 'create', fields.title, fields.description);
         return ok(store.get(id)!);
@@ -212,7 +209,7 @@ export function createEntryStore(db: Db) {
           return err(
             appError('KB-IN-CONFLICT', 'This entry changed on the server too: resolve the conflict first.'),
           );
-        db.prepare('UPDATE kb_entries SET title = ?, description = ? WHERE local_id = ?').run(
+        prep('UPDATE kb_entries SET title = ?, description = ? WHERE local_id = ?').run(
           fields.title,
           fields.description,
           id,
@@ -235,11 +232,11 @@ export function createEntryStore(db: Db) {
         const op = opOf(id);
         // Never sent: forgetting it locally is the whole delete.
         if (row.remote_id === null && !op?.sending) {
-          db.prepare('DELETE FROM kb_outbox WHERE entry_local_id = ?').run(id);
-          db.prepare('DELETE FROM kb_entries WHERE local_id = ?').run(id);
+          prep('DELETE FROM kb_outbox WHERE entry_local_id = ?').run(id);
+          prep('DELETE FROM kb_entries WHERE local_id = ?').run(id);
           return ok(null);
         }
-        db.prepare('UPDATE kb_entries SET locally_deleted = 1 WHERE local_id = ?').run(id);
+        prep('UPDATE kb_entries SET locally_deleted = 1 WHERE local_id = ?').run(id);
         queue(id, row.bot_local_id, 'delete', null, null);
         markPending(id);
         return ok(store.get(id)!);
@@ -260,12 +257,12 @@ export function createEntryStore(db: Db) {
         const clearTheirs =
           'theirs_title = NULL, theirs_description = NULL, theirs_updated_at = NULL, theirs_deleted = 0';
         if ('keep' in resolution && resolution.keep === 'theirs') {
-          db.prepare('DELETE FROM kb_outbox WHERE entry_local_id = ?').run(id);
+          prep('DELETE FROM kb_outbox WHERE entry_local_id = ?').run(id);
           if (theirsDeleted) {
-            db.prepare('DELETE FROM kb_entries WHERE local_id = ?').run(id);
+            prep('DELETE FROM kb_entries WHERE local_id = ?').run(id);
             return ok(null);
           }
-          db.prepare(
+          prep(
             `UPDATE kb_entries SET title = theirs_title, description = theirs_description,
              base_updated_at = theirs_updated_at, base_title = theirs_title,
              base_description = theirs_description, locally_deleted = 0, state = 'synced',
@@ -278,23 +275,23 @@ export function createEntryStore(db: Db) {
         if (theirsDeleted) {
           // Mine wins over a server delete: the entry is created again, so it counts against the limit.
           if (row.locally_deleted) {
-            db.prepare('DELETE FROM kb_outbox WHERE entry_local_id = ?').run(id);
-            db.prepare('DELETE FROM kb_entries WHERE local_id = ?').run(id);
+            prep('DELETE FROM kb_outbox WHERE entry_local_id = ?').run(id);
+            prep('DELETE FROM kb_entries WHERE local_id = ?').run(id);
             return ok(null);
           }
-          db.prepare(
+          prep(
             `UPDATE kb_entries SET title = ?, description = ?, remote_id = NULL, base_updated_at = NULL,
              base_title = NULL, base_description = NULL, sort_order = NULL, ${clearTheirs} WHERE local_id = ?`,
           ).run(mine.title, mine.description, id);
-          db.prepare('DELETE FROM kb_outbox WHERE entry_local_id = ?').run(id);
+          prep('DELETE FROM kb_outbox WHERE entry_local_id = ?').run(id);
           queue(id, row.bot_local_id, 'create', mine.title, mine.description);
         } else {
           const keepDelete = row.locally_deleted === 1 && !('merge' in resolution);
-          db.prepare(
+          prep(
             `UPDATE kb_entries SET title = ?, description = ?, base_updated_at = theirs_updated_at,
              base_title = theirs_title, base_description = theirs_description, locally_deleted = ?, ${clearTheirs} WHERE local_id = ?`,
           ).run(mine.title, mine.description, keepDelete ? 1 : 0, id);
-          db.prepare('DELETE FROM kb_outbox WHERE entry_local_id = ?').run(id);
+          prep('DELETE FROM kb_outbox WHERE entry_local_id = ?').run(id);
           if (keepDelete) queue(id, row.bot_local_id, 'delete', null, null);
           else queue(id, row.bot_local_id, 'update', mine.title, mine.description);
         }
@@ -309,16 +306,16 @@ export function createEntryStore(db: Db) {
       if (!row) return err(notFound(id));
       if (row.state !== 'error') return err(appError('KB-NOTHING-TO-RETRY', 'This entry is not in error.'));
       db.transaction(() => {
-        db.prepare('UPDATE kb_outbox SET held = 0 WHERE entry_local_id = ?').run(id);
+        prep('UPDATE kb_outbox SET held = 0 WHERE entry_local_id = ?').run(id);
         markPending(id);
       })();
       return ok(store.get(id)!);
     },
 
     counts(botId: number): { total: number; pending: number; conflict: number; error: number } {
-      const rows = db
-        .prepare('SELECT state, COUNT(*) AS n FROM kb_entries WHERE bot_local_id = ? GROUP BY state')
-        .all(botId) as { state: EntryState; n: number }[];
+      const rows = prep(
+        'SELECT state, COUNT(*) AS n FROM kb_entries WHERE bot_local_id = ? GROUP BY state',
+      ).all(botId) as { state: EntryState; n: number }[];
       const by = Object.fromEntries(rows.map((r) => [r.state, r.n])) as Partial<Record<EntryState, number>>;
       const total = rows.reduce((a, r) => a + r.n, 0);
       return { total, pending: by.pending ?? 0, conflict: by.conflict ?? 0, error: by.error ?? 0 };
@@ -328,12 +325,12 @@ export function createEntryStore(db: Db) {
 
     outbox(botId: number): OutboxRow[] {
       return (
-        db.prepare('SELECT * FROM kb_outbox WHERE bot_local_id = ? ORDER BY seq').all(botId) as OutboxDbRow[]
+        prep('SELECT * FROM kb_outbox WHERE bot_local_id = ? ORDER BY seq').all(botId) as OutboxDbRow[]
       ).map(toOutbox);
     },
 
     markSending(seq: number, sending: boolean): void {
-      db.prepare('UPDATE kb_outbox SET sending = ? WHERE seq = ?').run(sending ? 1 : 0, seq);
+      prep('UPDATE kb_outbox SET sending = ? WHERE seq = ?').run(sending ? 1 : 0, seq);
     },
 
     /**
@@ -345,12 +342,12 @@ export function createEntryStore(db: Db) {
         const row = getRow(sent.entryId);
         const current = opOf(sent.entryId);
         if (sent.op === 'delete' || server === null) {
-          db.prepare('DELETE FROM kb_outbox WHERE entry_local_id = ?').run(sent.entryId);
-          db.prepare('DELETE FROM kb_entries WHERE local_id = ?').run(sent.entryId);
+          prep('DELETE FROM kb_outbox WHERE entry_local_id = ?').run(sent.entryId);
+          prep('DELETE FROM kb_entries WHERE local_id = ?').run(sent.entryId);
           return;
         }
         if (!row) return;
-        db.prepare(
+        prep(
           `UPDATE kb_entries SET remote_id = ?, source = ?, sort_order = ?, base_updated_at = ?, base_title = ?,
            base_description = ? WHERE local_id = ?`,
         ).run(
@@ -364,9 +361,7 @@ export function createEntryStore(db: Db) {
         );
         if (current && current.rev !== sent.rev) {
           const next: OutboxOp = row.locally_deleted ? 'delete' : 'update';
-          db.prepare(
-            'UPDATE kb_outbox SET op = ?, title = ?, description = ?, sending = 0 WHERE seq = ?',
-          ).run(
+          prep('UPDATE kb_outbox SET op = ?, title = ?, description = ?, sending = 0 WHERE seq = ?').run(
             next,
             next === 'delete' ? null : row.title,
             next === 'delete' ? null : row.description,
@@ -374,8 +369,8 @@ export function createEntryStore(db: Db) {
           );
           return;
         }
-        db.prepare('DELETE FROM kb_outbox WHERE entry_local_id = ?').run(sent.entryId);
-        db.prepare(
+        prep('DELETE FROM kb_outbox WHERE entry_local_id = ?').run(sent.entryId);
+        prep(
           "UPDATE kb_entries SET title = ?, description = ?, state = 'synced', error_code = NULL, error_message = NULL WHERE local_id = ?",
         ).run(server.title, server.description, sent.entryId);
       })();
@@ -384,8 +379,8 @@ export function createEntryStore(db: Db) {
     /** The server copy moved on (or is gone): keep both sides for the editor to choose. */
     markConflict(entryId: number, theirs: KbEntry | null): void {
       db.transaction(() => {
-        db.prepare('UPDATE kb_outbox SET sending = 0 WHERE entry_local_id = ?').run(entryId);
-        db.prepare(
+        prep('UPDATE kb_outbox SET sending = 0 WHERE entry_local_id = ?').run(entryId);
+        prep(
           `UPDATE kb_entries SET state = 'conflict', theirs_title = ?, theirs_description = ?,
            theirs_updated_at = ?, theirs_deleted = ?, error_code = NULL, error_message = NULL WHERE local_id = ?`,
         ).run(
@@ -401,8 +396,8 @@ export function createEntryStore(db: Db) {
     /** The server refused the operation: hold it until the editor changes the entry or retries. */
     markRefused(entryId: number, error: AppError): void {
       db.transaction(() => {
-        db.prepare('UPDATE kb_outbox SET held = 1, sending = 0 WHERE entry_local_id = ?').run(entryId);
-        db.prepare(
+        prep('UPDATE kb_outbox SET held = 1, sending = 0 WHERE entry_local_id = ?').run(entryId);
+        prep(
           "UPDATE kb_entries SET state = 'error', error_code = ?, error_message = ? WHERE local_id = ?",
         ).run(error.code, error.message, entryId);
       })();
@@ -417,9 +412,9 @@ export function createEntryStore(db: Db) {
       if (sending.length === 0) return;
       const claimed = new Set(
         (
-          db
-            .prepare('SELECT remote_id FROM kb_entries WHERE bot_local_id = ? AND remote_id IS NOT NULL')
-            .all(botId) as { remote_id: number }[]
+          prep('SELECT remote_id FROM kb_entries WHERE bot_local_id = ? AND remote_id IS NOT NULL').all(
+            botId,
+          ) as { remote_id: number }[]
         ).map((r) => r.remote_id),
       );
       for (const op of sending) {
@@ -437,9 +432,9 @@ export function createEntryStore(db: Db) {
     /** Refresh: take the server's list as truth for every entry with nothing of the editor's pending. */
     applyServerList(botId: number, server: KbEntry[]): void {
       db.transaction(() => {
-        const local = db
-          .prepare(`${entrySelect} WHERE e.bot_local_id = ? AND e.remote_id IS NOT NULL`)
-          .all(botId) as EntryRow[];
+        const local = prep(`${entrySelect} WHERE e.bot_local_id = ? AND e.remote_id IS NOT NULL`).all(
+          botId,
+        ) as EntryRow[];
         const byRemote = new Map(local.map((r) => [r.remote_id!, r]));
         const seen = new Set<number>();
         for (const s of server) {
@@ -447,20 +442,20 @@ export function createEntryStore(db: Db) {
           const r = byRemote.get(s.id);
           // The server's copy becomes both the entry and its base (named parameters: each field once).
           if (!r) {
-            db.prepare(
+            prep(
               `INSERT INTO kb_entries (bot_local_id, remote_id, title, description, source, sort_order,
                base_updated_at, base_title, base_description, state, edited_at)
                VALUES (@bot, @id, @title, @description, @source, @sort_order, @updated_at, @title, @description,
                'synced', @now)`,
             ).run({ ...s, bot: botId, now: now() });
           } else if (r.state === 'synced' && !r.op) {
-            db.prepare(
+            prep(
               `UPDATE kb_entries SET title = @title, description = @description, source = @source,
                sort_order = @sort_order, base_updated_at = @updated_at, base_title = @title,
                base_description = @description WHERE local_id = @local_id`,
             ).run({ ...s, local_id: r.local_id });
           } else if (r.state === 'conflict') {
-            db.prepare(
+            prep(
               `UPDATE kb_entries SET theirs_title = ?, theirs_description = ?, theirs_updated_at = ?,
                theirs_deleted = 0, sort_order = ? WHERE local_id = ?`,
             ).run(s.title, s.description, s.updated_at, s.sort_order, r.local_id);
@@ -469,9 +464,9 @@ export function createEntryStore(db: Db) {
         for (const r of local) {
           if (seen.has(r.remote_id!)) continue;
           if (r.state === 'synced' && !r.op)
-            db.prepare('DELETE FROM kb_entries WHERE local_id = ?').run(r.local_id);
+            prep('DELETE FROM kb_entries WHERE local_id = ?').run(r.local_id);
           else if (r.state === 'conflict')
-            db.prepare('UPDATE kb_entries SET theirs_deleted = 1 WHERE local_id = ?').run(r.local_id);
+            prep('UPDATE kb_entries SET theirs_deleted = 1 WHERE local_id = ?').run(r.local_id);
         }
       })();
     },

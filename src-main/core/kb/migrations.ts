@@ -9,7 +9,7 @@ import type { Migration } from '../../shared-node/sqlite';
  * that value and text (`updated_at` has one-second steps, so the text is compared as well),
  * otherwise the entry becomes a conflict and the server's copy is kept in `theirs_*`.
  */
-export const KB_MIGRATIONS: Migration[] = [
+export const CORE_KB_MIGRATIONS: Migration[] = [
   {
     id: 100,
     name: 'kb bots, entries and outbox',

@@ -1,4 +1,5 @@
 import type { Db } from '../../shared-node/sqlite';
+import { statements } from '../../shared-node/statements';
 import type { ParsedLead } from './payload';
 
 export interface StoredLead extends ParsedLead {
@@ -47,12 +48,13 @@ const toLead = (r: LeadRow): StoredLead => ({
 });
 
 export function createLeadsStore(db: Db) {
-  const insert = db.prepare(
+  const prep = statements(db);
+  const insert = prep(
     `INSERT INTO leads (bot_local_id, remote_bot_id, bot_name, business_name, conversation_id, event, name, email,
      phone, note, asked_for_a_person, visitor_ref, started_at, received_at, raw_body)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (bot_local_id, conversation_id) DO NOTHING`,
   );
-  const byId = db.prepare('SELECT * FROM leads WHERE id = ?');
+  const byId = prep('SELECT * FROM leads WHERE id = ?');
   return {
     /** Stores a lead once per conversation: a redelivery returns `stored: false` and changes nothing. */
     insert(botId: number, lead: ParsedLead, rawBody: string): { stored: boolean; lead: StoredLead | null } {
@@ -90,21 +92,18 @@ export function createLeadsStore(db: Db) {
         where.push(filter.handled ? 'handled_at IS NOT NULL' : 'handled_at IS NULL');
       const sql = `SELECT * FROM leads ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
         ORDER BY received_at DESC, id DESC LIMIT ?`;
-      return (db.prepare(sql).all(...args, filter.limit ?? 1000) as LeadRow[]).map(toLead);
+      return (prep(sql).all(...args, filter.limit ?? 1000) as LeadRow[]).map(toLead);
     },
     get(id: number): StoredLead | null {
       const r = byId.get(id) as LeadRow | undefined;
       return r ? toLead(r) : null;
     },
     setHandled(id: number, handled: boolean): StoredLead | null {
-      db.prepare('UPDATE leads SET handled_at = ? WHERE id = ?').run(
-        handled ? new Date().toISOString() : null,
-        id,
-      );
+      prep('UPDATE leads SET handled_at = ? WHERE id = ?').run(handled ? new Date().toISOString() : null, id);
       return this.get(id);
     },
     count(): number {
-      return (db.prepare('SELECT COUNT(*) AS n FROM leads').get() as { n: number }).n;
+      return (prep('SELECT COUNT(*) AS n FROM leads').get() as { n: number }).n;
     },
   };
 }

@@ -69,7 +69,7 @@ async function main(): Promise<void> {
       replies[status] = (replies[status] ?? 0) + 1;
     },
   });
-  const engine = createSyncEngine({ db, client, dataDir: input.appDir, watch: input.watchMs !== undefined });
+  const engine = createSyncEngine({ db, client, watch: input.watchMs !== undefined });
   const openMs = performance.now() - t0;
 
   const t1 = performance.now();

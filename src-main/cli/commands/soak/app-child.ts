@@ -67,7 +67,7 @@ async function main(): Promise<void> {
     apiKey: input.apiKey,
     budget: budgetFor(input.baseUrl, 'files'),
   });
-  const engine = createSyncEngine({ db, client, dataDir: input.appDir, watch: input.mode === 'run' });
+  const engine = createSyncEngine({ db, client, watch: input.mode === 'run' });
   for (const name of ['paused', 'resumed', 'stopped'] as const)
     engine.on(name, (p) => emit({ event: name, ...p }));
 

@@ -5,7 +5,7 @@ import { inspectPath, sameStat } from '../local/inspect';
 import { localGone, observe } from '../local/observe';
 import { openInFolder, pathOfHandle } from '../local/open-in-folder';
 import type { FileRow } from '../types';
-import { reactToUploadError } from './react';
+import { reactToUploadError } from './on-upload-error';
 
 /**
  * QUEUED -> UPLOADING -> LIVE for one file: checks the file once more, journals the intent in the same
@@ -26,7 +26,7 @@ export async function uploadOne(
   if (!opened.ok || !sameStat(row, opened.stat)) {
     if (opened.ok) await opened.handle.close();
     if (!opened.ok && opened.seen.kind === 'gone') localGone(ctx, folder, row);
-    else ctx.move(row.id, 'NEW', { md5: null, notBefore: null }, ['QUEUED', 'FAILED']);
+    else ctx.transition(row.id, 'NEW', { md5: null, notBefore: null }, ['QUEUED', 'FAILED']);
     ctx.wake();
     return;
   }
@@ -34,7 +34,7 @@ export async function uploadOne(
   const md5 = row.md5;
   const size = row.size;
   const journalId = ctx.db.transaction(() => {
-    if (!ctx.move(row.id, 'UPLOADING', {}, ['QUEUED', 'FAILED'])) return null;
+    if (!ctx.transition(row.id, 'UPLOADING', {}, ['QUEUED', 'FAILED'])) return null;
     // '' = hashed while sending: set before the last bytes leave (md5Later below).
     return ctx.journal.open({ fileId: row.id, bucket: folder.bucket, name: row.name, size, md5: md5 ?? '' });
   })();
@@ -94,7 +94,7 @@ function hashAlongside(
     if (h.value.bytes !== size) throw new Error('The file changed while it was sent.');
     ctx.db.transaction(() => {
       ctx.journal.setMd5(journalId, h.value.md5);
-      ctx.move(fileId, 'UPLOADING', { md5: h.value.md5 }, ['UPLOADING']);
+      ctx.transition(fileId, 'UPLOADING', { md5: h.value.md5 }, ['UPLOADING']);
     })();
     return h.value.md5;
   };
@@ -110,7 +110,7 @@ export function markLive(
 ): void {
   ctx.db.transaction(() => {
     ctx.journal.settle(journalId, outcome, remote.id);
-    const moved = ctx.move(
+    const moved = ctx.transition(
       row.id,
       'LIVE',
       {
