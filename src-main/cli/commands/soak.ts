@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { createFileApiClient } from '../../core/service/file-api-client';
 import { closePools } from '../../core/service/http-pool';
@@ -78,7 +79,6 @@ export async function run(argv: string[]): Promise<number> {
 }
 
 const log = (text: string) => process.stderr.write(`[soak] ${text}\n`);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function soak(dir: string, runMs: number, seed: number): Promise<Row[]> {
   const random = seededRandom(seed);
@@ -128,6 +128,11 @@ async function soak(dir: string, runMs: number, seed: number): Promise<Row[]> {
   await admin.faults(FAULTS.storage, FAULTS.reset);
   const t0 = Date.now();
   const elapsed = () => Date.now() - t0;
+  // The first failure of any loop ends them all, sleeping ones included, not only the run.
+  let failed = false;
+  const stop = new AbortController();
+  const sleep = (ms: number) => delay(ms, undefined, { signal: stop.signal });
+  const running = () => !failed && elapsed() < runMs;
   let app: AppProcess = await startApp(input('run'));
   let restarting: Promise<void> | null = null;
   let kills = 0;
@@ -138,7 +143,7 @@ async function soak(dir: string, runMs: number, seed: number): Promise<Row[]> {
 
   // Each kind of trouble runs on its own clock until the end of the churn.
   const churn = (async () => {
-    while (elapsed() < runMs) {
+    while (running()) {
       await sleep(800 + random.next() * 3_200);
       workload.step();
     }
@@ -148,7 +153,7 @@ async function soak(dir: string, runMs: number, seed: number): Promise<Row[]> {
     for (;;) {
       const next = elapsed() + killEveryMs * (0.6 + random.next() * 0.8);
       // A kill in the last 10 s would leave the end with nothing to show for it.
-      if (next >= runMs - 10_000) return;
+      if (failed || next >= runMs - 10_000) return;
       await sleep(next - elapsed());
       kills++;
       restarting = (async () => {
@@ -178,7 +183,7 @@ async function soak(dir: string, runMs: number, seed: number): Promise<Row[]> {
   })();
   const sampleMs = Math.min(60_000, runMs / 10);
   const sampler = (async () => {
-    while (elapsed() < runMs) {
+    while (running()) {
       await sleep(sampleMs);
       if (!restarting) {
         const mb = procStatusMb(app.pid, 'VmRSS');
@@ -194,7 +199,15 @@ async function soak(dir: string, runMs: number, seed: number): Promise<Row[]> {
       );
     }
   })();
-  await Promise.all([churn, killer, money, sampler]);
+  await Promise.all(
+    [churn, killer, money, sampler].map((loop) =>
+      loop.catch((e: unknown) => {
+        failed = true;
+        stop.abort();
+        throw e;
+      }),
+    ),
+  );
 
   // The end: faults off, the wallet fine, the app stopped; then a last run that settles and reports.
   await admin.faults(0, 0);
