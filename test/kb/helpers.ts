@@ -65,8 +65,11 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** The app's KB side over a real SQLite file; the budget is generous so tests do not wait on it. */
-export function openApp(dbFile: string, secrets: SecretStore): TestApp {
+/**
+ * The app's KB side over a real SQLite file; the budget is generous so tests do not wait on it.
+ * Deletes go out at once unless a test asks for an undo window (`undoMs`).
+ */
+export function openApp(dbFile: string, secrets: SecretStore, o: { undoMs?: number } = {}): TestApp {
   const db = openDatabase(dbFile, [...CORE_KB_MIGRATIONS, ...LEADS_MIGRATIONS]);
   const signing = createSigningKeys(secrets, () => botIds(db));
   const snapshots: KbSnapshot[] = [];
@@ -78,6 +81,7 @@ export function openApp(dbFile: string, secrets: SecretStore): TestApp {
     onSnapshot: (s) => snapshots.push(s),
     budgetFor: () => budget,
     timeoutMs: 2_000,
+    undoMs: o.undoMs ?? 0,
   });
   return {
     db,

@@ -132,3 +132,11 @@ export function botIds(db: Db): number[] {
     (r) => r.local_id,
   );
 }
+
+/** The sandbox demo bot's id on the sandbox server, when it is set up (the Sandbox panel raises its leads). */
+export function sandboxRemoteBotId(db: Db): number | null {
+  const r = statements(db)(
+    'SELECT remote_bot_id FROM kb_bots WHERE is_sandbox = 1 AND remote_bot_id IS NOT NULL LIMIT 1',
+  ).get() as { remote_bot_id: number } | undefined;
+  return r?.remote_bot_id ?? null;
+}

@@ -31,6 +31,8 @@ export interface LocalEntry {
   error: { code: string; message: string } | null;
   theirs: { title: string; description: string; updatedAt: string | null; deleted: boolean } | null;
   editedAt: string;
+  /** Epoch ms until which a delete waits for an undo; null when nothing is held. */
+  undoUntil: number | null;
 }
 
 export interface OutboxRow {
@@ -43,6 +45,8 @@ export interface OutboxRow {
   rev: number;
   held: boolean;
   sending: boolean;
+  /** Not sent before this epoch ms (a delete inside its undo window). */
+  notBefore: number | null;
 }
 
 interface EntryRow {
@@ -66,6 +70,7 @@ interface EntryRow {
   theirs_deleted: number;
   edited_at: string;
   op: OutboxOp | null;
+  not_before: number | null;
 }
 
 interface OutboxDbRow {
@@ -78,6 +83,7 @@ interface OutboxDbRow {
   rev: number;
   held: number;
   sending: number;
+  not_before: number | null;
 }
 
 const toEntry = (r: EntryRow): LocalEntry => ({
@@ -104,6 +110,7 @@ const toEntry = (r: EntryRow): LocalEntry => ({
         }
       : null,
   editedAt: r.edited_at,
+  undoUntil: r.op === 'delete' && r.locally_deleted === 1 ? r.not_before : null,
 });
 
 const toOutbox = (r: OutboxDbRow): OutboxRow => ({
@@ -116,10 +123,16 @@ const toOutbox = (r: OutboxDbRow): OutboxRow => ({
   rev: r.rev,
   held: r.held === 1,
   sending: r.sending === 1,
+  notBefore: r.not_before,
 });
 
 const now = () => new Date().toISOString();
 const notFound = (id: number) => appError('KB-ENTRY-NOT-FOUND', `Entry ${id} is not in this app's list.`);
+const tooLate = () =>
+  appError(
+    'KB-UNDO-TOO-LATE',
+    'This delete already went to the server, so it cannot be undone here; add the entry again instead.',
+  );
 
 export type Resolution =
   | { keep: 'mine' }
@@ -128,7 +141,8 @@ export type Resolution =
 
 export function createEntryStore(db: Db) {
   const prep = statements(db);
-  const entrySelect = `SELECT e.*, o.op AS op FROM kb_entries e LEFT JOIN kb_outbox o ON o.entry_local_id = e.local_id`;
+  const entrySelect = `SELECT e.*, o.op AS op, o.not_before AS not_before FROM kb_entries e
+    LEFT JOIN kb_outbox o ON o.entry_local_id = e.local_id`;
   const getRow = (id: number) => prep(`${entrySelect} WHERE e.local_id = ?`).get(id) as EntryRow | undefined;
   const opOf = (entryId: number) =>
     prep('SELECT * FROM kb_outbox WHERE entry_local_id = ?').get(entryId) as OutboxDbRow | undefined;
@@ -139,28 +153,30 @@ export function createEntryStore(db: Db) {
       ) as { n: number }
     ).n;
 
-  /** Writes or folds the entry's single outbox row. */
+  /** Writes or folds the entry's single outbox row; `notBefore` holds it (a delete's undo window). */
   function queue(
     entryId: number,
     botId: number,
     op: OutboxOp,
     title: string | null,
     description: string | null,
+    notBefore: number | null = null,
   ) {
     const existing = opOf(entryId);
     if (existing) {
       prep(
-        'UPDATE kb_outbox SET op = ?, title = ?, description = ?, rev = rev + 1, held = 0 WHERE seq = ?',
+        'UPDATE kb_outbox SET op = ?, title = ?, description = ?, rev = rev + 1, held = 0, not_before = ? WHERE seq = ?',
       ).run(
         existing.sending ? existing.op : op,
         existing.sending ? existing.title : title,
         existing.sending ? existing.description : description,
+        notBefore,
         existing.seq,
       );
     } else {
       prep(
-        'INSERT INTO kb_outbox (bot_local_id, entry_local_id, op, title, description, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-      ).run(botId, entryId, op, title, description, now());
+        'INSERT INTO kb_outbox (bot_local_id, entry_local_id, op, title, description, created_at, not_before) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ).run(botId, entryId, op, title, description, now(), notBefore);
     }
   }
 
@@ -221,24 +237,55 @@ export function createEntryStore(db: Db) {
       })();
     },
 
-    remove(id: number): Result<LocalEntry | null> {
-      return db.transaction((): Result<LocalEntry | null> => {
+    /**
+     * Deletes locally now; the delete waits in the outbox until `holdUntil` (the undo window). An
+     * entry never sent is kept until then too, so that an undo can bring it back.
+     */
+    remove(id: number, holdUntil: number | null = null): Result<LocalEntry> {
+      return db.transaction((): Result<LocalEntry> => {
         const row = getRow(id);
         if (!row || row.locally_deleted) return err(notFound(id));
         if (row.state === 'conflict')
           return err(
             appError('KB-IN-CONFLICT', 'This entry changed on the server too: resolve the conflict first.'),
           );
-        const op = opOf(id);
-        // Never sent: forgetting it locally is the whole delete.
-        if (row.remote_id === null && !op?.sending) {
-          prep('DELETE FROM kb_outbox WHERE entry_local_id = ?').run(id);
-          prep('DELETE FROM kb_entries WHERE local_id = ?').run(id);
-          return ok(null);
-        }
         prep('UPDATE kb_entries SET locally_deleted = 1 WHERE local_id = ?').run(id);
-        queue(id, row.bot_local_id, 'delete', null, null);
+        queue(id, row.bot_local_id, 'delete', null, null, holdUntil);
         markPending(id);
+        return ok(store.get(id)!);
+      })();
+    },
+
+    /**
+     * Undoes a delete not yet sent: the entry comes back with whatever it still needs to send
+     * (its create, its unsent edit, or nothing when it matches the server's copy).
+     */
+    restore(id: number): Result<LocalEntry> {
+      return db.transaction((): Result<LocalEntry> => {
+        const row = getRow(id);
+        if (!row) return err(tooLate());
+        if (!row.locally_deleted) return err(appError('KB-NOT-DELETED', 'This entry is not deleted.'));
+        if (row.state === 'conflict')
+          return err(
+            appError('KB-IN-CONFLICT', 'This entry changed on the server too: resolve the conflict first.'),
+          );
+        const op = opOf(id);
+        if (!op || (op.sending && op.op === 'delete')) return err(tooLate());
+        prep('UPDATE kb_entries SET locally_deleted = 0 WHERE local_id = ?').run(id);
+        if (op.sending) {
+          // A create is on the wire: its acknowledgement sees the newer revision and sends the text.
+          prep('UPDATE kb_outbox SET rev = rev + 1, not_before = NULL WHERE seq = ?').run(op.seq);
+          return ok(store.get(id)!);
+        }
+        const inStep = row.base_title === row.title && row.base_description === row.description;
+        if (row.remote_id !== null && inStep) {
+          prep('DELETE FROM kb_outbox WHERE seq = ?').run(op.seq);
+          prep(
+            "UPDATE kb_entries SET state = 'synced', error_code = NULL, error_message = NULL WHERE local_id = ?",
+          ).run(id);
+          return ok(store.get(id)!);
+        }
+        queue(id, row.bot_local_id, row.remote_id === null ? 'create' : 'update', row.title, row.description);
         return ok(store.get(id)!);
       })();
     },
@@ -312,13 +359,22 @@ export function createEntryStore(db: Db) {
       return ok(store.get(id)!);
     },
 
-    counts(botId: number): { total: number; pending: number; conflict: number; error: number } {
+    counts(botId: number): {
+      total: number;
+      pending: number;
+      conflict: number;
+      error: number;
+      unsent: number;
+    } {
       const rows = prep(
         'SELECT state, COUNT(*) AS n FROM kb_entries WHERE bot_local_id = ? GROUP BY state',
       ).all(botId) as { state: EntryState; n: number }[];
       const by = Object.fromEntries(rows.map((r) => [r.state, r.n])) as Partial<Record<EntryState, number>>;
       const total = rows.reduce((a, r) => a + r.n, 0);
-      return { total, pending: by.pending ?? 0, conflict: by.conflict ?? 0, error: by.error ?? 0 };
+      const unsent = (
+        prep('SELECT COUNT(*) AS n FROM kb_outbox WHERE bot_local_id = ?').get(botId) as { n: number }
+      ).n;
+      return { total, pending: by.pending ?? 0, conflict: by.conflict ?? 0, error: by.error ?? 0, unsent };
     },
 
     // ---- used by the sync loop ----
@@ -327,6 +383,32 @@ export function createEntryStore(db: Db) {
       return (
         prep('SELECT * FROM kb_outbox WHERE bot_local_id = ? ORDER BY seq').all(botId) as OutboxDbRow[]
       ).map(toOutbox);
+    },
+
+    /** The earliest hold still running (epoch ms), so a round can be due when it ends. */
+    nextHold(botId: number, at: number): number | null {
+      const r = prep(
+        'SELECT MIN(not_before) AS t FROM kb_outbox WHERE bot_local_id = ? AND not_before > ?',
+      ).get(botId, at) as { t: number | null };
+      return r.t;
+    },
+
+    /** Entries never sent whose delete's undo window ended: forgetting them is the whole delete. */
+    purgeLocalDeletes(botId: number, at: number): number {
+      return db.transaction(() => {
+        const ids = (
+          prep(
+            `SELECT e.local_id FROM kb_entries e JOIN kb_outbox o ON o.entry_local_id = e.local_id
+               WHERE e.bot_local_id = ? AND e.remote_id IS NULL AND e.locally_deleted = 1 AND o.op = 'delete'
+               AND o.sending = 0 AND (o.not_before IS NULL OR o.not_before <= ?)`,
+          ).all(botId, at) as { local_id: number }[]
+        ).map((r) => r.local_id);
+        for (const id of ids) {
+          prep('DELETE FROM kb_outbox WHERE entry_local_id = ?').run(id);
+          prep('DELETE FROM kb_entries WHERE local_id = ?').run(id);
+        }
+        return ids.length;
+      })();
     },
 
     markSending(seq: number, sending: boolean): void {

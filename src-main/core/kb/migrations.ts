@@ -65,4 +65,11 @@ export const CORE_KB_MIGRATIONS: Migration[] = [
       CREATE UNIQUE INDEX kb_outbox_entry ON kb_outbox (entry_local_id);
     `,
   },
+  {
+    id: 101,
+    name: 'kb outbox hold for undo',
+    // Epoch ms before which the row is not sent: a delete waits out the editor's undo window here,
+    // on disk, so an app closed inside the window still sends it at the next start.
+    up: 'ALTER TABLE kb_outbox ADD COLUMN not_before INTEGER',
+  },
 ];
