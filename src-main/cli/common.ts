@@ -13,8 +13,11 @@ import { makePrivateDir } from '../shared-node/private-files';
 import { type Db, openDatabase } from '../shared-node/sqlite';
 import { forTerminalLines } from './terminal-text';
 
-/** Exit codes of every command: 0 done, 1 the service or the system said no, 2 the command line is wrong. */
-export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+/**
+ * Exit codes of every command: 0 done, 1 the service or the system said no, 2 the command line is wrong,
+ * 3 done except for files or folders that could not be read (`sync --once`, which names them).
+ */
+export const EXIT = { ok: 0, failed: 1, usage: 2, unreadable: 3 } as const;
 
 /** The flags every command takes. */
 export const COMMON_OPTIONS = {

@@ -54,6 +54,7 @@ export async function scanFolder(
         message: `The folder ${path} could not be read (${code}).`,
       }),
     known.size,
+    folder,
   );
   for await (const batch of walk.batches) {
     if (signal?.aborted) {
