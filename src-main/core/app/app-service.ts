@@ -42,11 +42,18 @@ export interface AppServiceOptions {
   log?: (line: string) => void;
 }
 
+export interface AppStats {
+  overviewComputations: number;
+  queueComputations: number;
+}
+
 /** The core as one object: the contract's commands by name, its events, and a clean close. */
 export interface AppService {
   call(name: string, request: unknown): Promise<Result<unknown, AppError>>;
   subscribe(listener: (event: AnyEvent) => void): () => void;
   readonly context: AppContext;
+  /** Counters for benchmarks and tests: how often the sync snapshots were built. */
+  stats(): AppStats;
   close(): Promise<void>;
 }
 
@@ -54,7 +61,12 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
   makePrivateDir(o.dataDir);
   const db = openDatabase(join(o.dataDir, 'app.sqlite'), APP_MIGRATIONS);
   const log = o.log ?? ((line: string) => process.stderr.write(`assets-sync: ${line}\n`));
-  const bus = createEventBus({ coalesce: ['sync.changed', 'sync.queue', 'files.changed'], coalesceMs: 250 });
+  const bus = createEventBus({
+    coalesce: ['sync.changed', 'sync.queue', 'files.changed'],
+    coalesceMs: 250,
+    onError: (name, e) =>
+      log(`building the ${name} event failed: ${e instanceof Error ? e.message : String(e)}`),
+  });
   const settings = createSettingsStore(db);
   const serviceSettings = serviceSettingsStore(db);
   const meter = createRequestMeter();
@@ -115,6 +127,7 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
     call: dispatch,
     subscribe: bus.subscribe,
     context: ctx,
+    stats: () => runtime.stats(),
     async close() {
       if (closed) return;
       closed = true;

@@ -34,11 +34,16 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
   const uploads = uploadProgressTracker();
   let unsubscribe: (() => void)[] = [];
   let starting: Promise<void> = Promise.resolve();
+  /** How often the snapshots were built (the benchmark reads these: they should follow events sent, not transitions). */
+  const stats = { overviewComputations: 0, queueComputations: 0 };
 
+  // Marks both snapshots dirty; the bus builds them when the coalesced event goes out (with the
+  // state of that moment), so a burst of transitions costs one or two builds, not one each.
+  const emitQueue = () => ctx.bus.emitLazy('sync.queue', () => (engine ? queue() : null));
   const emitState = () => {
     if (!engine) return;
-    ctx.bus.emit('sync.changed', overview());
-    ctx.bus.emit('sync.queue', queue());
+    ctx.bus.emitLazy('sync.changed', () => (engine ? overview() : null));
+    emitQueue();
   };
 
   async function startFor(): Promise<void> {
@@ -62,7 +67,7 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
         emitState();
         if (f.to === 'LIVE') noteLive(e.getFile(f.fileId));
       }),
-      e.on('progress', () => ctx.bus.emit('sync.queue', queue())),
+      e.on('progress', emitQueue),
       e.on('folder-in-sync', ({ folderId }) => {
         const folder = e.listFolders().find((x) => x.id === folderId);
         if (folder && folder.counts.LIVE > 0)
@@ -144,6 +149,7 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
   }
 
   function overview(): SyncOverview {
+    stats.overviewComputations++;
     const folders = folderViews();
     const s = engine?.state;
     const held = s?.stopped
@@ -175,6 +181,7 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
   }
 
   function queue(folderId?: number): Queue {
+    stats.queueComputations++;
     if (!engine) return { active: [], waiting: 0, problems: [] };
     const e = engine;
     const folders = new Map(e.listFolders().map((f) => [f.id, f]));
@@ -227,6 +234,7 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
     overview,
     queue,
     emitState,
+    stats: (): Readonly<typeof stats> => ({ ...stats }),
     activity(limit: number): ActivityItem[] {
       return engine ? engine.activity({ limit }).map(toActivity) : [];
     },
