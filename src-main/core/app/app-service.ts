@@ -43,6 +43,8 @@ export interface AppServiceOptions {
 }
 
 export interface AppStats {
+  /** File events of the engine (every state change of a row, plus a new row). */
+  fileTransitions: number;
   overviewComputations: number;
   queueComputations: number;
 }

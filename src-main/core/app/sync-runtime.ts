@@ -35,7 +35,7 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
   let unsubscribe: (() => void)[] = [];
   let starting: Promise<void> = Promise.resolve();
   /** How often the snapshots were built (the benchmark reads these: they should follow events sent, not transitions). */
-  const stats = { overviewComputations: 0, queueComputations: 0 };
+  const stats = { fileTransitions: 0, overviewComputations: 0, queueComputations: 0 };
 
   // Marks both snapshots dirty; the bus builds them when the coalesced event goes out (with the
   // state of that moment), so a burst of transitions costs one or two builds, not one each.
@@ -63,6 +63,7 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
     unsubscribe = [
       e.on('upload-progress', (p) => uploads.onProgress(p)),
       e.on('file', (f) => {
+        stats.fileTransitions++;
         if (f.from === 'UPLOADING' && f.to !== 'UPLOADING') uploads.forget(f.fileId);
         emitState();
         if (f.to === 'LIVE') noteLive(e.getFile(f.fileId));
