@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { SYNC_STATE_LABEL } from '../src-shared/domain/sync-state';
 import { AccountBanner } from './components/AccountBanner';
 import { DropZone } from './components/DropZone';
 import { Icon, Logo } from './components/Icon';
@@ -80,7 +81,7 @@ function Sidebar() {
           className={`badge ${state === 'error' ? 'danger' : state === 'paused' ? 'warn' : 'ok'}`}
           data-testid="sync-state"
         >
-          <span className="dot" /> {STATE_LABEL[state]}
+          <span className="dot" /> {SYNC_STATE_LABEL[state]}
         </span>
         {account?.value ? (
           <span className="num">
@@ -95,10 +96,3 @@ function Sidebar() {
     </nav>
   );
 }
-
-const STATE_LABEL = {
-  idle: 'Up to date',
-  syncing: 'Syncing',
-  paused: 'Paused',
-  error: 'Needs attention',
-} as const;

@@ -206,16 +206,3 @@ export function withConnection(
     }
   });
 }
-
-/** "1.50 MB" in 1024 steps: the service calls 209,715,200 bytes "200 MB". */
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let v = n;
-  let i = -1;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return `${Number(v.toFixed(v < 10 ? 2 : 1))} ${units[i]}`;
-}

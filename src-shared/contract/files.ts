@@ -1,15 +1,9 @@
 import { z } from 'zod';
 import { RemoteFileSchema } from '../api/file-hosting';
-import { isValidBucket } from '../domain/bucket';
+import { BUCKET_RULE_MESSAGE, isValidBucket } from '../domain/bucket';
 import { command } from './define';
 
-export const BucketSchema = z
-  .string()
-  .trim()
-  .refine(
-    isValidBucket,
-    'Bucket names use a-z, 0-9, dots and dashes, start with a letter or digit, 50 at most',
-  );
+export const BucketSchema = z.string().trim().refine(isValidBucket, BUCKET_RULE_MESSAGE);
 
 /**
  * The Files view asks for windows of rows: the core answers from its local copy of the server's

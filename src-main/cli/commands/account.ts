@@ -1,7 +1,8 @@
 import type { Account } from '../../../src-shared/api/file-hosting';
+import { formatBytes } from '../../../src-shared/domain/bytes';
 import { parseIst } from '../../../src-shared/domain/ist-time';
 import { formatRupees, runwayDays } from '../../../src-shared/domain/money';
-import { EXIT, formatBytes, parseCommand, withConnection } from '../common';
+import { EXIT, parseCommand, withConnection } from '../common';
 import { forTerminal } from '../terminal-text';
 
 const USAGE = `assets-sync account
@@ -90,7 +91,7 @@ function renderAccount(a: Account, v: ReturnType<typeof accountView>, baseUrl: s
     ],
     [
       'Pricing',
-      `${formatRupees(a.pricing.per_gb_month_paise)} per GB-month, files up to ${formatBytes(a.pricing.max_file_bytes)}, ` +
+      `${formatRupees(a.pricing.per_gb_month_paise)} per GiB-month, files up to ${formatBytes(a.pricing.max_file_bytes)}, ` +
         `${a.pricing.grace_days} days of grace`,
     ],
     ['Allowed', a.pricing.allowed_extensions.join(', ')],

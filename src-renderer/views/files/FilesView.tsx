@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { RemoteFile } from '../../../src-shared/api/file-hosting';
+import { MIB } from '../../../src-shared/domain/bytes';
 import { call } from '../../api/core-ref';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Icon } from '../../components/Icon';
@@ -90,7 +91,7 @@ function Filters() {
     const t = setTimeout(() => setFilters({ search }), 200);
     return () => clearTimeout(t);
   }, [search, setFilters]);
-  const mb = (v: string) => (v === '' ? undefined : Math.round(Number(v) * 1024 * 1024));
+  const mib = (v: string) => (v === '' ? undefined : Math.round(Number(v) * MIB));
   return (
     <search className="filters" aria-label="Filter files">
       <label className="field">
@@ -117,21 +118,21 @@ function Filters() {
         </select>
       </label>
       <label className="field">
-        Min size (MB)
+        Min size (MiB)
         <input
           type="number"
           min="0"
           step="any"
-          onChange={(e) => setFilters({ minBytes: mb(e.target.value) })}
+          onChange={(e) => setFilters({ minBytes: mib(e.target.value) })}
         />
       </label>
       <label className="field">
-        Max size (MB)
+        Max size (MiB)
         <input
           type="number"
           min="0"
           step="any"
-          onChange={(e) => setFilters({ maxBytes: mb(e.target.value) })}
+          onChange={(e) => setFilters({ maxBytes: mib(e.target.value) })}
         />
       </label>
       <fieldset className="field date-range">
