@@ -1,7 +1,7 @@
 import type { IpcMain, IpcMainInvokeEvent, WebFrameMain } from 'electron';
 import { isCommandName } from '../../src-shared/contract';
 import type { AppError, Result } from '../../src-shared/errors';
-import type { AppService } from '../core/app/app-service';
+import type { AppService } from '../core';
 import { APP_ORIGIN } from './app-protocol';
 import { IPC } from './ipc-channels';
 

@@ -1,8 +1,7 @@
 import { join } from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain, protocol, session, shell } from 'electron';
 import { type AnyEvent, DEFAULT_SETTINGS, type Settings, type SyncOverview } from '../../src-shared/contract';
-import { createAppService } from '../core/app/app-service';
-import { defaultDataDir } from '../core/config/paths';
+import { createAppService, defaultDataDir } from '../core';
 import { APP_ORIGIN, APP_SCHEME, serveAppRequest } from './app-protocol';
 import { denyPermissions, hardenContents } from './harden';
 import { registerIpc } from './ipc';

@@ -21,9 +21,10 @@ export async function run(argv: string[]): Promise<number> {
     if (me.ok) {
       account = me.value;
       fetchedAt = new Date().toISOString();
-      s.cache.putAccount(s.connection.cacheSource, account);
+      s.state.cache.putAccount(s.connection.cacheSource, account);
     } else {
-      const cached = me.error.reaction === 'retry' ? s.cache.getAccount(s.connection.cacheSource) : null;
+      const cached =
+        me.error.reaction === 'retry' ? s.state.cache.getAccount(s.connection.cacheSource) : null;
       if (!cached) {
         out.error(me.error);
         return EXIT.failed;

@@ -1,7 +1,7 @@
 import { invalidBucketMessage, isValidBucket } from '../../../src-shared/domain/bucket';
 import { formatBytes } from '../../../src-shared/domain/bytes';
 import { appError } from '../../../src-shared/errors';
-import { ApiFailure } from '../../core/service/api-error';
+import { ApiFailure } from '../../core';
 import { EXIT, parseCommand, withConnection } from '../common';
 import { forTerminal } from '../terminal-text';
 

@@ -1,8 +1,7 @@
 import { resolve } from 'node:path';
 import { invalidBucketMessage, isValidBucket } from '../../../src-shared/domain/bucket';
 import { appError } from '../../../src-shared/errors';
-import { serviceIdentity } from '../../core/sync/account/service-identity';
-import { createSyncEngine, type SettledSummary } from '../../core/sync/engine';
+import { createSyncEngine, type SettledSummary, serviceIdentity } from '../../core';
 import { EXIT, parseCommand, withConnection } from '../common';
 import { forTerminal } from '../terminal-text';
 import { progressLine } from './sync-progress';
@@ -52,7 +51,7 @@ export async function run(argv: string[]): Promise<number> {
       bucket = me.ok ? me.value.client.default_bucket : 'default';
     }
     const engine = createSyncEngine({
-      db: s.db,
+      db: s.state.db,
       client: s.client,
       service: serviceIdentity(s.connection, common.dataDir),
       concurrency,

@@ -28,7 +28,7 @@ export async function run(argv: string[]): Promise<number> {
       out.error(r.error);
       return EXIT.failed;
     }
-    s.cache.putUsage(s.connection.cacheSource, days, r.value.snapshots);
+    s.state.cache.putUsage(s.connection.cacheSource, days, r.value.snapshots);
     const rows = r.value.snapshots;
     if (!out.json) {
       if (rows.length === 0) out.emit(`No usage snapshots in the last ${days} days yet.`, {});
