@@ -29,8 +29,20 @@ export const FilesQuerySchema = z.object({
 });
 export type FilesQuery = z.input<typeof FilesQuerySchema>;
 
+/**
+ * A row of the Files view. `listed`: as the service's listing gave it. Not listed: a file this app
+ * made live after the last listing, shown from its sync row (the service's URL, id, size and md5)
+ * until a listing says it; the service has not told its MIME type or upload date yet, so they are null.
+ */
+export const FileItemSchema = RemoteFileSchema.extend({
+  mime: z.string().nullable(),
+  created_at: z.string().nullable(),
+  listed: z.boolean(),
+});
+export type FileItem = z.infer<typeof FileItemSchema>;
+
 export const FilesPageSchema = z.object({
-  rows: z.array(RemoteFileSchema),
+  rows: z.array(FileItemSchema),
   offset: z.number().int(),
   /** Rows matching the query. */
   total: z.number().int(),

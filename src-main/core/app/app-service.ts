@@ -118,7 +118,7 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
   const sections: Section[] = [
     sessionSection(ctx),
     accountSection(ctx),
-    filesSection(ctx),
+    filesSection(ctx, runtime),
     syncSection(ctx, runtime),
     duplicatesSection(ctx, runtime),
     settingsSection(ctx, runtime),
