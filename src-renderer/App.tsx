@@ -49,7 +49,8 @@ function Sidebar() {
   const session = useUi((s) => s.session);
   const link = useUi((s) => s.link);
   const state = useSync((s) => s.overview?.state ?? 'idle');
-  const problems = useSync((s) => s.queue?.problems.filter((p) => p.state === 'FAILED').length ?? 0);
+  // From the overview's counts: the queue lists at most 200 problems, the counts are whole.
+  const problems = useSync((s) => s.overview?.folders.reduce((n, f) => n + f.counts.failed, 0) ?? 0);
   const account = useAccount((s) => s.account);
   const groups = (['files', 'bots', 'app'] as const).filter((g) => viewsFor(session, g).length > 0);
   return (
