@@ -4,9 +4,7 @@
  * (docs/reference-server.md), so binary units are the ones that agree with its numbers; the labels say
  * KiB/MiB/GiB so that nobody reads them as powers of 1000 (docs/desktop-app.md, "Units").
  */
-export const KIB = 1024;
-export const MIB = 1024 * KIB;
-export const GIB = 1024 * MIB;
+export const MIB = 1024 * 1024;
 
 const UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB'] as const;
 

@@ -125,4 +125,3 @@ export function createUnlistedFiles() {
     },
   };
 }
-export type UnlistedFilesTracker = ReturnType<typeof createUnlistedFiles>;
