@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { SYNC_STATE_LABEL } from '../src-shared/domain/sync-state';
 import { AccountBanner } from './components/AccountBanner';
 import { DropZone } from './components/DropZone';
 import { Icon, Logo } from './components/Icon';
@@ -48,7 +49,8 @@ function Sidebar() {
   const session = useUi((s) => s.session);
   const link = useUi((s) => s.link);
   const state = useSync((s) => s.overview?.state ?? 'idle');
-  const problems = useSync((s) => s.queue?.problems.filter((p) => p.state === 'FAILED').length ?? 0);
+  // From the overview's counts: the queue lists at most 200 problems, the counts are whole.
+  const problems = useSync((s) => s.overview?.folders.reduce((n, f) => n + f.counts.failed, 0) ?? 0);
   const account = useAccount((s) => s.account);
   const groups = (['files', 'bots', 'app'] as const).filter((g) => viewsFor(session, g).length > 0);
   return (
@@ -80,7 +82,7 @@ function Sidebar() {
           className={`badge ${state === 'error' ? 'danger' : state === 'paused' ? 'warn' : 'ok'}`}
           data-testid="sync-state"
         >
-          <span className="dot" /> {STATE_LABEL[state]}
+          <span className="dot" /> {SYNC_STATE_LABEL[state]}
         </span>
         {account?.value ? (
           <span className="num">
@@ -95,10 +97,3 @@ function Sidebar() {
     </nav>
   );
 }
-
-const STATE_LABEL = {
-  idle: 'Up to date',
-  syncing: 'Syncing',
-  paused: 'Paused',
-  error: 'Needs attention',
-} as const;

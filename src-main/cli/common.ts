@@ -1,16 +1,14 @@
-import { join } from 'node:path';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { type AppError, appError } from '../../src-shared/errors';
-import { defaultDataDir } from '../core/config/paths';
-import { osKeychain, type SecretStore } from '../core/secrets/keychain';
-import { type ServiceCache, serviceCache } from '../core/service/cache';
-import { type Connection, normalizeBaseUrl, resolveConnection } from '../core/service/connection';
-import { createFileApiClient, type FileApiClient } from '../core/service/file-api-client';
-import { closePools } from '../core/service/http-pool';
-import { type ServiceSettingsStore, serviceSettingsStore } from '../core/service/settings';
-import { APP_MIGRATIONS } from '../core/state/migrations';
-import { makePrivateDir } from '../shared-node/private-files';
-import { type Db, openDatabase } from '../shared-node/sqlite';
+import {
+  type Connection,
+  defaultDataDir,
+  type FileApiClient,
+  type LocalState,
+  normalizeBaseUrl,
+  openLocalState,
+  openServiceSession,
+} from '../core';
 import { forTerminalLines } from './terminal-text';
 
 /**
@@ -125,17 +123,8 @@ export function parseCommand<O extends Options>(
   return { ok: true, values: parsed.values, positionals: parsed.positionals, common, out };
 }
 
-/** The app database of a data dir, with every module's migrations applied. */
-export function openAppDb(dataDir: string): Db {
-  makePrivateDir(dataDir);
-  return openDatabase(join(dataDir, 'app.sqlite'), APP_MIGRATIONS);
-}
-
 export interface Session {
-  db: Db;
-  settings: ServiceSettingsStore;
-  cache: ServiceCache;
-  secrets: SecretStore;
+  state: LocalState;
   out: Output;
   common: CommonFlags;
 }
@@ -145,33 +134,21 @@ export interface ConnectedSession extends Session {
   client: FileApiClient;
 }
 
-/** Opens the app database and the keychain, runs `fn`, and closes them whatever happens. */
+/** Opens the app's local state (database, keychain), runs `fn`, and closes it whatever happens. */
 export async function withSession(
   common: CommonFlags,
   out: Output,
   fn: (s: Session) => Promise<number>,
 ): Promise<number> {
-  let db: Db;
-  try {
-    db = openAppDb(common.dataDir);
-  } catch (e) {
-    out.error(
-      appError('DATA-DIR', `The app state in ${common.dataDir} cannot be opened: ${(e as Error).message}`),
-    );
+  const opened = openLocalState(common.dataDir);
+  if (!opened.ok) {
+    out.error(opened.error);
     return EXIT.failed;
   }
   try {
-    return await fn({
-      db,
-      settings: serviceSettingsStore(db),
-      cache: serviceCache(db),
-      secrets: osKeychain(),
-      out,
-      common,
-    });
+    return await fn({ state: opened.value, out, common });
   } finally {
-    db.close();
-    await closePools();
+    await opened.value.close();
   }
 }
 
@@ -183,39 +160,21 @@ export function withConnection(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<number> {
   return withSession(common, out, async (s) => {
-    const resolved = await resolveConnection({
-      dataDir: common.dataDir,
-      settings: s.settings,
-      secrets: s.secrets,
+    const opened = await openServiceSession(s.state, {
       env,
       ...(common.baseUrl !== undefined ? { baseUrl: common.baseUrl } : {}),
     });
-    if (!resolved.ok) {
-      out.error(resolved.error);
+    if (!opened.ok) {
+      out.error(opened.error);
       return EXIT.failed;
     }
-    const connection = resolved.value;
+    const { connection, client } = opened.value;
     if (connection.kind === 'sandbox')
       out.note(`Using the local sandbox (${connection.baseUrl}); "assets-sync login" connects an account.`);
     try {
-      const client = createFileApiClient({ baseUrl: connection.baseUrl, apiKey: connection.apiKey });
       return await fn({ ...s, connection, client });
     } finally {
-      await closePools();
-      await connection.close();
+      await opened.value.close();
     }
   });
-}
-
-/** "1.50 MB" in 1024 steps: the service calls 209,715,200 bytes "200 MB". */
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let v = n;
-  let i = -1;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return `${Number(v.toFixed(v < 10 ? 2 : 1))} ${units[i]}`;
 }

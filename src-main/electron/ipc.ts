@@ -1,12 +1,12 @@
 import type { IpcMain, IpcMainInvokeEvent, WebFrameMain } from 'electron';
 import { isCommandName } from '../../src-shared/contract';
 import type { AppError, Result } from '../../src-shared/errors';
+import type { AppService } from '../core';
 import { APP_ORIGIN } from './app-protocol';
 import { IPC } from './ipc-channels';
 
-export interface CoreLike {
-  call(name: string, request: unknown): Promise<Result<unknown, AppError>>;
-}
+/** The core as a transport sees it: a name and a request from the page, both checked by the contract. */
+export type CoreEndpoint = Pick<AppService, 'dispatch'>;
 
 /** A message is trusted only from the top frame of a page served by the app itself. */
 export function isTrustedSender(frame: WebFrameMain | null | undefined): boolean {
@@ -26,13 +26,13 @@ const refused = (message: string): Result<never, AppError> => ({
  */
 export function registerIpc(
   ipcMain: IpcMain,
-  core: CoreLike,
+  core: CoreEndpoint,
   pickFolder: (event: IpcMainInvokeEvent) => Promise<string | null>,
 ): () => void {
   ipcMain.handle(IPC.call, async (event, name: unknown, request: unknown) => {
     if (!isTrustedSender(event.senderFrame)) return refused('This page may not talk to the app.');
     if (!isCommandName(name)) return refused(`There is no command "${String(name).slice(0, 80)}".`);
-    return core.call(name, request);
+    return core.dispatch(name, request);
   });
   ipcMain.handle(IPC.pickFolder, async (event) => {
     if (!isTrustedSender(event.senderFrame)) return null;

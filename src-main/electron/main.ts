@@ -1,8 +1,7 @@
 import { join } from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain, protocol, session, shell } from 'electron';
-import type { AnyEvent, Settings, SyncOverview } from '../../src-shared/contract';
-import { createAppService } from '../core/app/app-service';
-import { defaultDataDir } from '../core/config/paths';
+import { type AnyEvent, DEFAULT_SETTINGS, type Settings, type SyncOverview } from '../../src-shared/contract';
+import { createAppService, defaultDataDir } from '../core';
 import { APP_ORIGIN, APP_SCHEME, serveAppRequest } from './app-protocol';
 import { denyPermissions, hardenContents } from './harden';
 import { registerIpc } from './ipc';
@@ -31,7 +30,12 @@ async function start() {
   const core = await createAppService({ dataDir: defaultDataDir() });
   let win: BrowserWindow | null = null;
   let overview: SyncOverview | null = null;
-  let settings = (await core.call('settings.get', {})) as { ok: true; value: Settings };
+  const saved = await core.call('settings.get', {});
+  if (!saved.ok)
+    console.error(
+      `assets-sync: the settings could not be read (${saved.error.message}); using the defaults.`,
+    );
+  let settings: Settings = saved.ok ? saved.value : DEFAULT_SETTINGS;
   let quitting = false;
 
   protocol.handle(APP_SCHEME, (request) => serveAppRequest(RENDERER_DIR, request.url));
@@ -67,7 +71,10 @@ async function start() {
   const tray = createTray({
     iconDir: ICON_DIR,
     open,
-    toggle: (pause) => void core.call(pause ? 'sync.pause' : 'sync.resume', {}),
+    toggle: (pause) =>
+      void core.call(pause ? 'sync.pause' : 'sync.resume', {}).then((r) => {
+        if (!r.ok) console.error(`assets-sync: ${pause ? 'pause' : 'resume'} failed: ${r.error.message}`);
+      }),
     quit: () => {
       quitting = true;
       app.quit();
@@ -75,8 +82,8 @@ async function start() {
   });
 
   const applyLogin = (s: Settings) => app.setLoginItemSettings({ openAtLogin: s.startAtLogin });
-  applyLogin(settings.value);
-  const notifier = createNotifier({ settings: () => settings.value, open });
+  applyLogin(settings);
+  const notifier = createNotifier({ settings: () => settings, open });
 
   core.subscribe((e: AnyEvent) => {
     win?.webContents.send(IPC.event, e);
@@ -84,7 +91,7 @@ async function start() {
       overview = e.payload;
       tray.update(overview);
     } else if (e.event === 'settings.changed') {
-      settings = { ok: true, value: e.payload };
+      settings = e.payload;
       applyLogin(e.payload);
     }
     notifier.handle(e);

@@ -1,13 +1,8 @@
 import type { SyncOverview } from '../../src-shared/contract';
+import { SYNC_STATE_LABEL, type SyncState } from '../../src-shared/domain/sync-state';
 
-export type TrayState = 'idle' | 'syncing' | 'paused' | 'error';
-
-const LABEL: Record<TrayState, string> = {
-  idle: 'Up to date',
-  syncing: 'Syncing…',
-  paused: 'Paused',
-  error: 'Needs attention',
-};
+/** The tray's icon follows the overall sync state. */
+export type TrayState = SyncState;
 
 /** What the tray shows for an overview: its icon state, tooltip and the pause/resume item. */
 export function trayView(o: SyncOverview | null): {
@@ -27,7 +22,7 @@ export function trayView(o: SyncOverview | null): {
         : '';
   return {
     state,
-    tooltip: `Assets Sync: ${LABEL[state]}${detail}`,
+    tooltip: `Assets Sync: ${SYNC_STATE_LABEL[state]}${detail}`,
     toggle: o?.held?.code === 'USER-PAUSED' ? 'Resume syncing' : 'Pause syncing',
   };
 }

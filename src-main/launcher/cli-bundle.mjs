@@ -23,6 +23,7 @@ const ENTRY_POINTS = {
   'assets-sync': 'src-main/cli/main.ts',
   'engine-child': 'src-main/cli/commands/bench-sync/engine-child.ts',
   'soak-app-child': 'src-main/cli/commands/soak/app-child.ts',
+  'app-service-child': 'src-main/cli/commands/bench-sync/figures/app-service-child.ts',
 };
 
 /** What the bundle is made of: a change to any of these makes it stale. */

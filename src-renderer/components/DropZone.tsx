@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { isValidBucket } from '../../src-shared/domain/bucket';
+import { BUCKET_RULE_MESSAGE, isValidBucket } from '../../src-shared/domain/bucket';
 import { ALLOWED_EXTENSIONS, extensionOf } from '../../src-shared/domain/extensions';
 import { MAX_FILE_BYTES } from '../../src-shared/domain/limits';
 import { platform } from '../api/core-ref';
@@ -134,9 +134,7 @@ export function DropZone() {
                 aria-invalid={!valid}
               />
             </label>
-            {!valid ? (
-              <span className="error-text">Use a-z, 0-9, dots and dashes; start with a letter or digit.</span>
-            ) : null}
+            {!valid ? <span className="error-text">{BUCKET_RULE_MESSAGE}</span> : null}
             <div className="row" style={{ justifyContent: 'flex-end' }}>
               <button type="button" className="btn" onClick={() => setDropped(null)}>
                 Cancel

@@ -1,17 +1,5 @@
+export { formatBytes } from '../../src-shared/domain/bytes';
 export { formatRupees } from '../../src-shared/domain/money';
-
-const UNITS = ['B', 'KB', 'MB', 'GB', 'TB'];
-
-/** Binary units, as the service counts them (its "200 MB" ceiling is 209,715,200 bytes; a GB is 2^30). */
-export function formatBytes(bytes: number): string {
-  let v = bytes;
-  let u = 0;
-  while (Math.abs(v) >= 1024 && u < UNITS.length - 1) {
-    v /= 1024;
-    u++;
-  }
-  return `${u === 0 ? v : v.toFixed(v < 10 ? 1 : 0)} ${UNITS[u]}`;
-}
 
 export function formatDuration(seconds: number | null): string {
   if (seconds === null || !Number.isFinite(seconds)) return '—';

@@ -1,6 +1,5 @@
 import { create } from 'zustand';
-import type { RemoteFile } from '../../src-shared/api/file-hosting';
-import type { FilesQuery } from '../../src-shared/contract';
+import type { FileItem, FilesQuery } from '../../src-shared/contract';
 import { call } from '../api/core-ref';
 
 export const FILES_PAGE = 100;
@@ -14,7 +13,7 @@ interface FilesStore {
   fetchedAt: number | null;
   offline: boolean;
   /** Pages of rows by page index; the list is virtual, so only the pages in view are loaded. */
-  pages: Record<number, RemoteFile[]>;
+  pages: Record<number, FileItem[]>;
   generation: number;
   setFilters(patch: Partial<FileFilters>): void;
   ensurePage(index: number): Promise<void>;

@@ -1,13 +1,22 @@
 import type { CoreApi } from '../../src-shared/contract';
+import { applyKbBots, applyKbSnapshot } from '../views/kb/kb-store';
+import { applyLeadChanged, applyNewLead, applyReceiver } from '../views/leads/leads-store';
 import { useAccount } from './account-store';
 import { useClock } from './clock-store';
 import { useFiles } from './files-store';
 import { useSync } from './sync-store';
 import { useUi } from './ui-store';
 
-/** Feeds the stores from the core's events: views never poll. */
+/**
+ * Feeds every store from the core's events, in one place: views never poll and no store subscribes
+ * by itself (a store subscribing on first use would miss what came before, and a second one would
+ * feed it twice).
+ */
 export function wireEvents(core: CoreApi): () => void {
-  return core.subscribe((e) => {
+  // The OS says the network is back: the knowledge entries' outbox tries at once, not at its next retry.
+  const online = () => void core.call('kb.syncNow', {});
+  window.addEventListener('online', online);
+  const off = core.subscribe((e) => {
     switch (e.event) {
       case 'session.changed':
         useUi.setState({ session: e.payload });
@@ -33,8 +42,27 @@ export function wireEvents(core: CoreApi): () => void {
       case 'files.changed':
         useFiles.getState().reload();
         break;
+      case 'kb.changed':
+        applyKbSnapshot(e.payload);
+        break;
+      case 'kb.botsChanged':
+        applyKbBots(e.payload.bots);
+        break;
+      case 'leads.new':
+        applyNewLead(e.payload);
+        break;
+      case 'leads.changed':
+        applyLeadChanged(e.payload);
+        break;
+      case 'leads.receiver':
+        applyReceiver(e.payload);
+        break;
       default:
         break;
     }
   });
+  return () => {
+    off();
+    window.removeEventListener('online', online);
+  };
 }

@@ -23,12 +23,6 @@ export const AppErrorSchema = z.object({
   status: z.number().optional(),
 });
 
-export const resultSchema = <T extends z.ZodType>(value: T) =>
-  z.discriminatedUnion('ok', [
-    z.object({ ok: z.literal(true), value }),
-    z.object({ ok: z.literal(false), error: AppErrorSchema }),
-  ]);
-
 /** Data the UI can show while offline: the last copy from the server and when it was fetched. */
 export const cached = <T extends z.ZodType>(value: T) =>
   z.object({

@@ -1,15 +1,9 @@
 import { z } from 'zod';
 import { RemoteFileSchema } from '../api/file-hosting';
-import { isValidBucket } from '../domain/bucket';
+import { BUCKET_RULE_MESSAGE, isValidBucket } from '../domain/bucket';
 import { command } from './define';
 
-export const BucketSchema = z
-  .string()
-  .trim()
-  .refine(
-    isValidBucket,
-    'Bucket names use a-z, 0-9, dots and dashes, start with a letter or digit, 50 at most',
-  );
+export const BucketSchema = z.string().trim().refine(isValidBucket, BUCKET_RULE_MESSAGE);
 
 /**
  * The Files view asks for windows of rows: the core answers from its local copy of the server's
@@ -35,8 +29,20 @@ export const FilesQuerySchema = z.object({
 });
 export type FilesQuery = z.input<typeof FilesQuerySchema>;
 
+/**
+ * A row of the Files view. `listed`: as the service's listing gave it. Not listed: a file this app
+ * made live after the last listing, shown from its sync row (the service's URL, id, size and md5)
+ * until a listing says it; the service has not told its MIME type or upload date yet, so they are null.
+ */
+export const FileItemSchema = RemoteFileSchema.extend({
+  mime: z.string().nullable(),
+  created_at: z.string().nullable(),
+  listed: z.boolean(),
+});
+export type FileItem = z.infer<typeof FileItemSchema>;
+
 export const FilesPageSchema = z.object({
-  rows: z.array(RemoteFileSchema),
+  rows: z.array(FileItemSchema),
   offset: z.number().int(),
   /** Rows matching the query. */
   total: z.number().int(),

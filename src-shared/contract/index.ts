@@ -49,8 +49,6 @@ export type AnyEvent = { [E in EventName]: { event: E; payload: PayloadOf<E> } }
 
 export const isCommandName = (name: unknown): name is CommandName =>
   typeof name === 'string' && Object.hasOwn(commands, name);
-export const isEventName = (name: unknown): name is EventName =>
-  typeof name === 'string' && Object.hasOwn(events, name);
 
 /**
  * What both transports give the renderer: commands answer promises of Results (never throw for a

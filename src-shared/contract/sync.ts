@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SYNC_STATES, type SyncState } from '../domain/sync-state';
 import { AppErrorSchema, command, Done, Empty } from './define';
 import { BucketSchema } from './files';
 
@@ -40,8 +41,8 @@ export const FolderViewSchema = z.object({
 });
 export type FolderView = z.infer<typeof FolderViewSchema>;
 
-export const SyncStateSchema = z.enum(['idle', 'syncing', 'paused', 'error']);
-export type SyncState = z.infer<typeof SyncStateSchema>;
+export const SyncStateSchema = z.enum(SYNC_STATES);
+export type { SyncState };
 
 export const SyncOverviewSchema = z.object({
   state: SyncStateSchema,

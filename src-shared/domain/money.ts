@@ -1,10 +1,6 @@
 /** Money is integer paise everywhere; rupees exist only for display. */
 export type Paise = number;
 
-export function rupeesToPaise(rupees: number): Paise {
-  return Math.round(rupees * 100);
-}
-
 /** "₹1,234.50" in the Indian grouping the service's users read. */
 export function formatRupees(paise: Paise): string {
   const sign = paise < 0 ? '-' : '';

@@ -54,7 +54,7 @@ describe('the files listing in the service cache (real SQLite)', () => {
     );
     const q = (extra: object = {}) => a.listing.queryFiles('sandbox', { offset: 0, limit: 100, ...extra });
     expect(q().total).toBe(250);
-    expect(q().rows[0]!.created_at >= q().rows[99]!.created_at).toBe(true);
+    expect(q().rows[0]!.created_at! >= q().rows[99]!.created_at!).toBe(true);
     expect(q({ bucket: 'odd' }).total).toBe(125);
     expect(
       q({ search: 'PHOTO-25' })

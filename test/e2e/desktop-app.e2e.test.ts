@@ -1,7 +1,9 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { filesStore } from '../../src-main/core/sync/state/files-store';
+import { foldersStore } from '../../src-main/core/sync/state/folders-store';
 import { launchChromium, SCREENSHOTS, type Stack, startStack } from './stack';
 
 // One story, in order, through the headless shell in real Chromium: each step builds on the last.
@@ -220,6 +222,47 @@ describe.sequential('the desktop app in Chromium (headless shell, real core, rea
       .toBeGreaterThanOrEqual(4);
     expect(await page.getByTestId('usage-chart').locator('rect.bar').count()).toBeGreaterThanOrEqual(4);
     await shot('usage');
+  });
+
+  it('250 failed files: the badge and the panel count them all, the list shows the first 200', async () => {
+    // A folder whose 250 files failed for good (no retry time), as the engine would have left them:
+    // the files exist and the rows match them, so a scan leaves the rows alone.
+    const failing = join(stack.root, 'failing');
+    mkdirSync(failing);
+    const db = stack.app.context.db;
+    const folderRow = foldersStore(db).insert({ path: failing, bucket: 'failing', mode: 'upload-only' });
+    const rows = filesStore(db);
+    db.transaction(() => {
+      for (let i = 0; i < 250; i++) {
+        const path = join(failing, `f${i}.png`);
+        writeFileSync(path, `png ${i}`);
+        const st = statSync(path);
+        const stat = { size: st.size, mtimeMs: Math.trunc(st.mtimeMs), inode: st.ino };
+        const id = rows.insertNew(folderRow.id, `f${i}.png`, stat, 0);
+        rows.transition(id, 'FAILED', {
+          reasonCode: 'TEST',
+          reason: 'refused in the test',
+          nextRetryAt: null,
+        });
+      }
+    })();
+    await nav('Folders');
+    expect((await stack.app.call('sync.resume', {})).ok).toBe(true); // a command sends the overview
+    const badge = page
+      .getByRole('navigation')
+      .getByRole('button', { name: /Folders/ })
+      .locator('.badge');
+    await expect.poll(() => badge.count()).toBe(1);
+    expect(await badge.textContent()).toBe('250');
+    // The panel also counts the files skipped earlier in the story (tool.exe); its table holds 200.
+    const o = await stack.app.call('sync.overview', {});
+    const skipped = o.ok ? o.value.folders.reduce((n, f) => n + f.counts.skipped, 0) : -1;
+    await expect.poll(() => page.getByTestId('problem-row').count()).toBe(200);
+    expect(await page.getByTestId('problems-total').textContent()).toBe(
+      `${250 + skipped} files (the first 200 shown)`,
+    );
+    expect((await stack.app.call('sync.folders.remove', { id: folderRow.id })).ok).toBe(true);
+    await expect.poll(() => badge.count()).toBe(0);
   });
 
   it('Files renders 10,000 files at once, virtualized', async () => {

@@ -123,7 +123,7 @@ describe('IPC', () => {
     },
   ]);
   const core = {
-    call: (name: string, req: unknown) => {
+    dispatch: (name: string, req: unknown) => {
       calls.push(name);
       return dispatch(name, req);
     },

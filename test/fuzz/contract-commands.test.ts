@@ -169,7 +169,7 @@ describe('every contract command under generated payloads', () => {
           .filter((p) => !schema.safeParse(p ?? {}).success);
         await fc.assert(
           fc.asyncProperty(bad, async (payload) => {
-            const reply = await app.call(name, payload);
+            const reply = await app.dispatch(name, payload);
             expect(reply.ok, name).toBe(false);
             if (reply.ok) return;
             expect(reply.error.code, `${name}: ${reply.error.message}`).toBe('VALIDATION');
@@ -215,7 +215,7 @@ describe('every contract command under generated payloads', () => {
           .slice(0, Math.round(perCommand * FUZZ_SCALE));
         if (payloads.length === 0) uncovered.push(name);
         for (const payload of payloads) {
-          const reply = await answered(app.call(name, payload));
+          const reply = await answered(app.dispatch(name, payload));
           if (reply === null) {
             internal.push(`${name}(${inspect(payload)}): no answer within ${ANSWER_WITHIN_MS} ms`);
             continue;

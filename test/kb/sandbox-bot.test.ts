@@ -19,7 +19,7 @@ describe('the sandbox demo bot goes with the sandbox', () => {
   const events: AnyEvent[] = [];
 
   const call = async <T>(name: string, request: unknown): Promise<T> => {
-    const r = await app.call(name, request);
+    const r = await app.dispatch(name, request);
     if (!r.ok) throw new Error(`${name}: ${r.error.code} ${r.error.message}`);
     return r.value as T;
   };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseServiceDate, timeLeft } from '../../src-renderer/lib/dates';
 import { plural } from '../../src-renderer/lib/plural';
+import { formatBytes } from '../../src-shared/domain/bytes';
 
 describe('wording', () => {
   it('agrees the word with the count', () => {
@@ -21,6 +22,18 @@ describe('wording', () => {
     expect(timeLeft(deadline, parseServiceDate('2026-12-21 18:40')!)).toBe('5 h 20 min');
     expect(timeLeft(deadline, parseServiceDate('2026-12-21 23:59')!)).toBe('1 min');
     expect(timeLeft(deadline, deadline)).toBe(null);
+  });
+});
+
+describe('byte sizes', () => {
+  it('are binary units labelled as such, the same in the UI and the CLI', () => {
+    expect(formatBytes(512)).toBe('512 B');
+    expect(formatBytes(1536)).toBe('1.5 KiB');
+    expect(formatBytes(1024)).toBe('1 KiB');
+    // The service's per-file ceiling, which its documents call "200 MB".
+    expect(formatBytes(209_715_200)).toBe('200 MiB');
+    expect(formatBytes(2 ** 30)).toBe('1 GiB');
+    expect(formatBytes(67.4 * 2 ** 20)).toBe('67 MiB');
   });
 });
 

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { progressLine } from '../../src-main/cli/commands/sync-progress';
-import { formatBytes } from '../../src-main/cli/common';
 import { backoffDelayMs } from '../../src-main/core/service/retry-policy';
 import { DOCUMENTED_RULES, uploadsAllowed } from '../../src-main/core/sync/account/account-gate';
 import type { PartsEmitter, SyncEvents } from '../../src-main/core/sync/events';
@@ -11,6 +10,7 @@ import { etaSeconds, speedMeter } from '../../src-main/core/sync/progress';
 import { canMove, isPending } from '../../src-main/core/sync/state/transitions';
 import { FILE_STATES } from '../../src-main/core/sync/types';
 import { isAmbiguous } from '../../src-main/core/sync/upload/on-upload-error';
+import { formatBytes } from '../../src-shared/domain/bytes';
 
 describe('ignore rules', () => {
   const ignored = ignoreRules('*.psd\nbuild/\n!keep.psd');

@@ -1,6 +1,6 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkLayering } from '../support/layering-rules';
 
@@ -210,4 +210,41 @@ describe('import layering', () => {
         `${re} in ${found.join('\n')}`,
       ).toBe(true);
   });
+});
+
+// Self-contained on purpose (its own walk and import reader), so that it stands apart from the checks above.
+it('the CLI and the Electron shell reach the core only through its public API, src-main/core/index.ts', () => {
+  const repo = join(import.meta.dirname, '..', '..');
+  const core = join(repo, 'src-main', 'core');
+  // The benchmark and soak harnesses build the engine's parts one by one: they may reach internals.
+  const exempt = (file: string) => /[\\/]src-main[\\/]cli[\\/]commands[\\/](bench|soak)/.test(file);
+  const walk = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory()
+        ? walk(join(dir, e.name))
+        : /\.(ts|tsx|mts|js|mjs)$/.test(e.name)
+          ? [join(dir, e.name)]
+          : [],
+    );
+  const specs = (text: string) =>
+    [...text.matchAll(/(?:from|import)\s*\(?\s*['"](\.[^'"]+)['"]/g)].map((m) => m[1]!);
+  const reachesInside = (file: string, spec: string) => {
+    const target = join(file, '..', spec);
+    return target.startsWith(`${core}/`) && !/^index(\.ts)?$/.test(relative(core, target));
+  };
+  // The checker can fail: a deep import is caught, the public entry is not.
+  const probe = join(repo, 'src-main', 'cli', 'commands', 'probe.ts');
+  expect(reachesInside(probe, '../../core/sync/engine')).toBe(true);
+  expect(reachesInside(probe, '../../core')).toBe(false);
+  expect(reachesInside(probe, '../../core/index')).toBe(false);
+
+  const bad: string[] = [];
+  for (const layer of ['src-main/cli', 'src-main/electron']) {
+    for (const file of walk(join(repo, layer))) {
+      if (exempt(file)) continue;
+      for (const spec of specs(readFileSync(file, 'utf8')))
+        if (reachesInside(file, spec)) bad.push(`${relative(repo, file)} imports ${spec}`);
+    }
+  }
+  expect(bad).toEqual([]);
 });

@@ -1,7 +1,8 @@
 import type { Account } from '../../../src-shared/api/file-hosting';
+import { formatBytes } from '../../../src-shared/domain/bytes';
 import { parseIst } from '../../../src-shared/domain/ist-time';
 import { formatRupees, runwayDays } from '../../../src-shared/domain/money';
-import { EXIT, formatBytes, parseCommand, withConnection } from '../common';
+import { EXIT, parseCommand, withConnection } from '../common';
 import { forTerminal } from '../terminal-text';
 
 const USAGE = `assets-sync account
@@ -20,9 +21,10 @@ export async function run(argv: string[]): Promise<number> {
     if (me.ok) {
       account = me.value;
       fetchedAt = new Date().toISOString();
-      s.cache.putAccount(s.connection.cacheSource, account);
+      s.state.cache.putAccount(s.connection.cacheSource, account);
     } else {
-      const cached = me.error.reaction === 'retry' ? s.cache.getAccount(s.connection.cacheSource) : null;
+      const cached =
+        me.error.reaction === 'retry' ? s.state.cache.getAccount(s.connection.cacheSource) : null;
       if (!cached) {
         out.error(me.error);
         return EXIT.failed;
@@ -90,7 +92,7 @@ function renderAccount(a: Account, v: ReturnType<typeof accountView>, baseUrl: s
     ],
     [
       'Pricing',
-      `${formatRupees(a.pricing.per_gb_month_paise)} per GB-month, files up to ${formatBytes(a.pricing.max_file_bytes)}, ` +
+      `${formatRupees(a.pricing.per_gb_month_paise)} per GiB-month, files up to ${formatBytes(a.pricing.max_file_bytes)}, ` +
         `${a.pricing.grace_days} days of grace`,
     ],
     ['Allowed', a.pricing.allowed_extensions.join(', ')],

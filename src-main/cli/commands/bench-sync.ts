@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { stopChildren } from './bench/processes';
 import { type Row, renderTable } from './bench/table';
+import { appServiceFigure } from './bench-sync/figures/app-service';
 import { bigUploadFigure } from './bench-sync/figures/big-upload';
 import { md5Figure } from './bench-sync/figures/md5';
 import { rateLimitedFigure } from './bench-sync/figures/rate-limited';
@@ -16,6 +17,7 @@ const FIGURES: Record<string, (dir: string, opts: { files?: number }) => Promise
   'small-files': (dir) => smallFilesFigure(dir),
   'rate-limited': (dir) => rateLimitedFigure(dir),
   restart: (dir, o) => restartFigure(dir, o.files),
+  'app-service': (dir) => appServiceFigure(dir),
 };
 
 const USAGE = `npm run bench:sync [-- --only NAME[,NAME]] [--files N]

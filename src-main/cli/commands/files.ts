@@ -1,7 +1,8 @@
-import { isValidBucket } from '../../../src-shared/domain/bucket';
+import { invalidBucketMessage, isValidBucket } from '../../../src-shared/domain/bucket';
+import { formatBytes } from '../../../src-shared/domain/bytes';
 import { appError } from '../../../src-shared/errors';
-import { ApiFailure } from '../../core/service/api-error';
-import { EXIT, formatBytes, parseCommand, withConnection } from '../common';
+import { ApiFailure } from '../../core';
+import { EXIT, parseCommand, withConnection } from '../common';
 import { forTerminal } from '../terminal-text';
 
 const USAGE = `assets-sync files [--bucket B]
@@ -13,9 +14,7 @@ export async function run(argv: string[]): Promise<number> {
   const { common, out, values } = p;
   const bucket = values.bucket;
   if (bucket !== undefined && !isValidBucket(bucket)) {
-    out.error(
-      appError('BUCKET-INVALID', `"${bucket}" is not a bucket name: it must match [a-z0-9][a-z0-9.-]{0,49}.`),
-    );
+    out.error(appError('BUCKET-INVALID', invalidBucketMessage(bucket)));
     return EXIT.usage;
   }
   return withConnection(common, out, async (s) => {

@@ -1,7 +1,5 @@
 import { appError } from '../../../src-shared/errors';
-import { apiKeyAccount, normalizeBaseUrl } from '../../core/service/connection';
-import { createFileApiClient } from '../../core/service/file-api-client';
-import { SETTING } from '../../core/service/settings';
+import { createFileApiClient, normalizeBaseUrl } from '../../core';
 import { EXIT, parseCommand, withSession } from '../common';
 import { readSecret } from '../read-secret';
 import { forTerminal } from '../terminal-text';
@@ -54,7 +52,7 @@ export async function run(argv: string[]): Promise<number> {
       return EXIT.failed;
     }
     try {
-      s.secrets.set(apiKeyAccount(baseUrl), key);
+      s.state.rememberAccount(baseUrl, key);
     } catch (e) {
       out.error(
         appError(
@@ -64,8 +62,7 @@ export async function run(argv: string[]): Promise<number> {
       );
       return EXIT.failed;
     }
-    s.settings.set(SETTING.accountBaseUrl, baseUrl);
-    s.cache.putAccount(baseUrl, me.value);
+    s.state.cache.putAccount(baseUrl, me.value);
     const c = me.value.client;
     out.emit(
       `Logged in to ${baseUrl} as "${forTerminal(c.name)}" (client ${c.id}). The key is in the system keychain.`,

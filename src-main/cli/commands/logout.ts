@@ -1,5 +1,3 @@
-import { apiKeyAccount } from '../../core/service/connection';
-import { SETTING } from '../../core/service/settings';
 import { EXIT, parseCommand, withSession } from '../common';
 
 const USAGE = `assets-sync logout [--base-url URL]
@@ -11,7 +9,7 @@ export async function run(argv: string[]): Promise<number> {
   if (!p.ok) return p.exitCode;
   const { common, out } = p;
   return withSession(common, out, async (s) => {
-    const saved = s.settings.get(SETTING.accountBaseUrl);
+    const saved = s.state.savedAccount();
     const baseUrl = common.baseUrl ?? saved;
     if (!baseUrl) {
       out.emit('No account is saved; the local sandbox is in use.', {
@@ -23,13 +21,11 @@ export async function run(argv: string[]): Promise<number> {
     }
     let removed: boolean;
     try {
-      removed = s.secrets.delete(apiKeyAccount(baseUrl));
+      removed = s.state.forgetAccount(baseUrl);
     } catch (e) {
       out.error({ code: 'KEYCHAIN-UNAVAILABLE', message: (e as Error).message });
       return EXIT.failed;
     }
-    if (saved === baseUrl) s.settings.delete(SETTING.accountBaseUrl);
-    s.cache.clear(baseUrl);
     out.emit(
       removed
         ? `Logged out of ${baseUrl}; its key was removed from the keychain.`

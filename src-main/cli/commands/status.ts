@@ -1,6 +1,4 @@
-import { activityStore } from '../../core/sync/state/activity-store';
-import { filesStore } from '../../core/sync/state/files-store';
-import { foldersStore } from '../../core/sync/state/folders-store';
+import { readLocalSyncStatus } from '../../core';
 import { EXIT, parseCommand, withSession } from '../common';
 import { forTerminal } from '../terminal-text';
 
@@ -13,13 +11,10 @@ export async function run(argv: string[]): Promise<number> {
   if (!p.ok) return p.exitCode;
   const { common, out } = p;
   return withSession(common, out, async (s) => {
-    const folders = foldersStore(s.db).list();
-    const files = filesStore(s.db);
-    if (folders.length === 0)
+    const status = readLocalSyncStatus(s.state.db, { failedPerFolder: 50, activity: 10 });
+    if (status.folders.length === 0)
       out.emit('No folder is synced yet. Start with "assets-sync sync DIR".', { event: 'status.empty' });
-    for (const f of folders) {
-      const counts = files.counts(f.id);
-      const pending = files.pendingCount(f.id);
+    for (const { folder: f, counts, pending, failed } of status.folders) {
       const summary = Object.entries(counts)
         .filter(([, n]) => n > 0)
         .map(([st, n]) => `${st} ${n}`)
@@ -38,7 +33,7 @@ export async function run(argv: string[]): Promise<number> {
           pending,
         },
       );
-      for (const r of files.list({ folderId: f.id, state: 'FAILED', limit: 50 })) {
+      for (const r of failed) {
         const retry = r.nextRetryAt
           ? `next retry ${new Date(r.nextRetryAt).toLocaleString()}`
           : 'no automatic retry';
@@ -57,7 +52,7 @@ export async function run(argv: string[]): Promise<number> {
         );
       }
     }
-    for (const a of activityStore(s.db).list({ limit: 10 }).reverse()) {
+    for (const a of [...status.activity].reverse()) {
       out.emit(`${new Date(a.at).toLocaleString()}  ${forTerminal(a.message)}`, { event: 'activity', ...a });
     }
     return EXIT.ok;

@@ -1,5 +1,5 @@
-import type { SyncEvents } from '../../core/sync/events';
-import { formatBytes } from '../common';
+import { formatBytes } from '../../../src-shared/domain/bytes';
+import type { SyncEvents } from '../../core';
 
 /** One line of the terminal progress bar: files, bytes, speed and ETA. Pure, for a TTY's \r redraws. */
 export function progressLine(p: SyncEvents['progress'], width = 24): string {

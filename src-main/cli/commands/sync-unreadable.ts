@@ -1,6 +1,5 @@
 import { join } from 'node:path';
-import type { SyncEngine } from '../../core/sync/engine';
-import { READ_FAILURES } from '../../core/sync/local/inspect';
+import { READ_FAILURES, type SyncEngine } from '../../core';
 
 /** Something of a synced folder whose bytes could not be read: a file, a folder, or a whole root. */
 export interface Unreadable {

@@ -1,8 +1,7 @@
 import { resolve } from 'node:path';
-import { isValidBucket } from '../../../src-shared/domain/bucket';
+import { invalidBucketMessage, isValidBucket } from '../../../src-shared/domain/bucket';
 import { appError } from '../../../src-shared/errors';
-import { serviceIdentity } from '../../core/sync/account/service-identity';
-import { createSyncEngine, type SettledSummary } from '../../core/sync/engine';
+import { createSyncEngine, type SettledSummary, serviceIdentity } from '../../core';
 import { EXIT, parseCommand, withConnection } from '../common';
 import { forTerminal } from '../terminal-text';
 import { progressLine } from './sync-progress';
@@ -35,12 +34,7 @@ export async function run(argv: string[]): Promise<number> {
   const { common, out, values } = p;
   const dir = resolve(p.positionals[0]!);
   if (values.bucket !== undefined && !isValidBucket(values.bucket)) {
-    out.error(
-      appError(
-        'BUCKET-INVALID',
-        `"${values.bucket}" is not a bucket name: it must match [a-z0-9][a-z0-9.-]{0,49}.`,
-      ),
-    );
+    out.error(appError('BUCKET-INVALID', invalidBucketMessage(values.bucket)));
     return EXIT.usage;
   }
   const concurrency = values.concurrency === undefined ? 4 : Number(values.concurrency);
@@ -57,7 +51,7 @@ export async function run(argv: string[]): Promise<number> {
       bucket = me.ok ? me.value.client.default_bucket : 'default';
     }
     const engine = createSyncEngine({
-      db: s.db,
+      db: s.state.db,
       client: s.client,
       service: serviceIdentity(s.connection, common.dataDir),
       concurrency,

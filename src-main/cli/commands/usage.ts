@@ -1,7 +1,8 @@
+import { formatBytes } from '../../../src-shared/domain/bytes';
 import { USAGE_DAYS_MAX, USAGE_DAYS_MIN } from '../../../src-shared/domain/limits';
 import { formatRupees } from '../../../src-shared/domain/money';
 import { appError } from '../../../src-shared/errors';
-import { EXIT, formatBytes, parseCommand, withConnection } from '../common';
+import { EXIT, parseCommand, withConnection } from '../common';
 
 const USAGE = `assets-sync usage [--days N]
   Daily snapshots of bytes stored and rent charged, the last N days (1-90, default 30).`;
@@ -27,7 +28,7 @@ export async function run(argv: string[]): Promise<number> {
       out.error(r.error);
       return EXIT.failed;
     }
-    s.cache.putUsage(s.connection.cacheSource, days, r.value.snapshots);
+    s.state.cache.putUsage(s.connection.cacheSource, days, r.value.snapshots);
     const rows = r.value.snapshots;
     if (!out.json) {
       if (rows.length === 0) out.emit(`No usage snapshots in the last ${days} days yet.`, {});

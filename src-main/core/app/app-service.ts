@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { AnyEvent } from '../../../src-shared/contract';
+import type { CoreApi } from '../../../src-shared/contract';
 import type { AppError, Result } from '../../../src-shared/errors';
 import { makePrivateDir } from '../../shared-node/private-files';
 import { openDatabase } from '../../shared-node/sqlite';
@@ -10,7 +10,7 @@ import { closePools } from '../service/http-pool';
 import { serviceSettingsStore } from '../service/settings';
 import { APP_MIGRATIONS } from '../state/migrations';
 import type { AppContext } from './context';
-import { createDispatcher } from './dispatcher';
+import { createDispatcher, typedCall } from './dispatcher';
 import { createEventBus } from './event-bus';
 import { createFilesListing } from './files-listing';
 import { createRequestMeter } from './request-meter';
@@ -42,11 +42,26 @@ export interface AppServiceOptions {
   log?: (line: string) => void;
 }
 
-/** The core as one object: the contract's commands by name, its events, and a clean close. */
-export interface AppService {
-  call(name: string, request: unknown): Promise<Result<unknown, AppError>>;
-  subscribe(listener: (event: AnyEvent) => void): () => void;
+export interface AppStats {
+  /** File events of the engine (every state change of a row, plus a new row). */
+  fileTransitions: number;
+  overviewComputations: number;
+  queueComputations: number;
+}
+
+/**
+ * The core as one object: the contract's API (`call` typed by command: each reply's type comes from
+ * the contract; `subscribe` to its events), plus `dispatch` for transports, and a clean close.
+ */
+export interface AppService extends CoreApi {
+  /**
+   * A command as it arrives over a transport (IPC, WebSocket): name and request unknown, both checked
+   * against the contract before a handler runs; a refusal is an error value, never a throw.
+   */
+  dispatch(name: string, request: unknown): Promise<Result<unknown, AppError>>;
   readonly context: AppContext;
+  /** Counters for benchmarks and tests: how often the sync snapshots were built. */
+  stats(): AppStats;
   close(): Promise<void>;
 }
 
@@ -54,7 +69,12 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
   makePrivateDir(o.dataDir);
   const db = openDatabase(join(o.dataDir, 'app.sqlite'), APP_MIGRATIONS);
   const log = o.log ?? ((line: string) => process.stderr.write(`assets-sync: ${line}\n`));
-  const bus = createEventBus({ coalesce: ['sync.changed', 'sync.queue', 'files.changed'], coalesceMs: 250 });
+  const bus = createEventBus({
+    coalesce: ['sync.changed', 'sync.queue', 'files.changed'],
+    coalesceMs: 250,
+    onError: (name, e) =>
+      log(`building the ${name} event failed: ${e instanceof Error ? e.message : String(e)}`),
+  });
   const settings = createSettingsStore(db);
   const serviceSettings = serviceSettingsStore(db);
   const meter = createRequestMeter();
@@ -98,7 +118,7 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
   const sections: Section[] = [
     sessionSection(ctx),
     accountSection(ctx),
-    filesSection(ctx),
+    filesSection(ctx, runtime),
     syncSection(ctx, runtime),
     duplicatesSection(ctx, runtime),
     settingsSection(ctx, runtime),
@@ -112,9 +132,11 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
 
   let closed = false;
   return {
-    call: dispatch,
+    call: typedCall(dispatch),
+    dispatch,
     subscribe: bus.subscribe,
     context: ctx,
+    stats: () => runtime.stats(),
     async close() {
       if (closed) return;
       closed = true;

@@ -1,4 +1,11 @@
-import { type CommandName, isCommandName, parseRequest, type ReplyOf } from '../../../src-shared/contract';
+import {
+  type CommandName,
+  type CoreApi,
+  isCommandName,
+  parseRequest,
+  type ReplyOf,
+  type RequestOf,
+} from '../../../src-shared/contract';
 import type { AppError, Result } from '../../../src-shared/errors';
 import type { Handler, Handlers, Section } from './section';
 
@@ -42,6 +49,16 @@ export function createDispatcher(
       );
     }
   };
+}
+
+/**
+ * The dispatcher typed as the contract's API. The cast is the one place the types meet the table:
+ * `Handlers` maps each command C to a handler that answers `ReplyOf<C>`, so a reply to `name` is
+ * `ReplyOf<typeof name>`; an unknown name or a bad request cannot reach it through these types.
+ */
+export function typedCall(dispatch: Dispatch): CoreApi['call'] {
+  return <C extends CommandName>(name: C, request: RequestOf<C>) =>
+    dispatch(name, request) as Promise<Result<ReplyOf<C>, AppError>>;
 }
 
 const fail = (code: string, message: string): Result<never, AppError> => ({

@@ -2,21 +2,34 @@ import type { AnyEvent, EventName, PayloadOf } from '../../../src-shared/contrac
 
 export type EventListener = (event: AnyEvent) => void;
 
+/** Builds an event's payload when it goes out; null when there is nothing to say any more. */
+export type Producer<E extends EventName> = () => PayloadOf<E> | null;
+
 /**
- * Fans core events out to the shells. Snapshot events (`sync.changed`, `sync.queue`) are coalesced
- * to at most one per `coalesceMs` per name, because a sync of thousands of files would otherwise
- * flood the UI with states it cannot paint anyway; the last payload always goes out.
+ * Fans core events out to the shells. Snapshot events (`sync.changed`, `sync.queue`, `files.changed`)
+ * are coalesced to at most one per `coalesceMs` per name, because a sync of thousands of files would
+ * otherwise flood the UI with states it cannot paint anyway; the last state always goes out.
+ *
+ * A coalesced event may be given as a producer (`emitLazy`): the bus only marks the name dirty and
+ * calls the producer when the event actually goes out, so a burst of 1,000 file transitions builds
+ * the snapshot once or twice instead of 1,000 times, and what goes out is the state at that moment.
  */
-export function createEventBus(options: { coalesce?: readonly EventName[]; coalesceMs?: number } = {}) {
+export function createEventBus(
+  options: {
+    coalesce?: readonly EventName[];
+    coalesceMs?: number;
+    /** A producer that threw (its event is dropped; the next emit tries again). */
+    onError?: (name: EventName, error: unknown) => void;
+  } = {},
+) {
   const listeners = new Set<EventListener>();
   const coalesce = new Set<EventName>(options.coalesce ?? []);
   const coalesceMs = options.coalesceMs ?? 250;
-  const pending = new Map<EventName, AnyEvent>();
+  const dirty = new Map<EventName, () => AnyEvent | null>();
   const timers = new Map<EventName, NodeJS.Timeout>();
   const lastSent = new Map<EventName, number>();
 
   const deliver = (event: AnyEvent) => {
-    lastSent.set(event.event, Date.now());
     for (const l of [...listeners]) {
       try {
         l(event);
@@ -26,32 +39,55 @@ export function createEventBus(options: { coalesce?: readonly EventName[]; coale
     }
   };
 
+  const produceAndDeliver = (name: EventName, produce: () => AnyEvent | null) => {
+    let event: AnyEvent | null;
+    try {
+      event = produce();
+    } catch (e) {
+      options.onError?.(name, e);
+      return;
+    }
+    if (!event) return;
+    lastSent.set(name, Date.now());
+    deliver(event);
+  };
+
+  function schedule(name: EventName, produce: () => AnyEvent | null): void {
+    if (!coalesce.has(name)) {
+      produceAndDeliver(name, produce);
+      return;
+    }
+    const since = Date.now() - (lastSent.get(name) ?? 0);
+    if (since >= coalesceMs && !timers.has(name)) {
+      produceAndDeliver(name, produce);
+      return;
+    }
+    dirty.set(name, produce);
+    if (timers.has(name)) return;
+    const timer = setTimeout(
+      () => {
+        timers.delete(name);
+        const last = dirty.get(name);
+        dirty.delete(name);
+        if (last) produceAndDeliver(name, last);
+      },
+      Math.max(0, coalesceMs - since),
+    );
+    timer.unref();
+    timers.set(name, timer);
+  }
+
   return {
     emit<E extends EventName>(name: E, payload: PayloadOf<E>): void {
       const event = { event: name, payload } as AnyEvent;
-      if (!coalesce.has(name)) {
-        deliver(event);
-        return;
-      }
-      const since = Date.now() - (lastSent.get(name) ?? 0);
-      if (since >= coalesceMs && !timers.has(name)) {
-        deliver(event);
-        return;
-      }
-      pending.set(name, event);
-      if (!timers.has(name)) {
-        const timer = setTimeout(
-          () => {
-            timers.delete(name);
-            const last = pending.get(name);
-            pending.delete(name);
-            if (last) deliver(last);
-          },
-          Math.max(0, coalesceMs - since),
-        );
-        timer.unref();
-        timers.set(name, timer);
-      }
+      schedule(name, () => event);
+    },
+    /** Like emit, but the payload is built by `produce` only when the (coalesced) event goes out. */
+    emitLazy<E extends EventName>(name: E, produce: Producer<E>): void {
+      schedule(name, () => {
+        const payload = produce();
+        return payload === null ? null : ({ event: name, payload } as AnyEvent);
+      });
     },
     subscribe(listener: EventListener): () => void {
       listeners.add(listener);
@@ -60,7 +96,7 @@ export function createEventBus(options: { coalesce?: readonly EventName[]; coale
     close(): void {
       for (const t of timers.values()) clearTimeout(t);
       timers.clear();
-      pending.clear();
+      dirty.clear();
       listeners.clear();
     },
   };

@@ -1,8 +1,9 @@
 import type { RemoteFile } from '../../../src-shared/api/file-hosting';
-import type { FilesQuery } from '../../../src-shared/contract';
-import { parseIst } from '../../../src-shared/domain/ist-time';
+import type { FileItem, FilesQuery } from '../../../src-shared/contract';
+import { formatIstMinute, parseIst } from '../../../src-shared/domain/ist-time';
 import type { Db } from '../../shared-node/sqlite';
 import type { ServiceCache } from '../service/cache';
+import type { UnlistedFiles } from './unlisted-files';
 
 const PER_PAGE = 100;
 /** The stamp of a listing never read from the server (files only known from this app's uploads). */
@@ -19,8 +20,9 @@ interface Listing {
 /**
  * The searchable copy of the server's files listing, kept in the service layer's offline cache
  * (`service_cache`, kind `files`) as pages of 100, and held in memory once read so that search,
- * filters and scrolling through 10,000 files cost neither requests nor a re-read. A change (a file
- * gone live, one deleted) rewrites only the page that holds it.
+ * filters and scrolling through 10,000 files cost neither requests nor a re-read. It holds only what
+ * the service said (a listing, an upload from a URL, a delete it confirmed): files the sync engine made
+ * live since are merged in when the view reads (`unlisted`), never written here.
  */
 export function createFilesListing(db: Db, cache: ServiceCache) {
   const loaded = new Map<string, Listing>();
@@ -106,27 +108,48 @@ export function createFilesListing(db: Db, cache: ServiceCache) {
       const t = load(source).fetchedAt.getTime();
       return t === NEVER.getTime() ? null : t;
     },
-    buckets(source: string): string[] {
+    buckets(source: string, unlisted?: UnlistedFiles): string[] {
       const set = new Set<string>();
       for (const page of load(source).pages) for (const f of page) set.add(f.bucket);
+      for (const u of unlisted?.files ?? []) set.add(u.item.bucket);
       return [...set].sort();
     },
-    /** Newest first (created_at, then id), filtered like the Files view asks. */
-    queryFiles(source: string, q: Required<Pick<FilesQuery, 'offset' | 'limit'>> & FilesQuery) {
+    /**
+     * Newest first, filtered like the Files view asks: the files live since the listing (unlisted, by
+     * the time they went live), then the listing (created_at, then id) without the versions they replace.
+     */
+    queryFiles(
+      source: string,
+      q: Required<Pick<FilesQuery, 'offset' | 'limit'>> & FilesQuery,
+      unlisted: UnlistedFiles = { files: [], superseded: new Set(), since: 0 },
+    ): { total: number; rows: FileItem[] } {
       const search = q.search?.trim().toLowerCase();
       const from = q.from ? `${q.from} 00:00` : null;
       const to = q.to ? `${q.to} 23:59` : null;
       const l = load(source);
       l.sorted ??= l.pages.flat().sort(newestFirst);
-      const rows = l.sorted.filter((f) => {
+      const fits = (f: { bucket: string; name: string; size_bytes: number }, date: string) => {
         if (q.bucket && f.bucket !== q.bucket) return false;
         if (search && !f.name.toLowerCase().includes(search)) return false;
         if (q.minBytes !== undefined && f.size_bytes < q.minBytes) return false;
         if (q.maxBytes !== undefined && f.size_bytes > q.maxBytes) return false;
-        const created = sortableDate(f.created_at);
-        return !(from && created < from) && !(to && created > to);
-      });
-      return { total: rows.length, rows: rows.slice(q.offset, q.offset + q.limit) };
+        return !(from && date < from) && !(to && date > to);
+      };
+      const extra = unlisted.files.filter(
+        (u) => !l.pageOf.has(u.item.id) && fits(u.item, formatIstMinute(u.liveAt)),
+      );
+      const listed = l.sorted.filter(
+        (f) => !unlisted.superseded.has(f.url) && fits(f, sortableDate(f.created_at)),
+      );
+      const start = q.offset;
+      const end = q.offset + q.limit;
+      const rows: FileItem[] = [
+        ...extra.slice(start, end).map((u) => u.item),
+        ...listed
+          .slice(Math.max(0, start - extra.length), Math.max(0, end - extra.length))
+          .map((f) => ({ ...f, listed: true })),
+      ];
+      return { total: extra.length + listed.length, rows };
     },
     /** Drops the copy held in memory (the rows in the service cache were cleared by its owner). */
     forget(source: string): void {

@@ -1,10 +1,4 @@
-import type {
-  CommandName,
-  EventName,
-  ParsedRequestOf,
-  PayloadOf,
-  ReplyOf,
-} from '../../../src-shared/contract';
+import type { CommandName, ParsedRequestOf, ReplyOf } from '../../../src-shared/contract';
 import type { AppError, Result } from '../../../src-shared/errors';
 
 /** One command's implementation: it gets the request already validated by the contract. */
@@ -12,8 +6,6 @@ export type Handler<C extends CommandName> = (
   request: ParsedRequestOf<C>,
 ) => Promise<Result<ReplyOf<C>, AppError>>;
 export type Handlers = { [C in CommandName]?: Handler<C> };
-
-export type Emit = <E extends EventName>(event: E, payload: PayloadOf<E>) => void;
 
 /**
  * A slice of the app (session, files, sync, knowledge entries, leads...) contributes handlers for

@@ -1,4 +1,3 @@
-import type { RemoteFile } from '../../../src-shared/api/file-hosting';
 import type {
   ActivityItem,
   FolderView,
@@ -7,16 +6,15 @@ import type {
   QueueItem,
   SyncOverview,
 } from '../../../src-shared/contract';
-import { extensionOf, mimeForExtension } from '../../../src-shared/domain/extensions';
-import { formatIstMinute } from '../../../src-shared/domain/ist-time';
 import { serviceIdentity } from '../sync/account/service-identity';
 import { createSyncEngine, type SyncEngine } from '../sync/engine';
 import type { ActivityEntry } from '../sync/state/activity-store';
 import { PENDING_STATES } from '../sync/state/transitions';
-import type { FileRow, FileState } from '../sync/types';
+import type { FileState } from '../sync/types';
 import { refreshAccount } from './account-refresh';
 import type { AppContext } from './context';
 import type { RequestMeter } from './request-meter';
+import { createUnlistedFiles, type UnlistedFiles } from './unlisted-files';
 import { uploadProgressTracker } from './upload-progress';
 
 /** Engine settings a caller may shorten (tests): the stability window and the /me poll while paused. */
@@ -32,13 +30,24 @@ export interface EngineTunables {
 export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOptions: EngineTunables = {}) {
   let engine: SyncEngine | null = null;
   const uploads = uploadProgressTracker();
+  const unlisted = createUnlistedFiles();
   let unsubscribe: (() => void)[] = [];
   let starting: Promise<void> = Promise.resolve();
+  /** How often the snapshots were built (the benchmark reads these: they should follow events sent, not transitions). */
+  const stats = { fileTransitions: 0, overviewComputations: 0, queueComputations: 0 };
 
+  // Marks both snapshots dirty; the bus builds them when the coalesced event goes out (with the
+  // state of that moment), so a burst of transitions costs one or two builds, not one each.
+  const emitQueue = () => ctx.bus.emitLazy('sync.queue', () => (engine ? queue() : null));
+  const emitFilesChanged = () =>
+    ctx.bus.emitLazy('files.changed', () => {
+      const source = ctx.cacheSource();
+      return source ? { total: -1, fetchedAt: ctx.listing.filesFetchedAt(source) } : null;
+    });
   const emitState = () => {
     if (!engine) return;
-    ctx.bus.emit('sync.changed', overview());
-    ctx.bus.emit('sync.queue', queue());
+    ctx.bus.emitLazy('sync.changed', () => (engine ? overview() : null));
+    emitQueue();
   };
 
   async function startFor(): Promise<void> {
@@ -46,6 +55,7 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
     const live = ctx.session.live;
     if (!live) return;
     uploads.clear();
+    unlisted.reset();
     const settings = ctx.settings.get();
     const e = createSyncEngine({
       db: ctx.db,
@@ -58,11 +68,13 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
     unsubscribe = [
       e.on('upload-progress', (p) => uploads.onProgress(p)),
       e.on('file', (f) => {
+        stats.fileTransitions++;
         if (f.from === 'UPLOADING' && f.to !== 'UPLOADING') uploads.forget(f.fileId);
         emitState();
-        if (f.to === 'LIVE') noteLive(e.getFile(f.fileId));
+        // The Files view merges live rows with the listing when it reads: tell it to read again.
+        if (unlisted.onFile(f)) emitFilesChanged();
       }),
-      e.on('progress', () => ctx.bus.emit('sync.queue', queue())),
+      e.on('progress', emitQueue),
       e.on('folder-in-sync', ({ folderId }) => {
         const folder = e.listFolders().find((x) => x.id === folderId);
         if (folder && folder.counts.LIVE > 0)
@@ -93,29 +105,6 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
     emitState();
   }
 
-  /** A file that went live is added to the searchable listing at once; the next refresh corrects details. */
-  function noteLive(row: FileRow | null) {
-    const source = ctx.cacheSource();
-    if (!row || !source || row.remoteId === null || !row.remoteUrl) return;
-    const folder = engine?.listFolders().find((f) => f.id === row.folderId);
-    const ext = extensionOf(row.name);
-    const file: RemoteFile = {
-      id: row.remoteId,
-      url: row.remoteUrl,
-      bucket: folder?.bucket ?? '',
-      name: row.name,
-      extension: ext,
-      mime: mimeForExtension(ext),
-      size_bytes: row.remoteSize ?? row.size ?? 0,
-      hash: row.remoteMd5 ?? row.md5 ?? '',
-      status: 'ACTIVE',
-      created_at: formatIstMinute(Date.now()),
-    };
-    ctx.listing.upsertFile(source, file);
-    if (row.oldRemoteId !== null) ctx.listing.removeFile(source, row.oldRemoteId);
-    ctx.bus.emit('files.changed', { total: -1, fetchedAt: ctx.listing.filesFetchedAt(source) });
-  }
-
   async function stopEngine() {
     for (const u of unsubscribe) u();
     unsubscribe = [];
@@ -144,6 +133,7 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
   }
 
   function overview(): SyncOverview {
+    stats.overviewComputations++;
     const folders = folderViews();
     const s = engine?.state;
     const held = s?.stopped
@@ -175,6 +165,7 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
   }
 
   function queue(folderId?: number): Queue {
+    stats.queueComputations++;
     if (!engine) return { active: [], waiting: 0, problems: [] };
     const e = engine;
     const folders = new Map(e.listFolders().map((f) => [f.id, f]));
@@ -227,6 +218,11 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
     overview,
     queue,
     emitState,
+    stats: (): Readonly<typeof stats> => ({ ...stats }),
+    /** The files this engine made live that the listing of `listedAt` does not have yet. */
+    unlisted(listedAt: number | null): UnlistedFiles {
+      return engine ? unlisted.read(engine, listedAt) : { files: [], superseded: new Set(), since: 0 };
+    },
     activity(limit: number): ActivityItem[] {
       return engine ? engine.activity({ limit }).map(toActivity) : [];
     },

@@ -1,4 +1,5 @@
 import type { FileApiErrorCode } from '../../../src-shared/api/file-hosting';
+import { BUCKET_RULE_MESSAGE } from '../../../src-shared/domain/bucket';
 import type { AppError } from '../../../src-shared/errors';
 
 /** What the caller does about a failure; one reaction per code (docs/service-client.md). */
@@ -25,7 +26,7 @@ const ADVICE: Record<FileApiErrorCode | LocalErrorCode, string> = {
   'HASH-MISMATCH': 'The bytes received did not match their md5 (the file may have changed while uploading).',
   'SOURCE-UNREACHABLE':
     'The service could not download the source URL (it must answer HTTP 200 with the file).',
-  'BUCKET-INVALID': 'The bucket name must match [a-z0-9][a-z0-9.-]{0,49}.',
+  'BUCKET-INVALID': BUCKET_RULE_MESSAGE,
   'FILE-TOO-LARGE': 'The file is empty or larger than the per-file ceiling.',
   'EXTENSION-NOT-ALLOWED': 'The file extension is not on the allow-list.',
   'STORAGE-FAILED': 'The service could not store the bytes; nothing was saved. It will be retried.',

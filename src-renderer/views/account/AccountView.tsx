@@ -49,7 +49,7 @@ export function AccountView() {
               <Stat
                 label="This month, estimated"
                 value={formatRupees(a.usage.monthly_estimate_paise)}
-                hint={`at ${formatRupees(a.pricing.per_gb_month_paise)} per GB a month`}
+                hint={`at ${formatRupees(a.pricing.per_gb_month_paise)} per GiB a month`}
               />
               <Runway a={a} />
             </div>
@@ -61,7 +61,7 @@ export function AccountView() {
                   <tr>
                     <td className="muted">Storage</td>
                     <td>
-                      {formatRupees(a.pricing.per_gb_month_paise)} per GB per month, charged daily; no upload
+                      {formatRupees(a.pricing.per_gb_month_paise)} per GiB per month, charged daily; no upload
                       or download fees
                     </td>
                   </tr>

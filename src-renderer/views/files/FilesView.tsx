@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import type { RemoteFile } from '../../../src-shared/api/file-hosting';
+import type { FileItem } from '../../../src-shared/contract';
+import { MIB } from '../../../src-shared/domain/bytes';
 import { call } from '../../api/core-ref';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Icon } from '../../components/Icon';
@@ -16,7 +17,7 @@ const STALE_AFTER_MS = 5 * 60_000;
 export function FilesView() {
   const s = useFiles();
   const [fromUrl, setFromUrl] = useState(false);
-  const [doomed, setDoomed] = useState<RemoteFile | null>(null);
+  const [doomed, setDoomed] = useState<FileItem | null>(null);
   const toast = useUi((st) => st.toast);
 
   useEffect(() => {
@@ -90,7 +91,7 @@ function Filters() {
     const t = setTimeout(() => setFilters({ search }), 200);
     return () => clearTimeout(t);
   }, [search, setFilters]);
-  const mb = (v: string) => (v === '' ? undefined : Math.round(Number(v) * 1024 * 1024));
+  const mib = (v: string) => (v === '' ? undefined : Math.round(Number(v) * MIB));
   return (
     <search className="filters" aria-label="Filter files">
       <label className="field">
@@ -117,21 +118,21 @@ function Filters() {
         </select>
       </label>
       <label className="field">
-        Min size (MB)
+        Min size (MiB)
         <input
           type="number"
           min="0"
           step="any"
-          onChange={(e) => setFilters({ minBytes: mb(e.target.value) })}
+          onChange={(e) => setFilters({ minBytes: mib(e.target.value) })}
         />
       </label>
       <label className="field">
-        Max size (MB)
+        Max size (MiB)
         <input
           type="number"
           min="0"
           step="any"
-          onChange={(e) => setFilters({ maxBytes: mb(e.target.value) })}
+          onChange={(e) => setFilters({ maxBytes: mib(e.target.value) })}
         />
       </label>
       <fieldset className="field date-range">
@@ -159,7 +160,7 @@ function Filters() {
 }
 
 /** Only the rows in view exist in the DOM; pages of 100 are fetched from the core's local copy as they scroll in. */
-function VirtualList({ onDelete }: { onDelete(f: RemoteFile): void }) {
+function VirtualList({ onDelete }: { onDelete(f: FileItem): void }) {
   const { total, pages, ensurePage } = useFiles();
   const box = useRef<HTMLElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
@@ -209,7 +210,7 @@ function VirtualList({ onDelete }: { onDelete(f: RemoteFile): void }) {
   );
 }
 
-function FileRow({ file, onDelete }: { file: RemoteFile; onDelete(f: RemoteFile): void }) {
+function FileRow({ file, onDelete }: { file: FileItem; onDelete(f: FileItem): void }) {
   const toast = useUi((s) => s.toast);
   return (
     <>
@@ -228,7 +229,16 @@ function FileRow({ file, onDelete }: { file: RemoteFile; onDelete(f: RemoteFile)
       <span className="num small" style={{ textAlign: 'right' }}>
         {formatBytes(file.size_bytes)}
       </span>
-      <span className="muted small num hide-narrow">{file.created_at}</span>
+      {file.created_at !== null ? (
+        <span className="muted small num hide-narrow">{file.created_at}</span>
+      ) : (
+        <span
+          className="muted small hide-narrow"
+          title="Live; the service gives its upload date with the next refresh of the listing."
+        >
+          not listed yet
+        </span>
+      )}
       <span className="row" style={{ gap: '0.15rem', flexWrap: 'nowrap' }}>
         <button
           type="button"

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { isValidBucket } from '../../../src-shared/domain/bucket';
+import { BUCKET_RULE_MESSAGE, isValidBucket } from '../../../src-shared/domain/bucket';
 import { extensionOf, isAllowedExtension } from '../../../src-shared/domain/extensions';
 import { call } from '../../api/core-ref';
 import { FormError, TextField } from '../../components/Field';
@@ -31,9 +31,7 @@ export function UploadFromUrl({ onClose }: { onClose(): void }) {
   const [error, setError] = useState<string | null>(null);
   const target = bucket || account?.client.default_bucket || 'default';
   const urlProblem = url ? checkSourceUrl(url, account?.pricing.allowed_extensions) : null;
-  const bucketProblem = isValidBucket(target)
-    ? null
-    : 'Bucket: a-z, 0-9, dots and dashes, starting with a letter or digit.';
+  const bucketProblem = isValidBucket(target) ? null : BUCKET_RULE_MESSAGE;
 
   return (
     <form

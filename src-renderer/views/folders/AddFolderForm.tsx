@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { FolderMode } from '../../../src-shared/contract';
-import { isValidBucket } from '../../../src-shared/domain/bucket';
+import { BUCKET_RULE_MESSAGE, isValidBucket } from '../../../src-shared/domain/bucket';
 import { call, platform } from '../../api/core-ref';
 import { FormError, TextField } from '../../components/Field';
 import { useAccount } from '../../stores/account-store';
@@ -79,11 +79,7 @@ export function AddFolderForm({ onDone }: { onDone(): void }) {
         </label>
       </div>
       <OutsideLinksToggle checked={followOutsideLinks} onChange={setFollowOutsideLinks} />
-      {!bucketOk ? (
-        <span className="error-text">
-          Bucket: a-z, 0-9, dots and dashes, starting with a letter or digit.
-        </span>
-      ) : null}
+      {!bucketOk ? <span className="error-text">{BUCKET_RULE_MESSAGE}</span> : null}
       <FormError message={error} />
       <div className="row" style={{ justifyContent: 'flex-end' }}>
         <button type="button" className="btn ghost" onClick={onDone}>

@@ -63,7 +63,7 @@ export function FoldersView() {
           ))}
         </div>
         {queue ? <QueuePanel queue={queue} /> : null}
-        {queue ? <ProblemsPanel queue={queue} /> : null}
+        {queue && overview ? <ProblemsPanel queue={queue} folders={overview.folders} /> : null}
         {overview?.folders.length ? <DuplicatesCard /> : null}
       </div>
     </>

@@ -1,4 +1,4 @@
-import type { Queue } from '../../../src-shared/contract';
+import type { FolderView, Queue } from '../../../src-shared/contract';
 import { call } from '../../api/core-ref';
 import { Icon } from '../../components/Icon';
 import { formatBytes, formatDuration, formatTime } from '../../lib/format';
@@ -74,16 +74,22 @@ export function QueuePanel({ queue }: { queue: Queue }) {
   );
 }
 
-export function ProblemsPanel({ queue }: { queue: Queue }) {
-  if (queue.problems.length === 0) return null;
-  const failed = queue.problems.filter((p) => p.state === 'FAILED').length;
+export function ProblemsPanel({ queue, folders }: { queue: Queue; folders: FolderView[] }) {
+  // The counts are the folders' (whole); the list is the queue's (the first 200 of each kind).
+  const failed = folders.reduce((n, f) => n + f.counts.failed, 0);
+  const total = failed + folders.reduce((n, f) => n + f.counts.skipped, 0);
+  if (total === 0 && queue.problems.length === 0) return null;
+  const shown = queue.problems.slice(0, 200);
   return (
     <section className="card stack" aria-labelledby="problems-title" style={{ gap: '0.5rem' }}>
       <div className="row">
         <h2 id="problems-title" style={{ margin: 0 }}>
           Not uploaded
         </h2>
-        <span className="muted small">{plural(queue.problems.length, 'file')}</span>
+        <span className="muted small" data-testid="problems-total">
+          {plural(total, 'file')}
+          {shown.length < total ? ` (the first ${shown.length.toLocaleString()} shown)` : ''}
+        </span>
         <span className="spacer" />
         {failed > 0 ? (
           <button type="button" className="btn small" onClick={() => orToast(call('sync.retry', {}))}>
@@ -100,7 +106,7 @@ export function ProblemsPanel({ queue }: { queue: Queue }) {
           </tr>
         </thead>
         <tbody>
-          {queue.problems.slice(0, 200).map((p) => (
+          {shown.map((p) => (
             <tr key={p.fileId} data-testid="problem-row">
               <td style={{ overflowWrap: 'anywhere' }}>
                 <span style={{ fontWeight: 550 }}>{p.name}</span>{' '}

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { KbBotView, KbSnapshot } from '../../../src-shared/contract/kb';
-import { call, platform } from '../../api/core-ref';
+import { call } from '../../api/core-ref';
 
 interface KbState {
   bots: KbBotView[];
@@ -18,9 +18,7 @@ interface KbState {
   setQuery(q: string): void;
 }
 
-let wired = false;
-
-/** The knowledge view's store, fed by `kb.changed` snapshots: the view never polls. */
+/** The knowledge view's store, fed by `kb.changed` snapshots (through wire-events.ts): the view never polls. */
 export const useKb = create<KbState>((set, get) => ({
   bots: [],
   botId: null,
@@ -30,7 +28,6 @@ export const useKb = create<KbState>((set, get) => ({
   query: '',
   error: null,
   async load() {
-    wire();
     const r = await call('kb.bots', {});
     if (!r.ok) return set({ error: r.error.message });
     const bots = r.value.bots;
@@ -56,19 +53,15 @@ export const useKb = create<KbState>((set, get) => ({
   setQuery: (query) => set({ query }),
 }));
 
-function wire(): void {
-  if (wired) return;
-  wired = true;
-  platform().core.subscribe((e) => {
-    if (e.event === 'kb.changed') {
-      const s = useKb.getState();
-      const bots = s.bots.map((b) => (b.id === e.payload.bot.id ? e.payload.bot : b));
-      useKb.setState({ bots, ...(s.botId === e.payload.bot.id ? { snapshot: e.payload } : {}) });
-    } else if (e.event === 'kb.botsChanged') {
-      useKb.setState({ bots: e.payload.bots });
-      if (useKb.getState().botId === null) void useKb.getState().load();
-    }
-  });
-  // The OS says the network is back: try at once rather than at the next retry.
-  window.addEventListener('online', () => void call('kb.syncNow', {}));
+/** `kb.changed`: one bot's snapshot (wire-events.ts feeds it). */
+export function applyKbSnapshot(snapshot: KbSnapshot): void {
+  const s = useKb.getState();
+  const bots = s.bots.map((b) => (b.id === snapshot.bot.id ? snapshot.bot : b));
+  useKb.setState({ bots, ...(s.botId === snapshot.bot.id ? { snapshot } : {}) });
+}
+
+/** `kb.botsChanged`: the list of bots; the first one is opened when none was. */
+export function applyKbBots(bots: KbBotView[]): void {
+  useKb.setState({ bots });
+  if (useKb.getState().botId === null) void useKb.getState().load();
 }

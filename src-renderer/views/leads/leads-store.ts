@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { LeadView, ReceiverView } from '../../../src-shared/contract/leads';
-import { call, platform } from '../../api/core-ref';
+import { call } from '../../api/core-ref';
 import { matchesQuery } from './lead-search';
 
 export type LeadFilter = 'all' | 'LEAD-CAPTURED' | 'HANDOFF-REQUESTED';
@@ -21,8 +21,6 @@ interface LeadsState {
   setQuery(q: string): void;
 }
 
-let wired = false;
-
 export const useLeads = create<LeadsState>((set, get) => ({
   leads: [],
   receiver: null,
@@ -32,7 +30,6 @@ export const useLeads = create<LeadsState>((set, get) => ({
   unseen: 0,
   error: null,
   async load() {
-    wire();
     const { filter, unhandledOnly, query } = get();
     const r = await call('leads.list', {
       ...(filter !== 'all' ? { event: filter } : {}),
@@ -63,20 +60,18 @@ const fits = (l: LeadView, s: LeadsState) =>
   (!s.unhandledOnly || !l.handledAt) &&
   (!s.query.trim() || matchesQuery(l, s.query));
 
-function wire(): void {
-  if (wired) return;
-  wired = true;
-  platform().core.subscribe((e) => {
-    const s = useLeads.getState();
-    if (e.event === 'leads.new') {
-      useLeads.setState({
-        leads: fits(e.payload, s) ? [e.payload, ...s.leads] : s.leads,
-        unseen: s.unseen + 1,
-      });
-    } else if (e.event === 'leads.changed') {
-      useLeads.setState({ leads: s.leads.map((l) => (l.id === e.payload.id ? e.payload : l)) });
-    } else if (e.event === 'leads.receiver') {
-      useLeads.setState({ receiver: e.payload });
-    }
-  });
+/** `leads.new`: shown at once when it fits the filter; counted as unseen until the view loads. */
+export function applyNewLead(lead: LeadView): void {
+  const s = useLeads.getState();
+  useLeads.setState({ leads: fits(lead, s) ? [lead, ...s.leads] : s.leads, unseen: s.unseen + 1 });
+}
+
+/** `leads.changed`: a lead marked handled (or not). */
+export function applyLeadChanged(lead: LeadView): void {
+  useLeads.setState((s) => ({ leads: s.leads.map((l) => (l.id === lead.id ? lead : l)) }));
+}
+
+/** `leads.receiver`: the webhook receiver's state. */
+export function applyReceiver(receiver: ReceiverView): void {
+  useLeads.setState({ receiver });
 }

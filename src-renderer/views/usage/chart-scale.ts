@@ -19,7 +19,7 @@ export function ticks(max: number, opts: { count?: number; unit?: number; minSte
   return Array.from({ length: steps + 1 }, (_, i) => i * step * unit);
 }
 
-/** The binary unit (1, 1024, 1024^2...) that keeps `max` at 1 or more: byte ticks read 0, 20, 40 MB. */
+/** The binary unit (1, 1024, 1024^2...) that keeps `max` at 1 or more: byte ticks read 0, 20, 40 MiB. */
 export function byteUnit(max: number): number {
   let u = 1;
   while (max / (u * 1024) >= 1 && u < 1024 ** 4) u *= 1024;

@@ -4,9 +4,10 @@ import { ApiFailure } from '../../service/api-error';
 import type { AppContext } from '../context';
 import { notConnected, plainError } from '../errors';
 import type { Section } from '../section';
+import type { SyncRuntime } from '../sync-runtime';
 
 /** The server's live files: a local, searchable copy refreshed from the listing, and the remote actions. */
-export function filesSection(ctx: AppContext): Section {
+export function filesSection(ctx: AppContext, runtime: SyncRuntime): Section {
   const changed = (source: string) =>
     ctx.bus.emit('files.changed', { total: -1, fetchedAt: ctx.listing.filesFetchedAt(source) });
   let lastRefreshFailed = false;
@@ -17,13 +18,16 @@ export function filesSection(ctx: AppContext): Section {
       'files.query': async (q) => {
         const source = ctx.cacheSource();
         if (!source) return notConnected();
-        const page = ctx.listing.queryFiles(source, q);
+        await runtime.ready();
+        const fetchedAt = ctx.listing.filesFetchedAt(source);
+        const unlisted = runtime.unlisted(fetchedAt);
+        const page = ctx.listing.queryFiles(source, q, unlisted);
         return ok({
           rows: page.rows,
           total: page.total,
           offset: q.offset,
-          buckets: ctx.listing.buckets(source),
-          fetchedAt: ctx.listing.filesFetchedAt(source),
+          buckets: ctx.listing.buckets(source, unlisted),
+          fetchedAt,
           offline: lastRefreshFailed,
         });
       },
@@ -32,6 +36,9 @@ export function filesSection(ctx: AppContext): Section {
         const source = ctx.cacheSource();
         if (!live || !source) return notConnected();
         const files: RemoteFile[] = [];
+        // The listing's time is when reading began: a file live before then is in it; one live since
+        // is shown from its sync row until the next listing (unlisted-files.ts).
+        const at = Date.now();
         try {
           for await (const f of live.client.listAllFiles()) files.push(f);
         } catch (e) {
@@ -39,7 +46,6 @@ export function filesSection(ctx: AppContext): Section {
           if (e instanceof ApiFailure) return { ok: false, error: plainError(e.error) };
           throw e;
         }
-        const at = Date.now();
         ctx.listing.replaceFiles(source, files, at);
         lastRefreshFailed = false;
         changed(source);

@@ -1,0 +1,75 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { cliEntryArgs } from '../../../../launcher/cli-entry';
+import { writeSmallFiles } from '../../bench/fixtures';
+import { REPO, runToEnd } from '../../bench/processes';
+import { fmtS, type Row } from '../../bench/table';
+import { BENCH_BUCKET, withServer } from '../harness';
+import type { AppChildInput, AppChildReport } from './app-service-child';
+
+const COUNT = 20_000;
+const SIZE = 1024;
+
+async function runChild(input: AppChildInput): Promise<AppChildReport> {
+  const out = await runToEnd(
+    spawn(
+      process.execPath,
+      [
+        ...cliEntryArgs('app-service-child', join(import.meta.dirname, 'app-service-child.ts')),
+        JSON.stringify(input),
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'], cwd: REPO },
+    ),
+    `the ${input.mode} run`,
+  );
+  const line = out.trim().split('\n').pop() ?? '';
+  if (!line.startsWith('{')) throw new Error(`the ${input.mode} run printed no report: ${out.slice(-500)}`);
+  const report = JSON.parse(line) as AppChildReport;
+  if (report.live !== input.count)
+    throw new Error(`the ${input.mode} run left ${report.live} of ${input.count} files live`);
+  return report;
+}
+
+/**
+ * 20,000 files of 1 KiB dropped into a folder, the server's limit off and the client's budget off to
+ * match: synced through the app service (the core the UI uses, with its event bus and one subscriber
+ * that serializes every event) and, into another bucket of the same server, by the bare engine as the
+ * `sync` command builds it. Each run is its own process; CPU is that process's own (process.cpuUsage)
+ * from the folder added to every file live. Also: sync overviews built per 1,000 file transitions.
+ */
+export async function appServiceFigure(dir: string): Promise<Row[]> {
+  return withServer(dir, 0, async (server) => {
+    const src = join(dir, 'src');
+    writeSmallFiles(src, COUNT, SIZE);
+    const base = { baseUrl: server.url, apiKey: server.apiKey, folder: src, count: COUNT };
+    const cli = await runChild({ ...base, mode: 'engine', appDir: join(dir, 'cli'), bucket: BENCH_BUCKET });
+    const app = await runChild({
+      ...base,
+      mode: 'app',
+      appDir: join(dir, 'app'),
+      bucket: `${BENCH_BUCKET}-app`,
+    });
+    const perK = (ms: number) => ms / (COUNT / 1000) / 1000;
+    const ratio = app.cpuMs / cli.cpuMs;
+    const overviews = ((app.overviewComputations ?? 0) / app.fileTransitions) * 1000;
+    const label = `${COUNT.toLocaleString('en')} x 1 KiB through the app service`;
+    return [
+      {
+        figure: `${label}: CPU per 1,000 files`,
+        measured: `${perK(app.cpuMs).toFixed(3)} s (${fmtS(app.wallMs)} wall)`,
+        baseline: `CLI engine ${perK(cli.cpuMs).toFixed(3)} s (${fmtS(cli.wallMs)} wall)`,
+        ratio: `${ratio.toFixed(2)}x the CLI's CPU`,
+        target: '<= 1.20x',
+        pass: ratio <= 1.2,
+      },
+      {
+        figure: `${label}: overviews built per 1,000 file transitions`,
+        measured: `${app.overviewComputations} overviews, ${app.events} events sent`,
+        baseline: `${app.fileTransitions} transitions`,
+        ratio: overviews.toFixed(2),
+        target: '<= 10',
+        pass: overviews <= 10,
+      },
+    ];
+  });
+}

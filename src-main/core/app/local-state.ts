@@ -1,0 +1,99 @@
+import { join } from 'node:path';
+import { type AppError, appError, err, ok, type Result } from '../../../src-shared/errors';
+import { makePrivateDir } from '../../shared-node/private-files';
+import { type Db, openDatabase } from '../../shared-node/sqlite';
+import { osKeychain, type SecretStore } from '../secrets/keychain';
+import { type ServiceCache, serviceCache } from '../service/cache';
+import { apiKeyAccount, type Connection, resolveConnection } from '../service/connection';
+import { createFileApiClient, type FileApiClient } from '../service/file-api-client';
+import { closePools } from '../service/http-pool';
+import { SETTING, serviceSettingsStore } from '../service/settings';
+import { APP_MIGRATIONS } from '../state/migrations';
+
+/**
+ * The app's state on this machine, opened for a command that runs once (the CLI): the database with
+ * every module's migrations, the offline cache, the keychain, and the saved account. The long-running
+ * shells use the app service instead; both read and write the same rows.
+ */
+export interface LocalState {
+  readonly dataDir: string;
+  readonly db: Db;
+  /** The last account, usage and listing the service sent, for offline use. */
+  readonly cache: ServiceCache;
+  readonly secrets: SecretStore;
+  /** The base URL of the account logged in to; null means the embedded sandbox. */
+  savedAccount(): string | null;
+  /** Keeps the key in the keychain (throws KEYCHAIN-UNAVAILABLE) and makes this the saved account. */
+  rememberAccount(baseUrl: string, apiKey: string): void;
+  /** Removes the key from the keychain (true when there was one; throws when the keychain is unreachable),
+   * forgets the account if it was the saved one, and clears its offline copy. */
+  forgetAccount(baseUrl: string): boolean;
+  close(): Promise<void>;
+}
+
+export function openLocalState(
+  dataDir: string,
+  secrets: SecretStore = osKeychain(),
+): Result<LocalState, AppError> {
+  let db: Db;
+  try {
+    makePrivateDir(dataDir);
+    db = openDatabase(join(dataDir, 'app.sqlite'), APP_MIGRATIONS);
+  } catch (e) {
+    return err(appError('DATA-DIR', `The app state in ${dataDir} cannot be opened: ${(e as Error).message}`));
+  }
+  const settings = serviceSettingsStore(db);
+  const cache = serviceCache(db);
+  return ok({
+    dataDir,
+    db,
+    cache,
+    secrets,
+    savedAccount: () => settings.get(SETTING.accountBaseUrl),
+    rememberAccount(baseUrl, apiKey) {
+      secrets.set(apiKeyAccount(baseUrl), apiKey);
+      settings.set(SETTING.accountBaseUrl, baseUrl);
+    },
+    forgetAccount(baseUrl) {
+      const removed = secrets.delete(apiKeyAccount(baseUrl));
+      if (settings.get(SETTING.accountBaseUrl) === baseUrl) settings.delete(SETTING.accountBaseUrl);
+      cache.clear(baseUrl);
+      return removed;
+    },
+    async close() {
+      db.close();
+      await closePools();
+    },
+  });
+}
+
+/** A connection to the service (ASSETS_API_KEY > the saved account > the sandbox) and a client on it. */
+export interface ServiceSession {
+  readonly connection: Connection;
+  readonly client: FileApiClient;
+  /** Closes the client's sockets and, for the sandbox, stops it. */
+  close(): Promise<void>;
+}
+
+export async function openServiceSession(
+  state: LocalState,
+  o: { baseUrl?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<Result<ServiceSession, AppError>> {
+  const resolved = await resolveConnection({
+    dataDir: state.dataDir,
+    settings: serviceSettingsStore(state.db),
+    secrets: state.secrets,
+    env: o.env ?? process.env,
+    ...(o.baseUrl !== undefined ? { baseUrl: o.baseUrl } : {}),
+  });
+  if (!resolved.ok) return resolved;
+  const connection = resolved.value;
+  return ok({
+    connection,
+    client: createFileApiClient({ baseUrl: connection.baseUrl, apiKey: connection.apiKey }),
+    async close() {
+      await closePools();
+      await connection.close();
+    },
+  });
+}

@@ -1,0 +1,34 @@
+import type { Db } from '../../shared-node/sqlite';
+import { type ActivityEntry, activityStore } from '../sync/state/activity-store';
+import { filesStore } from '../sync/state/files-store';
+import { foldersStore } from '../sync/state/folders-store';
+import type { FileRow, Folder, FolderCounts } from '../sync/types';
+
+export interface LocalFolderStatus {
+  folder: Folder;
+  counts: FolderCounts;
+  /** Files with work ahead (the engine's own definition). */
+  pending: number;
+  /** The first failed files, with their reason and next retry. */
+  failed: FileRow[];
+}
+
+/**
+ * What the synced folders look like from the local state alone (no engine, no request): `assets-sync
+ * status` reads this while an app or another `sync` may be running on the same database.
+ */
+export function readLocalSyncStatus(
+  db: Db,
+  o: { failedPerFolder?: number; activity?: number } = {},
+): { folders: LocalFolderStatus[]; activity: ActivityEntry[] } {
+  const files = filesStore(db);
+  const folders = foldersStore(db)
+    .list()
+    .map((folder) => ({
+      folder,
+      counts: files.counts(folder.id),
+      pending: files.pendingCount(folder.id),
+      failed: files.list({ folderId: folder.id, state: 'FAILED', limit: o.failedPerFolder ?? 50 }),
+    }));
+  return { folders, activity: activityStore(db).list({ limit: o.activity ?? 10 }) };
+}

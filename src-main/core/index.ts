@@ -1,0 +1,30 @@
+/**
+ * The core's public API: what code outside src-main/core imports (the CLI; the Electron shell).
+ * Everything else under src-main/core is internal and may move between rooms without notice;
+ * test/unit/layering.test.ts holds the CLI (its bench and soak harnesses aside) and the Electron shell to
+ * this file.
+ *
+ * - The app service: the whole app behind the contract, as the shells drive it.
+ * - Local state: the data dir, its database, the saved account and the keychain, for a command that
+ *   runs once; a connection to the service (account or sandbox) with a client on it.
+ * - The sync engine, which `assets-sync sync` drives directly (READ_FAILURES: the skip codes of bytes
+ *   that could not be read, for its exit code), and the local sync status.
+ */
+
+export type { AppService, AppServiceOptions, AppStats } from './app/app-service';
+export { createAppService } from './app/app-service';
+export type { LocalState, ServiceSession } from './app/local-state';
+export { openLocalState, openServiceSession } from './app/local-state';
+export type { LocalFolderStatus } from './app/local-status';
+export { readLocalSyncStatus } from './app/local-status';
+export { defaultDataDir } from './config/paths';
+export { ApiFailure } from './service/api-error';
+export type { Connection } from './service/connection';
+export { normalizeBaseUrl } from './service/connection';
+export type { FileApiClient } from './service/file-api-client';
+export { createFileApiClient } from './service/file-api-client';
+export { serviceIdentity } from './sync/account/service-identity';
+export type { SettledSummary, SyncEngine } from './sync/engine';
+export { createSyncEngine } from './sync/engine';
+export type { SyncEvents } from './sync/events';
+export { READ_FAILURES } from './sync/local/inspect';

@@ -1,0 +1,105 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type AppService, createAppService } from '../../src-main/core/app/app-service';
+import { createEventBus } from '../../src-main/core/app/event-bus';
+import type { SecretStore } from '../../src-main/core/secrets/keychain';
+import { filesStore } from '../../src-main/core/sync/state/files-store';
+import type { AnyEvent, FolderView, SyncOverview } from '../../src-shared/contract';
+
+/** The app's secrets in memory: this test is about events, not the keychain (tested elsewhere). */
+function memorySecrets(): SecretStore {
+  const m = new Map<string, string>();
+  return { get: (a) => m.get(a) ?? null, set: (a, s) => void m.set(a, s), delete: (a) => m.delete(a) };
+}
+
+/** The next event named `name` that the app sends. */
+const nextEvent = (app: AppService, name: AnyEvent['event']) =>
+  new Promise<AnyEvent>((resolve) => {
+    const off = app.subscribe((e) => {
+      if (e.event !== name) return;
+      off();
+      resolve(e);
+    });
+  });
+
+describe('snapshot events are built when they go out, not on every transition', () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
+
+  it('the bus calls a producer once per coalesced event, with the state at that moment', async () => {
+    const bus = createEventBus({ coalesce: ['files.changed'], coalesceMs: 50 });
+    const seen: AnyEvent[] = [];
+    bus.subscribe((e) => seen.push(e));
+    let calls = 0;
+    let total = 0;
+    const produce = () => {
+      calls++;
+      return { total, fetchedAt: null };
+    };
+    for (total = 1; total <= 1000; total++) bus.emitLazy('files.changed', produce);
+    total = 1000;
+    const flushed = new Promise<void>((r) => bus.subscribe(() => r()));
+    await flushed;
+    // The first goes out at once, the other 999 become one event at the end of the window.
+    expect(calls).toBe(2);
+    expect(seen.map((e) => e.payload)).toEqual([
+      { total: 1, fetchedAt: null },
+      { total: 1000, fetchedAt: null },
+    ]);
+    // A producer with nothing to say sends nothing.
+    bus.emitLazy('files.changed', () => null);
+    bus.close();
+  });
+
+  it('1,000 file transitions in one window compute the overview a handful of times', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'app-coalesce-'));
+    dirs.push(root);
+    const folder = join(root, 'folder');
+    mkdirSync(folder);
+    const app = await createAppService({
+      dataDir: join(root, 'data'),
+      secrets: memorySecrets(),
+      env: {},
+      log: () => {},
+    });
+    try {
+      expect((await app.call('session.useSandbox', {})).ok).toBe(true);
+      const added = await app.call('sync.folders.add', {
+        path: folder,
+        bucket: 'coalesce',
+        mode: 'upload-only',
+      });
+      expect(added.ok).toBe(true);
+      const folderId = (added as { value: FolderView }).value.id;
+      // 1,000 rows that failed for good (files that are not on disk: after the retry they end DELETED).
+      const rows = filesStore(app.context.db);
+      app.context.db.transaction(() => {
+        for (let i = 0; i < 1000; i++) {
+          const id = rows.insertNew(folderId, `f${i}.png`, { size: 1, mtimeMs: 1, inode: i + 1 }, 0);
+          rows.transition(id, 'FAILED', {
+            reasonCode: 'TEST',
+            reason: 'made by the test',
+            nextRetryAt: null,
+          });
+        }
+      })();
+
+      const before = app.stats().overviewComputations;
+      // One call, one synchronous loop: 1,000 FAILED -> NEW transitions inside one coalescing window.
+      const retried = await app.call('sync.retry', {});
+      expect(retried.ok).toBe(true);
+      const sent = (await nextEvent(app, 'sync.changed')).payload as SyncOverview;
+      const computed = app.stats().overviewComputations - before;
+      expect(computed).toBeGreaterThanOrEqual(1);
+      expect(computed).toBeLessThanOrEqual(3);
+      // What went out is the state after the loop, not the first transition's.
+      expect(sent.folders[0]!.counts.failed).toBe(0);
+    } finally {
+      await app.close();
+    }
+  });
+});
