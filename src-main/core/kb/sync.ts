@@ -55,6 +55,7 @@ export function createKbSync(options: KbSyncOptions) {
   const failures = new Map<number, number>();
   const status = new Map<number, BotSyncStatus>();
   let started = false;
+  let closed = false;
 
   const statusOf = (botId: number): BotSyncStatus => {
     let s = status.get(botId);
@@ -250,6 +251,10 @@ export function createKbSync(options: KbSyncOptions) {
 
   /** Runs a round now (or right after the current one) and resolves with how it ended. */
   function syncBot(botId: number): Promise<RoundOutcome> {
+    // After stop() the database may be closing: a round asked for late (a sandbox bot set up while the
+    // app closes) must not start.
+    if (closed)
+      return Promise.resolve({ kind: 'stopped', error: appError('KB-STOPPED', 'Sync is stopped.') });
     const current = running.get(botId);
     if (current) {
       again.add(botId);
@@ -290,10 +295,12 @@ export function createKbSync(options: KbSyncOptions) {
     },
     start(): void {
       started = true;
+      closed = false;
       for (const bot of options.bots.list()) schedule(bot.localId, 0);
     },
     async stop(): Promise<void> {
       started = false;
+      closed = true;
       for (const t of timers.values()) clearTimeout(t);
       timers.clear();
       again.clear();
