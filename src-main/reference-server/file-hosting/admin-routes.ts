@@ -120,6 +120,12 @@ export function registerFileHostingAdmin(admin: FastifyInstance, hosting: Hostin
     return reply.code(201).send({ client_id: client.id, count: b.count, ...seeded });
   });
 
+  admin.get('/requests', async () => hosting.requests.snapshot());
+  admin.delete('/requests', async () => {
+    hosting.requests.reset();
+    return hosting.requests.snapshot();
+  });
+
   admin.put('/faults', async (request, reply) => {
     const body = FaultsBody.safeParse(request.body ?? {});
     if (!body.success) return sendAdminError(reply, 400, problem(body.error));

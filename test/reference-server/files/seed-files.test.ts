@@ -68,6 +68,19 @@ describe('seeding files through the admin surface', () => {
     expect(top[0]).toMatchObject({ name: 'seed-3.pdf', bucket: 'default', size_bytes: 1024 });
   });
 
+  it('counts the API requests that reach a route, refused ones too (GET/DELETE /__admin/v1/requests)', async () => {
+    expect((await srv.admin('DELETE', '/requests')).json).toEqual({ total: 0, by_route: {} });
+    await api('GET', '/files?page=2');
+    await api('GET', '/files');
+    await api('GET', '/files/1');
+    await call(`${srv.baseUrl}/api/assets/v1/me`);
+    const r = await srv.admin('GET', '/requests');
+    expect(r.json).toEqual({
+      total: 4,
+      by_route: { 'GET /files': 2, 'GET /files/:id': 1, 'GET /me': 1 },
+    });
+  });
+
   it('refuses bad bodies with 400 naming the field, unknown clients with 404, and needs the token', async () => {
     const bad: [unknown, string][] = [
       [{ client_id: clientId, count: 0 }, 'count'],
