@@ -140,6 +140,14 @@ export function indexStore(db: Db) {
         .pluck()
         .all(service);
     },
+    lastAccount(service: string): IndexAccount | null {
+      return (
+        prep<[string], IndexAccount>(
+          `SELECT service, client_id AS clientId FROM remote_index_accounts WHERE service = ?
+             ORDER BY refreshed_at IS NULL, refreshed_at DESC, id DESC LIMIT 1`,
+        ).get(service) ?? null
+      );
+    },
     state(accountId: number): IndexState {
       return toState(
         prep<[number], AccountRow>('SELECT * FROM remote_index_accounts WHERE id = ?').get(accountId)!,

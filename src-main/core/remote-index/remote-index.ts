@@ -82,6 +82,11 @@ export function createRemoteIndex(db: Db) {
       return index;
     },
 
+    /** The account of this service whose index was refreshed last (reading it without asking /me). */
+    lastAccount(service: string): IndexAccount | null {
+      return store.lastAccount(service);
+    },
+
     /** Wire to a client's `onRemote` so that this app's uploads and deletes reach the index at once. */
     follower(service: string, clientId?: number): (event: RemoteEvent) => void {
       return indexFollower(store, service, clientId);
