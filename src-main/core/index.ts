@@ -9,7 +9,8 @@
  *   runs once; a connection to the service (account or sandbox) with a client on it.
  * - The sync engine, which `assets-sync sync` drives directly (READ_FAILURES: the skip codes of bytes
  *   that could not be read, for its exit code), and the local sync status.
- * - The remote index (`assets-sync files`: every live file of the account in SQLite) and its export rows.
+ * - The remote index (`assets-sync files`: every live file of the account in SQLite) and its export rows;
+ *   the URL import (`assets-sync import-urls`).
  */
 
 export type { AppService, AppServiceOptions, AppStats } from './app/app-service';
@@ -32,3 +33,5 @@ export type { SettledSummary, SyncEngine } from './sync/engine';
 export { createSyncEngine } from './sync/engine';
 export type { SyncEvents } from './sync/events';
 export { READ_FAILURES } from './sync/local/inspect';
+export { checkIds } from './url-import/check-ids';
+export { importUrls } from './url-import/import-urls';
