@@ -13,7 +13,7 @@ import type { Db } from '../../shared-node/sqlite';
 import { statements } from '../../shared-node/statements';
 import { FILE_COLUMNS, type FileRowTuple, toIndexedFile } from './index-store';
 
-/** The column each sort reads; each has an index (account_id, column, id), so a page is a short range read. */
+/** The column each sort reads; each has an index (account_id, column, id, the filtered columns). */
 const SORT_COLUMN: Record<IndexSort, string> = {
   date: 'created_ms',
   name: 'name_fold',
@@ -123,7 +123,7 @@ export function indexQueries(db: Db) {
       const where = whereOf(accountId, q);
       if (!where.ok) return where;
       const column = SORT_COLUMN[q.sort];
-      const order = q.order ?? DEFAULT_ORDER[q.sort];
+      const direction = q.order ?? DEFAULT_ORDER[q.sort];
       const params = { ...where.value.params, limit: q.limit + 1 };
       let keyset = '';
       let offset = '';
@@ -131,16 +131,23 @@ export function indexQueries(db: Db) {
         const cursor = decodeCursor(q.after, q.sort);
         if (!cursor)
           return err(appError('VALIDATION', 'after: not a cursor of this sort (start again from the top).'));
-        keyset = ` AND (${column}, id) ${order === 'desc' ? '<' : '>'} (@afterValue, @afterId)`;
+        keyset = ` AND (${column}, id) ${direction === 'desc' ? '<' : '>'} (@afterValue, @afterId)`;
         Object.assign(params, { afterValue: cursor[0], afterId: cursor[1] });
       } else if (q.offset !== undefined && q.offset > 0) {
         offset = ' OFFSET @offset';
         Object.assign(params, { offset: q.offset });
       }
-      const dir = order === 'desc' ? 'DESC' : 'ASC';
+      const dir = direction === 'desc' ? 'DESC' : 'ASC';
+      // The page's ids come from the sort's covering index alone (the filter checked there, an offset
+      // skipped there); only then are the page's own rows read, by key. CROSS JOIN keeps that order
+      // without table statistics (without it SQLite scanned the whole index against the id list).
+      const f = (c: string) => `f.${c}`;
       const rows = prep<Record<string, unknown>, [...FileRowTuple, string | number]>(
-        `SELECT ${FILE_COLUMNS}, ${column} FROM remote_index_files
-         WHERE ${where.value.sql}${keyset} ORDER BY ${column} ${dir}, id ${dir} LIMIT @limit${offset}`,
+        `SELECT ${FILE_COLUMNS.split(', ').map(f).join(', ')}, f.${column}
+         FROM (SELECT account_id, id FROM remote_index_files WHERE ${where.value.sql}${keyset}
+               ORDER BY ${column} ${dir}, id ${dir} LIMIT @limit${offset}) AS p
+         CROSS JOIN remote_index_files AS f ON f.account_id = p.account_id AND f.id = p.id
+         ORDER BY f.${column} ${dir}, f.id ${dir}`,
       )
         .raw()
         .all(params);

@@ -79,7 +79,11 @@ export function indexStore(db: Db) {
      ON CONFLICT (account_id, id) DO UPDATE SET
        name = excluded.name, name_fold = excluded.name_fold, bucket = excluded.bucket, url = excluded.url,
        size = excluded.size, md5 = excluded.md5, mime = excluded.mime, extension = excluded.extension,
-       created_at = excluded.created_at, created_ms = excluded.created_ms`,
+       created_at = excluded.created_at, created_ms = excluded.created_ms
+     -- A file read again unchanged (every walk reads them all) writes nothing: no index is touched.
+     WHERE name IS NOT excluded.name OR bucket IS NOT excluded.bucket OR url IS NOT excluded.url
+       OR size IS NOT excluded.size OR md5 IS NOT excluded.md5 OR mime IS NOT excluded.mime
+       OR extension IS NOT excluded.extension OR created_at IS NOT excluded.created_at`,
   );
   const known = prep<[number, number], { id: number }>(
     'SELECT id FROM remote_index_files WHERE account_id = ? AND id = ?',

@@ -40,10 +40,16 @@ export const REMOTE_INDEX_MIGRATIONS: Migration[] = [
         created_ms INTEGER NOT NULL,
         PRIMARY KEY (account_id, id)
       ) WITHOUT ROWID;
-      CREATE INDEX remote_index_by_date ON remote_index_files (account_id, created_ms, id);
-      CREATE INDEX remote_index_by_name ON remote_index_files (account_id, name_fold, id);
-      CREATE INDEX remote_index_by_size ON remote_index_files (account_id, size, id);
-      CREATE INDEX remote_index_by_bucket ON remote_index_files (account_id, bucket, id);
+      -- One index per sort, each carrying every filtered column: a filter is checked in the index
+      -- alone (no row read per file), and a page reads only its own rows (docs/remote-index.md).
+      CREATE INDEX remote_index_by_date
+        ON remote_index_files (account_id, created_ms, id, name_fold, bucket, extension, mime, size);
+      CREATE INDEX remote_index_by_name
+        ON remote_index_files (account_id, name_fold, id, bucket, extension, mime, size, created_ms);
+      CREATE INDEX remote_index_by_size
+        ON remote_index_files (account_id, size, id, name_fold, bucket, extension, mime, created_ms);
+      CREATE INDEX remote_index_by_bucket
+        ON remote_index_files (account_id, bucket, id, name_fold, extension, mime, size, created_ms);
     `,
   },
 ];
