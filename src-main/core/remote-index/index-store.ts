@@ -229,6 +229,23 @@ export function indexStore(db: Db) {
     idsBetween(accountId: number, low: number, high: number): number[] {
       return between.all(accountId, low, high);
     },
+    byUrl(accountId: number, url: string): IndexedFile | null {
+      const r = prep<[number, string], FileRowTuple>(
+        `SELECT ${FILE_COLUMNS} FROM remote_index_files WHERE account_id = ? AND url = ?`,
+      )
+        .raw()
+        .get(accountId, url);
+      return r ? toIndexedFile(r) : null;
+    },
+    /** URLs of a bucket that end in `suffix`, newest first (the versions of one file name). */
+    urlsEndingWith(accountId: number, bucket: string, suffix: string): string[] {
+      return prep<{ account: number; bucket: string; suffix: string }, string>(
+        `SELECT url FROM remote_index_files WHERE account_id = @account AND bucket = @bucket
+           AND substr(url, -length(@suffix)) = @suffix ORDER BY id DESC LIMIT 20`,
+      )
+        .pluck()
+        .all({ account: accountId, bucket, suffix });
+    },
     count(accountId: number): number {
       return prep<[number], number>('SELECT COUNT(*) FROM remote_index_files WHERE account_id = ?')
         .pluck()

@@ -48,6 +48,8 @@ export const REMOTE_INDEX_MIGRATIONS: Migration[] = [
         ON remote_index_files (account_id, name_fold, id, bucket, extension, mime, size, created_ms);
       CREATE INDEX remote_index_by_size
         ON remote_index_files (account_id, size, id, name_fold, bucket, extension, mime, created_ms);
+      -- Finding the file a URL names (an entry that cites it).
+      CREATE INDEX remote_index_by_url ON remote_index_files (account_id, url);
       CREATE INDEX remote_index_by_bucket
         ON remote_index_files (account_id, bucket, id, name_fold, extension, mime, size, created_ms);
     `,

@@ -23,6 +23,10 @@ export interface AccountIndex {
   summary(filter?: IndexFilter): Result<IndexSummary, AppError>;
   buckets(): string[];
   get(id: number): IndexedFile | null;
+  /** The live file at this URL, if the index holds it. */
+  byUrl(url: string): IndexedFile | null;
+  /** URLs of a bucket ending in `suffix`, newest first (at most 20): the versions of one file name. */
+  urlsEndingWith(bucket: string, suffix: string): string[];
   status(): IndexStatus;
   /** Reads the listing's new files (docs/remote-index.md "Fresh without relisting"). */
   refresh(client: FileApiClient, o?: RefreshOptions): Promise<Result<RefreshSummary, ApiError>>;
@@ -52,6 +56,8 @@ export function createRemoteIndex(db: Db) {
         summary: (f = {}) => queries.summary(id, f),
         buckets: () => queries.buckets(id),
         get: (fileId) => store.get(id, fileId),
+        byUrl: (url) => store.byUrl(id, url),
+        urlsEndingWith: (bucket, suffix) => store.urlsEndingWith(id, bucket, suffix),
         status() {
           const st = store.state(id);
           return {
