@@ -119,7 +119,17 @@ describe('remote index refresh', () => {
       for (const id of await liveIds(c.client)) expect((await c.client.deleteFile(id)).ok).toBe(true);
       const empty = await idx.refresh(c.client);
       expect(empty.ok && empty.value.complete).toBe(true);
-      expect(idx.status().count).toBe(0);
+      expect(idx.status()).toMatchObject({ count: 0, complete: true });
+      // An account that never had a file: complete at once.
+      const fresh = createRemoteIndex(app.db).forAccount({ service: 'elsewhere', clientId: 99 });
+      const none = await serverWithClient();
+      try {
+        const r2 = await fresh.refresh(countedClient(none.srv.baseUrl, none.apiKey).client);
+        expect(r2.ok && r2.value).toMatchObject({ requests: 1, complete: true });
+        expect(fresh.status()).toMatchObject({ count: 0, complete: true });
+      } finally {
+        await none.srv.stop();
+      }
     } finally {
       app.close();
       await other.srv.stop();

@@ -85,8 +85,9 @@ export async function refreshIndex(
     const page = r.page;
     if (page === null) {
       // Nothing listed at all, or the end reached: the index holds every file listed.
+      // (An empty account is a complete index too: watermark 0.)
       if (newest === null) store.clearFiles(accountId);
-      store.finishPass(accountId, newest ?? start.watermark, now());
+      store.finishPass(accountId, newest ?? start.watermark ?? 0, now());
       summary.complete = true;
       return ok(summary);
     }
