@@ -87,6 +87,13 @@ describe('assets-sync files', () => {
     expect(await requests()).toEqual({});
     expect(offline.stdout).toContain('525 files, 525 KiB in bucket "pics"');
     expect(offline.stdout).toContain('(3 shown)');
+
+    // A delete by this app (rm) reaches the index at once: no refresh needed to see it gone.
+    const newest = jsonLines(second.stdout)[0]!;
+    const rm = await cli(['rm', String(newest.id), '--json']);
+    expect(rm.code).toBe(0);
+    const after = await cli(['files', '--no-refresh', '--json', '--search', 'FRESH']);
+    expect(jsonLines(after.stdout).at(-1)).toMatchObject({ count: 4 });
   });
 
   it('--csv exports the columns with filters and sorting, formulas kept as text', async () => {
