@@ -19,7 +19,14 @@ const commands: Record<string, { about: string; load: () => Promise<Command> }> 
     about: 'synced folders and their files, from local state',
     load: () => import('./commands/status'),
   },
-  files: { about: 'live files on the service [--bucket B]', load: () => import('./commands/files') },
+  files: {
+    about: 'live files from the local index: files [--bucket B] [--search T] [--sort S] [--csv]',
+    load: () => import('./commands/files'),
+  },
+  'import-urls': {
+    about: 'upload from a list of source URLs: import-urls FILE [--check-ids]',
+    load: () => import('./commands/import-urls'),
+  },
   rm: { about: 'delete a file on the service: rm ID', load: () => import('./commands/rm') },
   account: { about: 'wallet, rent, arrears and pricing', load: () => import('./commands/account') },
   usage: { about: 'daily usage snapshots [--days N]', load: () => import('./commands/usage') },

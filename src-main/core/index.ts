@@ -9,6 +9,8 @@
  *   runs once; a connection to the service (account or sandbox) with a client on it.
  * - The sync engine, which `assets-sync sync` drives directly (READ_FAILURES: the skip codes of bytes
  *   that could not be read, for its exit code), and the local sync status.
+ * - The remote index (`assets-sync files`: every live file of the account in SQLite) and its export rows;
+ *   the URL import (`assets-sync import-urls`).
  */
 
 export type { AppService, AppServiceOptions, AppStats } from './app/app-service';
@@ -18,6 +20,9 @@ export { openLocalState, openServiceSession } from './app/local-state';
 export type { LocalFolderStatus } from './app/local-status';
 export { readLocalSyncStatus } from './app/local-status';
 export { defaultDataDir } from './config/paths';
+export { csvHeader, csvRow, exportRow } from './remote-index/export';
+export type { AccountIndex, RemoteIndex } from './remote-index/remote-index';
+export { createRemoteIndex } from './remote-index/remote-index';
 export { ApiFailure } from './service/api-error';
 export type { Connection } from './service/connection';
 export { normalizeBaseUrl } from './service/connection';
@@ -28,3 +33,5 @@ export type { SettledSummary, SyncEngine } from './sync/engine';
 export { createSyncEngine } from './sync/engine';
 export type { SyncEvents } from './sync/events';
 export { READ_FAILURES } from './sync/local/inspect';
+export { checkIds } from './url-import/check-ids';
+export { importUrls } from './url-import/import-urls';

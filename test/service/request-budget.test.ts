@@ -3,6 +3,7 @@ import {
   budgetFor,
   createRequestBudget,
   DEFAULT_FILE_API_PER_MINUTE,
+  type Lane,
 } from '../../src-main/core/service/request-budget';
 import { FILE_API_REQUESTS_PER_MINUTE } from '../../src-shared/domain/limits';
 
@@ -133,5 +134,136 @@ describe('request budget (sliding window)', () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(times.length).toBe(50);
     expect(() => a.configure({ perMinute: -1 })).toThrow(RangeError);
+  });
+});
+
+describe('request budget lanes', () => {
+  /** Starts takes in one lane and records the clock at each grant, tagged with the lane. */
+  function laneTakes(
+    budget: ReturnType<typeof createRequestBudget>,
+    lane: Lane,
+    n: number,
+    log: { lane: Lane; at: number }[],
+  ): void {
+    for (let i = 0; i < n; i++)
+      void budget.take(undefined, lane).then(() => log.push({ lane, at: Date.now() }));
+  }
+
+  it('a waiting higher lane always goes first, whatever the order of arrival', async () => {
+    const budget = createRequestBudget({ perMinute: 4, now: Date.now });
+    const start = Date.now();
+    for (let i = 0; i < 4; i++) await budget.take(undefined, 'sync');
+    const log: { lane: Lane; at: number }[] = [];
+    laneTakes(budget, 'background', 2, log);
+    laneTakes(budget, 'user', 2, log);
+    laneTakes(budget, 'sync', 2, log);
+    expect([budget.waitingIn('sync'), budget.waitingIn('user'), budget.waitingIn('background')]).toEqual([
+      2, 2, 2,
+    ]);
+    await vi.advanceTimersByTimeAsync(60_000);
+    // Four places free at once a minute later: sync's two, then user's two; background waits a window.
+    expect(log.map((g) => g.lane)).toEqual(['sync', 'sync', 'user', 'user']);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(log.map((g) => g.lane)).toEqual(['sync', 'sync', 'user', 'user', 'background']);
+    expect(log.every((g) => g.at - start >= 60_000)).toBe(true);
+  });
+
+  it('background never holds more than its share of a window, even alone', async () => {
+    const budget = createRequestBudget({ perMinute: 100, now: Date.now });
+    expect(budget.backgroundShare).toBe(0.05);
+    const log: { lane: Lane; at: number }[] = [];
+    laneTakes(budget, 'background', 20, log);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(log.length).toBe(5);
+    expect(budget.grantedIn('background')).toBe(5);
+    // The rest of the window is free for uploads and user actions at once.
+    laneTakes(budget, 'sync', 95, log);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(log.filter((g) => g.lane === 'sync').length).toBe(95);
+    await vi.advanceTimersByTimeAsync(3 * 60_000);
+    expect(log.filter((g) => g.lane === 'background').length).toBe(20);
+    const bg = log.filter((g) => g.lane === 'background').map((g) => g.at);
+    expect(maxInWindow(bg, 60_000)).toBe(5);
+  });
+
+  it('a tiny budget still lets background through, one request per window', async () => {
+    const budget = createRequestBudget({ perMinute: 3, now: Date.now });
+    const log: { lane: Lane; at: number }[] = [];
+    laneTakes(budget, 'background', 3, log);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(log.length).toBe(1);
+    await vi.advanceTimersByTimeAsync(120_000);
+    expect(log.length).toBe(3);
+  });
+
+  it('an upload batch beside a background walk finishes in the windows it needs alone', async () => {
+    const perMinute = 55;
+    const batch = 100; // alone: 55 in the first window, 45 in the second
+    const run = async (withWalk: boolean) => {
+      const budget = createRequestBudget({ perMinute, now: Date.now });
+      const start = Date.now();
+      const log: { lane: Lane; at: number }[] = [];
+      let walking = withWalk;
+      // The walk asks for one page at a time, forever, as a real walk does.
+      const walk = async () => {
+        while (walking) {
+          await budget.take(undefined, 'background');
+          log.push({ lane: 'background', at: Date.now() });
+        }
+      };
+      const walker = walk();
+      // Uploads, four at a time, each taking 300 ms after its grant: there are gaps the walk could use.
+      let next = 0;
+      const worker = async () => {
+        while (next < batch) {
+          next++;
+          await budget.take(undefined, 'sync');
+          log.push({ lane: 'sync', at: Date.now() });
+          await new Promise((r) => setTimeout(r, 300));
+        }
+      };
+      const uploads = Promise.all([worker(), worker(), worker(), worker()]);
+      await vi.advanceTimersByTimeAsync(5 * 60_000);
+      await uploads;
+      walking = false;
+      await vi.advanceTimersByTimeAsync(2 * 60_000);
+      await walker;
+      const lastUpload = Math.max(...log.filter((g) => g.lane === 'sync').map((g) => g.at));
+      return { windows: Math.floor((lastUpload - start) / 60_000) + 1, log };
+    };
+    const alone = await run(false);
+    const beside = await run(true);
+    expect(alone.windows).toBe(2);
+    expect(beside.windows).toBe(alone.windows);
+    // The walk did make progress, within its share.
+    const walkGrants = beside.log.filter((g) => g.lane === 'background').map((g) => g.at);
+    expect(walkGrants.length).toBeGreaterThan(2);
+    expect(maxInWindow(walkGrants, 60_000)).toBeLessThanOrEqual(Math.floor(perMinute * 0.05));
+  });
+
+  it('an aborted background wait leaves the lanes in order; the share can be configured', async () => {
+    const budget = createRequestBudget({ perMinute: 20, backgroundShare: 0.5, now: Date.now });
+    const log: { lane: Lane; at: number }[] = [];
+    laneTakes(budget, 'background', 15, log);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(log.length).toBe(10);
+    budget.configure({ perMinute: 20, backgroundShare: 0.25 });
+    const controller = new AbortController();
+    const aborted = budget.take(controller.signal, 'background');
+    controller.abort(new Error('stop'));
+    await expect(aborted).rejects.toThrow('stop');
+    expect(budget.waitingIn('background')).toBe(5);
+    expect(() => budget.configure({ perMinute: 20, backgroundShare: 0 })).toThrow(RangeError);
+    expect(() => createRequestBudget({ perMinute: 20, backgroundShare: 1.5 })).toThrow(RangeError);
+  });
+
+  it('unlimited (0 per minute) still grants in lane order', async () => {
+    const budget = createRequestBudget({ perMinute: 0, now: Date.now });
+    budget.deferUntil(Date.now() + 1_000);
+    const log: { lane: Lane; at: number }[] = [];
+    laneTakes(budget, 'background', 2, log);
+    laneTakes(budget, 'sync', 2, log);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(log.map((g) => g.lane)).toEqual(['sync', 'sync', 'background', 'background']);
   });
 });

@@ -1,6 +1,9 @@
 /** `assets-sync bench <name>`: the benchmarks that have a name here (`npm run bench:server`). */
 const BENCHES: Record<string, () => Promise<{ run(argv: string[]): Promise<number> }>> = {
   server: () => import('./bench-server'),
+  remote: () => import('./bench-remote'),
+  /** One step of bench remote in its own process (bench-remote/index-child.ts). */
+  'remote-child': () => import('./bench-remote/index-child'),
   sync: () => import('./bench-sync'),
   soak: () => import('./soak'),
 };

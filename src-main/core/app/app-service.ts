@@ -3,12 +3,14 @@ import type { CoreApi } from '../../../src-shared/contract';
 import type { AppError, Result } from '../../../src-shared/errors';
 import { makePrivateDir } from '../../shared-node/private-files';
 import { openDatabase } from '../../shared-node/sqlite';
+import { createRemoteIndex } from '../remote-index/remote-index';
 import { osKeychain, type SecretStore } from '../secrets/keychain';
 import { serviceCache } from '../service/cache';
 import { SANDBOX_CACHE_SOURCE } from '../service/connection';
 import { closePools } from '../service/http-pool';
 import { serviceSettingsStore } from '../service/settings';
 import { APP_MIGRATIONS } from '../state/migrations';
+import { serviceIdentity } from '../sync/account/service-identity';
 import type { AppContext } from './context';
 import { createDispatcher, typedCall } from './dispatcher';
 import { createEventBus } from './event-bus';
@@ -85,6 +87,8 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
     env: o.env ?? process.env,
     requestsPerMinute: () => settings.get().requestsPerMinute,
     onRequest: () => meter.record(),
+    // The engine's uploads and deletes, and the Files view's, reach the remote index at once.
+    onRemote: (c) => createRemoteIndex(db).follower(serviceIdentity(c, o.dataDir)),
     ...(o.baseUrl ? { baseUrl: o.baseUrl } : {}),
     ...(o.sandboxRatePerMinute !== undefined ? { sandboxRatePerMinute: o.sandboxRatePerMinute } : {}),
   });

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { type AppError, appError, err, ok, type Result } from '../../../src-shared/errors';
 import { makePrivateDir } from '../../shared-node/private-files';
 import { type Db, openDatabase } from '../../shared-node/sqlite';
+import { createRemoteIndex } from '../remote-index/remote-index';
 import { osKeychain, type SecretStore } from '../secrets/keychain';
 import { type ServiceCache, serviceCache } from '../service/cache';
 import { apiKeyAccount, type Connection, resolveConnection } from '../service/connection';
@@ -9,6 +10,7 @@ import { createFileApiClient, type FileApiClient } from '../service/file-api-cli
 import { closePools } from '../service/http-pool';
 import { SETTING, serviceSettingsStore } from '../service/settings';
 import { APP_MIGRATIONS } from '../state/migrations';
+import { serviceIdentity } from '../sync/account/service-identity';
 
 /**
  * The app's state on this machine, opened for a command that runs once (the CLI): the database with
@@ -88,9 +90,11 @@ export async function openServiceSession(
   });
   if (!resolved.ok) return resolved;
   const connection = resolved.value;
+  // This command's own uploads and deletes (rm, import-urls, sync) reach the remote index at once.
+  const follow = createRemoteIndex(state.db).follower(serviceIdentity(connection, state.dataDir));
   return ok({
     connection,
-    client: createFileApiClient({ baseUrl: connection.baseUrl, apiKey: connection.apiKey }),
+    client: createFileApiClient({ baseUrl: connection.baseUrl, apiKey: connection.apiKey, onRemote: follow }),
     async close() {
       await closePools();
       await connection.close();

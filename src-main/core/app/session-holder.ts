@@ -2,7 +2,7 @@ import type { Session } from '../../../src-shared/contract';
 import { type AppError, appError, err, ok, type Result } from '../../../src-shared/errors';
 import type { SecretStore } from '../secrets/keychain';
 import { apiKeyAccount, type Connection, normalizeBaseUrl, resolveConnection } from '../service/connection';
-import { createFileApiClient, type FileApiClient } from '../service/file-api-client';
+import { createFileApiClient, type FileApiClient, type RemoteEvent } from '../service/file-api-client';
 import { budgetFor } from '../service/request-budget';
 import { SETTING, type ServiceSettingsStore } from '../service/settings';
 
@@ -30,6 +30,8 @@ export function createSessionHolder(o: {
   requestsPerMinute: () => number;
   /** Called for every request sent (the UI shows the budget in use). */
   onRequest?: (method: string, path: string) => void;
+  /** What the connection's replies show about its files goes here (the remote index's follower). */
+  onRemote?: (connection: Connection) => (event: RemoteEvent) => void;
 }) {
   let live: Live | null = null;
   let accountName: string | null = null;
@@ -65,6 +67,7 @@ export function createSessionHolder(o: {
       apiKey: connection.apiKey,
       budget: budgetFor(connection.baseUrl, 'files', { perMinute: o.requestsPerMinute() }),
       ...(o.onRequest ? { onRequest: o.onRequest } : {}),
+      ...(o.onRemote ? { onRemote: o.onRemote(connection) } : {}),
     });
     const next = { connection, client };
     await switchTo(next);

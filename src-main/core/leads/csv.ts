@@ -1,3 +1,4 @@
+import { csvLine } from '../../../src-shared/domain/csv';
 import type { StoredLead } from './leads-store';
 
 const COLUMNS: [string, (l: StoredLead) => string][] = [
@@ -16,25 +17,9 @@ const COLUMNS: [string, (l: StoredLead) => string][] = [
   ['handled_at', (l) => l.handledAt ?? ''],
 ];
 
-const PHONE_LIKE = /^[+-]?[\d\s().-]+$/;
-
-/**
- * Visitor-typed text opened in a spreadsheet must stay text: a cell starting with = + - @ would
- * run as a formula, so it gets a leading apostrophe (a phone number like +91 98... is left as is).
- */
-function neutralise(value: string): string {
-  if (/^[=+\-@\t\r]/.test(value) && !PHONE_LIKE.test(value)) return `'${value}`;
-  return value;
-}
-
-function cell(value: string): string {
-  const v = neutralise(value);
-  return /[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
-}
-
-/** RFC 4180 CSV (CRLF line ends), newest first as given. */
+/** RFC 4180 CSV (CRLF line ends), newest first as given; visitor-typed text stays text (csv.ts). */
 export function leadsToCsv(leads: readonly StoredLead[]): string {
-  const lines = [COLUMNS.map(([h]) => h).join(',')];
-  for (const l of leads) lines.push(COLUMNS.map(([, get]) => cell(get(l))).join(','));
-  return `${lines.join('\r\n')}\r\n`;
+  let out = csvLine(COLUMNS.map(([h]) => h));
+  for (const l of leads) out += csvLine(COLUMNS.map(([, get]) => get(l)));
+  return out;
 }

@@ -24,21 +24,36 @@ import { err, ok, type Result } from '../../../src-shared/errors';
 import { type ApiError, ApiFailure, apiError } from './api-error';
 import { poolFor } from './http-pool';
 import { FileChangedError, multipartBody } from './multipart-body';
-import { budgetFor, type RequestBudget } from './request-budget';
+import { budgetFor, type Lane, type RequestBudget } from './request-budget';
 import { backoffDelayMs, CALL_BACKOFF, DEFAULT_RATE_LIMIT_WAIT_MS, parseRetryAfter } from './retry-policy';
+
+/**
+ * The lane of the request budget a call waits in (request-budget.ts). Each method has a default:
+ * uploads and deletes 'sync' (the engine's work, first), the rest 'user'; a caller says otherwise
+ * (the remote index's walk: 'background'; a delete from the Files view: 'user').
+ */
+export interface LaneOption {
+  lane?: Lane;
+}
 
 export interface FileApiClient {
   readonly baseUrl: string;
-  me(): Promise<Result<Account, ApiError>>;
-  listFiles(q?: {
-    bucket?: string;
-    page?: number;
-    perPage?: number;
-  }): Promise<Result<{ files: RemoteFile[]; meta: ListMeta }, ApiError>>;
+  me(o?: LaneOption): Promise<Result<Account, ApiError>>;
+  listFiles(
+    q?: {
+      bucket?: string;
+      page?: number;
+      perPage?: number;
+      signal?: AbortSignal;
+    } & LaneOption,
+  ): Promise<Result<{ files: RemoteFile[]; meta: ListMeta }, ApiError>>;
   /** Every live file, in pages of 100; throws ApiFailure (an iterable cannot return a Result). */
-  listAllFiles(q?: { bucket?: string }): AsyncIterable<RemoteFile>;
-  getFile(id: number): Promise<Result<RemoteFile, ApiError>>;
-  deleteFile(id: number): Promise<Result<{ id: number; status: 'ACTIVE' | 'DELETED' }, ApiError>>;
+  listAllFiles(q?: { bucket?: string } & LaneOption): AsyncIterable<RemoteFile>;
+  getFile(id: number, o?: LaneOption): Promise<Result<RemoteFile, ApiError>>;
+  deleteFile(
+    id: number,
+    o?: LaneOption,
+  ): Promise<Result<{ id: number; status: 'ACTIVE' | 'DELETED' }, ApiError>>;
   /** Streamed multipart from disk with the md5 in `hash`; never retried here (the journal decides). */
   uploadFile(input: {
     path: string;
@@ -55,16 +70,29 @@ export interface FileApiClient {
     md5Later?: () => Promise<string>;
     signal?: AbortSignal;
     onProgress?: (sentBytes: number) => void;
+    lane?: Lane;
   }): Promise<Result<RemoteFile, ApiError>>;
   uploadFromUrl(input: {
     sourceUrl: string;
     bucket?: string;
     md5?: string;
+    signal?: AbortSignal;
+    lane?: Lane;
   }): Promise<Result<RemoteFile, ApiError>>;
   usage(
     days?: number,
+    o?: LaneOption,
   ): Promise<Result<{ snapshots: UsageSnapshot[]; days: number; count: number }, ApiError>>;
 }
+
+/**
+ * What a reply showed about the account's files, for whoever keeps a copy of them (the remote index):
+ * the account /me answered for, a file live (uploaded, or read), a file gone (deleted, or a 410).
+ */
+export type RemoteEvent =
+  | { kind: 'account'; clientId: number }
+  | { kind: 'live'; file: RemoteFile }
+  | { kind: 'gone'; id: number };
 
 export interface FileApiClientOptions {
   baseUrl: string;
@@ -74,9 +102,11 @@ export interface FileApiClientOptions {
   /** Whole-request limit for calls, and the idle limit (no byte sent or received) for uploads. */
   timeoutMs?: number;
   /** Called once per request actually sent (after the budget granted it), retries included. */
-  onRequest?: (method: string, path: string) => void;
+  onRequest?: (method: string, path: string, lane: Lane) => void;
   /** Called once per HTTP reply received, with its status (benchmarks count 429s with it). */
   onReply?: (method: string, path: string, status: number) => void;
+  /** Called after each reply that shows a file live or gone (never for listing pages). */
+  onRemote?: (event: RemoteEvent) => void;
   /** Extra attempts for idempotent calls (GET, DELETE) whose reaction is `retry`. Default 2. */
   retries?: number;
 }
@@ -97,6 +127,7 @@ interface Call<S extends z.ZodType> {
   body?: string | AsyncIterable<Uint8Array>;
   reply: S;
   signal?: AbortSignal | undefined;
+  lane: Lane;
   /** Reset the idle timer from outside (each chunk of an upload). */
   watchdog?: Watchdog;
 }
@@ -113,10 +144,20 @@ export function createFileApiClient(opts: FileApiClientOptions): FileApiClient {
   const retries = opts.retries ?? 2;
   const pool = poolFor(base.origin);
   const authorization = `Bearer ${opts.apiKey}`;
+  const tell = (event: RemoteEvent) => {
+    // A listener's failure is its own: the call's result stands.
+    try {
+      opts.onRemote?.(event);
+    } catch (e) {
+      queueMicrotask(() => {
+        throw e;
+      });
+    }
+  };
 
   async function once<S extends z.ZodType>(call: Call<S>): Promise<Result<z.infer<S>, ApiError>> {
     try {
-      await budget.take(call.signal);
+      await budget.take(call.signal, call.lane);
     } catch {
       return err(apiError('ABORTED', 'It was cancelled while waiting for the request budget.'));
     }
@@ -124,7 +165,7 @@ export function createFileApiClient(opts: FileApiClientOptions): FileApiClient {
     watchdog.start();
     const signal = call.signal ? AbortSignal.any([call.signal, watchdog.signal]) : watchdog.signal;
     const path = prefix + call.path + queryString(call.query);
-    opts.onRequest?.(call.method, FILE_API_BASE_PATH + call.path);
+    opts.onRequest?.(call.method, FILE_API_BASE_PATH + call.path, call.lane);
     let reply: Dispatcher.ResponseData;
     let text: string;
     try {
@@ -188,8 +229,9 @@ export function createFileApiClient(opts: FileApiClientOptions): FileApiClient {
 
   const client: FileApiClient = {
     baseUrl,
-    async me() {
-      const r = await call({ method: 'GET', path: '/me', reply: AccountReply }, true);
+    async me(o = {}) {
+      const r = await call({ method: 'GET', path: '/me', reply: AccountReply, lane: o.lane ?? 'user' }, true);
+      if (r.ok) tell({ kind: 'account', clientId: r.value.data.client.id });
       return r.ok ? ok(r.value.data) : r;
     },
     async listFiles(q = {}) {
@@ -199,6 +241,8 @@ export function createFileApiClient(opts: FileApiClientOptions): FileApiClient {
           path: '/files',
           query: { bucket: q.bucket, page: q.page, per_page: q.perPage },
           reply: ListReply,
+          signal: q.signal,
+          lane: q.lane ?? 'user',
         },
         true,
       );
@@ -208,7 +252,12 @@ export function createFileApiClient(opts: FileApiClientOptions): FileApiClient {
       // Newest first: a file uploaded meanwhile shifts later pages by one; ids already seen are skipped.
       const seen = new Set<number>();
       for (let page = 1; ; page++) {
-        const r = await client.listFiles({ ...q, page, perPage: PER_PAGE_MAX });
+        const r = await client.listFiles({
+          ...(q.bucket !== undefined ? { bucket: q.bucket } : {}),
+          ...(q.lane !== undefined ? { lane: q.lane } : {}),
+          page,
+          perPage: PER_PAGE_MAX,
+        });
         if (!r.ok) throw new ApiFailure(r.error);
         for (const f of r.value.files) {
           if (seen.has(f.id)) continue;
@@ -218,12 +267,21 @@ export function createFileApiClient(opts: FileApiClientOptions): FileApiClient {
         if (page >= r.value.meta.last_page || r.value.files.length === 0) return;
       }
     },
-    async getFile(id) {
-      const r = await call({ method: 'GET', path: `/files/${fileId(id)}`, reply: FileReply }, true);
+    async getFile(id, o = {}) {
+      const r = await call(
+        { method: 'GET', path: `/files/${fileId(id)}`, reply: FileReply, lane: o.lane ?? 'user' },
+        true,
+      );
+      if (r.ok) tell({ kind: 'live', file: r.value.data });
+      else if (r.error.code === 'GONE') tell({ kind: 'gone', id });
       return r.ok ? ok(r.value.data) : r;
     },
-    async deleteFile(id) {
-      const r = await call({ method: 'DELETE', path: `/files/${fileId(id)}`, reply: DeleteReply }, true);
+    async deleteFile(id, o = {}) {
+      const r = await call(
+        { method: 'DELETE', path: `/files/${fileId(id)}`, reply: DeleteReply, lane: o.lane ?? 'sync' },
+        true,
+      );
+      if (r.ok || r.error.code === 'GONE') tell({ kind: 'gone', id });
       return r.ok ? ok(r.value.data) : r;
     },
     async uploadFile(input) {
@@ -253,10 +311,12 @@ export function createFileApiClient(opts: FileApiClientOptions): FileApiClient {
           }),
           reply: FileReply,
           signal: input.signal,
+          lane: input.lane ?? 'sync',
           watchdog,
         },
         false,
       );
+      if (r.ok) tell({ kind: 'live', file: r.value.data });
       return r.ok ? ok(r.value.data) : r;
     },
     async uploadFromUrl(input) {
@@ -270,13 +330,19 @@ export function createFileApiClient(opts: FileApiClientOptions): FileApiClient {
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify(payload),
           reply: FileReply,
+          signal: input.signal,
+          lane: input.lane ?? 'sync',
         },
         false,
       );
+      if (r.ok) tell({ kind: 'live', file: r.value.data });
       return r.ok ? ok(r.value.data) : r;
     },
-    async usage(days) {
-      const r = await call({ method: 'GET', path: '/usage', query: { days }, reply: UsageReply }, true);
+    async usage(days, o = {}) {
+      const r = await call(
+        { method: 'GET', path: '/usage', query: { days }, reply: UsageReply, lane: o.lane ?? 'user' },
+        true,
+      );
       return r.ok ? ok({ snapshots: r.value.data, days: r.value.meta.days, count: r.value.meta.count }) : r;
     },
   };

@@ -4,6 +4,17 @@ import {
 } from '../../../src-shared/domain/limits';
 
 /**
+ * Who a request is for, in the order places are granted: the sync engine's uploads and deletes first,
+ * then what a person asked for (a refresh, a delete from the Files view, /me), then background listing
+ * (the remote index's walk). A waiting request of a higher lane always goes before a lower one.
+ */
+export type Lane = 'sync' | 'user' | 'background';
+export const LANES: readonly Lane[] = ['sync', 'user', 'background'];
+
+/** Background's default share of the window: a 100,000-file walk then takes hours, never the budget. */
+export const DEFAULT_BACKGROUND_SHARE = 0.05;
+
+/**
  * At most `perMinute` requests in any 60-second window, kept below the service's per-address limit and
  * shared by every call to that address (uploads, listing, /me, retries), after rclone's pacer: retries
  * count, and a 429's Retry-After wins.
@@ -12,21 +23,35 @@ import {
  * limit, so either a drop of 30 files waits half a second per file (small burst) or a long run goes at
  * half speed (large burst). The window gives both: a burst up to the whole allowance at once, then
  * exactly the allowance per minute, which is also how the service counts.
+ *
+ * Lanes: places go to the highest lane with a waiter, first come first served within it. Background is
+ * also capped at `backgroundShare` of the window (at least one request), whether or not others wait:
+ * priority alone is not enough, since a walk that took the whole window while the engine was between
+ * uploads would hold the next upload for up to a minute. With the cap, uploads always find at least
+ * 95% of the window free of background requests.
  */
 export interface RequestBudget {
-  /** Resolves when a request may be sent; rejects with the signal's reason when aborted while waiting. */
-  take(signal?: AbortSignal): Promise<void>;
+  /**
+   * Resolves when a request of `lane` (default 'user') may be sent; rejects with the signal's reason
+   * when aborted while waiting.
+   */
+  take(signal?: AbortSignal, lane?: Lane): Promise<void>;
   /**
    * A 429's Retry-After: nobody on this budget sends before `epochMs`, and after it the budget starts
    * from a full window (requests resume at the steady rate, not in a burst): the service counted
    * requests this budget did not see (another program at the same address).
    */
   deferUntil(epochMs: number): void;
-  /** Changes the allowance in place (0 = unlimited); waiters keep their place. */
-  configure(opts: { perMinute: number }): void;
+  /** Changes the allowance in place (0 = unlimited) and background's share; waiters keep their place. */
+  configure(opts: { perMinute: number; backgroundShare?: number }): void;
   readonly perMinute: number;
+  readonly backgroundShare: number;
   /** Requests waiting for their turn now (shown in the UI as "the request budget in use"). */
   readonly waiting: number;
+  /** Requests of one lane waiting now. */
+  waitingIn(lane: Lane): number;
+  /** Places one lane holds in the current window (what the cap counts). */
+  grantedIn(lane: Lane): number;
 }
 
 export const DEFAULT_FILE_API_PER_MINUTE = FILE_API_BUDGET_DEFAULT_PER_MINUTE;
@@ -41,24 +66,55 @@ interface Waiter {
   onAbort?: () => void;
 }
 
-export function createRequestBudget(opts: { perMinute: number; now?: () => number }): RequestBudget {
+/** A place in the window: when, and for whom ('deferred' stands for the service's own count after a 429). */
+interface Grant {
+  at: number;
+  lane: Lane | 'deferred';
+}
+
+export function createRequestBudget(opts: {
+  perMinute: number;
+  backgroundShare?: number;
+  now?: () => number;
+}): RequestBudget {
   const now = opts.now ?? Date.now;
   let perMinute = 0;
-  /** Grant times within the last window, oldest first. */
-  let granted: number[] = [];
+  let backgroundShare = DEFAULT_BACKGROUND_SHARE;
+  /** Grants within the last window, oldest first. */
+  let granted: Grant[] = [];
   let notBefore = 0;
-  const queue: Waiter[] = [];
+  const queues: Record<Lane, Waiter[]> = { sync: [], user: [], background: [] };
   let timer: ReturnType<typeof setTimeout> | null = null;
 
-  const setRate = (p: { perMinute: number }) => {
+  const setRate = (p: { perMinute: number; backgroundShare?: number }) => {
     if (!Number.isFinite(p.perMinute) || p.perMinute < 0) throw new RangeError('perMinute must be 0 or more');
+    const share = p.backgroundShare ?? backgroundShare;
+    if (!Number.isFinite(share) || share <= 0 || share > 1)
+      throw new RangeError('backgroundShare must be above 0 and at most 1');
     perMinute = Math.floor(p.perMinute);
+    backgroundShare = share;
   };
+
+  const backgroundCap = () => Math.max(1, Math.floor(perMinute * backgroundShare));
+  const waitingCount = () => queues.sync.length + queues.user.length + queues.background.length;
+  const highestWaiting = (): Lane | null => LANES.find((l) => queues[l].length > 0) ?? null;
 
   function expire(t: number): void {
     let drop = 0;
-    while (drop < granted.length && granted[drop]! <= t - WINDOW_MS) drop++;
+    while (drop < granted.length && granted[drop]!.at <= t - WINDOW_MS) drop++;
     if (drop > 0) granted = granted.slice(drop);
+  }
+
+  function countIn(lane: Lane): number {
+    let n = 0;
+    for (const g of granted) if (g.lane === lane) n++;
+    return n;
+  }
+
+  /** When the lane's oldest place in the window frees (the n-th from the end, for a cap of n). */
+  function laneFreesAt(lane: Lane, cap: number): number {
+    const mine = granted.filter((g) => g.lane === lane);
+    return mine[mine.length - cap]!.at + WINDOW_MS;
   }
 
   function pump(): void {
@@ -66,30 +122,38 @@ export function createRequestBudget(opts: { perMinute: number; now?: () => numbe
       clearTimeout(timer);
       timer = null;
     }
-    while (queue.length > 0) {
+    for (;;) {
+      const lane = highestWaiting();
+      if (lane === null) return;
       const t = now();
       if (t < notBefore) {
         schedule(notBefore - t);
         return;
       }
       if (perMinute === 0) {
-        grant();
+        grant(lane);
         continue;
       }
       expire(t);
-      if (granted.length < perMinute) {
-        granted.push(t);
-        grant();
-        continue;
+      if (granted.length >= perMinute) {
+        // The oldest grant in the window leaves it first; one place frees then.
+        schedule(granted[granted.length - perMinute]!.at + WINDOW_MS - t);
+        return;
       }
-      // The oldest grant in the window leaves it first; one place frees then.
-      schedule(granted[granted.length - perMinute]! + WINDOW_MS - t);
-      return;
+      if (lane === 'background') {
+        const cap = backgroundCap();
+        if (countIn('background') >= cap) {
+          schedule(laneFreesAt('background', cap) - t);
+          return;
+        }
+      }
+      granted.push({ at: t, lane });
+      grant(lane);
     }
   }
 
-  function grant(): void {
-    const w = queue.shift()!;
+  function grant(lane: Lane): void {
+    const w = queues[lane].shift()!;
     if (w.signal && w.onAbort) w.signal.removeEventListener('abort', w.onAbort);
     w.resolve();
   }
@@ -103,10 +167,11 @@ export function createRequestBudget(opts: { perMinute: number; now?: () => numbe
   setRate(opts);
 
   return {
-    take(signal) {
+    take(signal, lane = 'user') {
       if (signal?.aborted) return Promise.reject(signal.reason);
       return new Promise<void>((resolve, reject) => {
         const w: Waiter = { resolve, reject };
+        const queue = queues[lane];
         if (signal) {
           w.signal = signal;
           w.onAbort = () => {
@@ -127,7 +192,10 @@ export function createRequestBudget(opts: { perMinute: number; now?: () => numbe
       // A full window ending at the deadline, spread evenly: places free one by one at the steady rate.
       if (perMinute > 0) {
         const step = WINDOW_MS / perMinute;
-        granted = Array.from({ length: perMinute }, (_, i) => epochMs - WINDOW_MS + (i + 1) * step);
+        granted = Array.from({ length: perMinute }, (_, i) => ({
+          at: epochMs - WINDOW_MS + (i + 1) * step,
+          lane: 'deferred' as const,
+        }));
       }
       pump();
     },
@@ -138,8 +206,16 @@ export function createRequestBudget(opts: { perMinute: number; now?: () => numbe
     get perMinute() {
       return perMinute;
     },
+    get backgroundShare() {
+      return backgroundShare;
+    },
     get waiting() {
-      return queue.length;
+      return waitingCount();
+    },
+    waitingIn: (lane) => queues[lane].length,
+    grantedIn(lane) {
+      expire(now());
+      return countIn(lane);
     },
   };
 }
@@ -150,17 +226,23 @@ const registry = new Map<string, RequestBudget>();
 export function budgetFor(
   baseUrl: string,
   kind: 'files' | 'kb',
-  opts?: { perMinute?: number },
+  opts?: { perMinute?: number; backgroundShare?: number },
 ): RequestBudget {
   const key = `${kind} ${originOf(baseUrl)}`;
   let budget = registry.get(key);
   if (!budget) {
     const perMinute =
       opts?.perMinute ?? (kind === 'files' ? DEFAULT_FILE_API_PER_MINUTE : DEFAULT_KB_API_PER_MINUTE);
-    budget = createRequestBudget({ perMinute });
+    budget = createRequestBudget({
+      perMinute,
+      ...(opts?.backgroundShare !== undefined ? { backgroundShare: opts.backgroundShare } : {}),
+    });
     registry.set(key, budget);
-  } else if (opts?.perMinute !== undefined) {
-    budget.configure({ perMinute: opts.perMinute });
+  } else if (opts?.perMinute !== undefined || opts?.backgroundShare !== undefined) {
+    budget.configure({
+      perMinute: opts.perMinute ?? budget.perMinute,
+      ...(opts.backgroundShare !== undefined ? { backgroundShare: opts.backgroundShare } : {}),
+    });
   }
   return budget;
 }

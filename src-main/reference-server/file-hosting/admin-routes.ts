@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { BUCKET_PATTERN } from '../../../src-shared/domain/bucket';
+import { ALLOWED_EXTENSIONS } from '../../../src-shared/domain/extensions';
 import { sendAdminError } from '../http/envelopes';
 import type { Hosting } from './hosting';
+import { seedFiles } from './seed-files';
 
 const NewClient = z
   .object({
@@ -26,6 +28,26 @@ const Rate = z.number().min(0).max(1);
 const FaultsBody = z
   .object({ storage_fail_rate: Rate.optional(), connection_reset_rate: Rate.optional() })
   .strict();
+
+const Bucket = z.string().regex(BUCKET_PATTERN, 'a bucket must match [a-z0-9][a-z0-9.-]{0,49}');
+const SeedBody = z
+  .object({
+    client_id: z.number().int().positive(),
+    count: z.number().int().min(1).max(200_000),
+    bucket: Bucket.optional(),
+    buckets: z.array(Bucket).min(1).max(50).optional(),
+    extension: z.enum(ALLOWED_EXTENSIONS).default('pdf'),
+    bytes: z.number().int().min(1).max(1_048_576).default(1024),
+    prefix: z
+      .string()
+      .regex(
+        /^[A-Za-z0-9 ._-]{0,100}$/,
+        'prefix: letters, digits, space, dot, dash and underscore, 100 at most',
+      )
+      .default('seed-'),
+  })
+  .strict()
+  .refine((b) => !(b.bucket && b.buckets), 'send bucket or buckets, not both');
 
 function problem(error: z.ZodError): string {
   const issue = error.issues[0]!;
@@ -79,6 +101,29 @@ export function registerFileHostingAdmin(admin: FastifyInstance, hosting: Hostin
     if (!body.success) return sendAdminError(reply, 400, problem(body.error));
     const after = hosting.wallet.adjust(client.id, body.data.amount_paise, now());
     return { balance_paise: after.balance_paise, arrears_paise: after.arrears_paise };
+  });
+
+  admin.post('/files/seed', async (request, reply) => {
+    const body = SeedBody.safeParse(request.body ?? {});
+    if (!body.success) return sendAdminError(reply, 400, problem(body.error));
+    const b = body.data;
+    const client = hosting.clients.get(b.client_id);
+    if (!client) return sendAdminError(reply, 404, 'No such client.');
+    if (client.status === 'CLOSED') return sendAdminError(reply, 409, 'The client is closed.');
+    const seeded = seedFiles(hosting, client, {
+      count: b.count,
+      buckets: b.buckets ?? [b.bucket ?? client.default_bucket],
+      extension: b.extension,
+      bytes: b.bytes,
+      prefix: b.prefix,
+    });
+    return reply.code(201).send({ client_id: client.id, count: b.count, ...seeded });
+  });
+
+  admin.get('/requests', async () => hosting.requests.snapshot());
+  admin.delete('/requests', async () => {
+    hosting.requests.reset();
+    return hosting.requests.snapshot();
   });
 
   admin.put('/faults', async (request, reply) => {

@@ -34,6 +34,7 @@ function authenticate(hosting: Hosting, header: string | undefined): ClientRow |
  */
 export function installApiGuards(api: FastifyInstance, hosting: Hosting): void {
   api.addHook('onRequest', async (request, reply) => {
+    hosting.requests.count(request.method, request.routeOptions.url?.replace(/^\/api\/assets\/v1/, ''));
     const wait = hosting.rateLimit.take(request.ip);
     if (wait !== null) {
       reply.header('retry-after', String(wait));

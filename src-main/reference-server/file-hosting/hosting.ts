@@ -3,6 +3,7 @@ import type { ServerContext } from '../context';
 import { type FaultSwitch, faultSwitch } from './faults';
 import { type ObjectStore, objectStore } from './objects';
 import { type RateLimiter, rateLimiter } from './rate-limit';
+import { type RequestLog, requestLog } from './request-log';
 import { type ClientRow, type ClientStore, clientStore } from './store/clients';
 import { type FileStore, fileStore } from './store/files';
 import { snapshotStore } from './store/snapshots';
@@ -18,6 +19,7 @@ export interface Hosting {
   readonly objects: ObjectStore;
   readonly faults: FaultSwitch;
   readonly rateLimit: RateLimiter;
+  readonly requests: RequestLog;
   /** Opens a client with its first key; the opening balance is a ledger line like any top-up. */
   openClient(input: { name: string; walletPaise: number; defaultBucket: string }): {
     client: ClientRow;
@@ -50,6 +52,7 @@ function createHosting(ctx: ServerContext): Hosting {
     objects: objectStore(ctx.objectsDir, join(ctx.dataDir, 'tmp-uploads')),
     faults: faultSwitch(),
     rateLimit: rateLimiter(ctx.options.ratePerMinute),
+    requests: requestLog(),
     openClient(input) {
       const now = ctx.clock.now();
       return ctx.db.transaction(() => {

@@ -2,6 +2,7 @@ import type { Migration, MigrationRange } from '../../../shared-node/sqlite';
 import { APP_UI_MIGRATIONS } from '../../app/migrations';
 import { CORE_KB_MIGRATIONS } from '../../kb/migrations';
 import { LEADS_MIGRATIONS } from '../../leads/migrations';
+import { REMOTE_INDEX_MIGRATIONS } from '../../remote-index/migrations';
 import { SERVICE_MIGRATIONS } from '../../service/migrations';
 import { SYNC_MIGRATIONS } from '../../sync/state/migrations';
 
@@ -21,6 +22,7 @@ export const APP_MIGRATION_RANGES: readonly MigrationRange[] = [
   { owner: 'knowledge entries and outbox', first: 100, last: 199, migrations: CORE_KB_MIGRATIONS },
   { owner: 'leads', first: 200, last: 299, migrations: LEADS_MIGRATIONS },
   { owner: 'app settings and UI', first: 300, last: 399, migrations: APP_UI_MIGRATIONS },
+  { owner: 'remote index', first: 400, last: 499, migrations: REMOTE_INDEX_MIGRATIONS },
 ];
 
 export const APP_MIGRATIONS: Migration[] = APP_MIGRATION_RANGES.flatMap((r) => r.migrations);

@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { BucketSchema } from './files';
+
+/**
+ * The remote index as the UI and the CLI ask it (src-main/core/remote-index, docs/remote-index.md):
+ * every live file of the account in a local table, so search, filters, sorting and scrolling over
+ * 100,000 files cost no request. Not yet in the command registry: the Files view moves onto it later.
+ */
+export const INDEX_SORTS = ['date', 'name', 'size', 'bucket'] as const;
+export type IndexSort = (typeof INDEX_SORTS)[number];
+
+const IST_DAY = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date is YYYY-MM-DD (IST)');
+
+export const IndexFilterSchema = z
+  .object({
+    /** A case-insensitive part of the name. */
+    search: z.string().max(255).optional(),
+    bucket: BucketSchema.optional(),
+    /** Extensions without the dot, any case; a file matches one of them. */
+    extensions: z
+      .array(
+        z
+          .string()
+          .trim()
+          .regex(/^\.?[A-Za-z0-9]{1,10}$/, 'an extension is 1 to 10 letters or digits'),
+      )
+      .max(50)
+      .optional(),
+    /** A media type or its first part: `image`, `image/`, `application/pdf`. */
+    type: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9.+-]+(\/[A-Za-z0-9.+-]*)?$/, 'a type is like image, image/ or application/pdf')
+      .max(100)
+      .optional(),
+    minBytes: z.number().int().nonnegative().optional(),
+    maxBytes: z.number().int().nonnegative().optional(),
+    /** Created on or after this IST day. */
+    from: IST_DAY.optional(),
+    /** Created on or before this IST day. */
+    to: IST_DAY.optional(),
+  })
+  .strict();
+export type IndexFilter = z.input<typeof IndexFilterSchema>;
+
+export const IndexQuerySchema = IndexFilterSchema.extend({
+  sort: z.enum(INDEX_SORTS).default('date'),
+  /** Default: newest first for date, largest first for size, A to Z for name and bucket. */
+  order: z.enum(['asc', 'desc']).optional(),
+  limit: z.number().int().min(1).max(1000).default(100),
+  /** The `next` of the previous page (keyset: stable while files come and go). */
+  after: z.string().max(1000).optional(),
+  /** Or a plain offset (a scroll bar's jump); ignored when `after` is given. */
+  offset: z.number().int().nonnegative().optional(),
+}).strict();
+export type IndexQuery = z.input<typeof IndexQuerySchema>;
+
+export const IndexedFileSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  bucket: z.string(),
+  url: z.string(),
+  size: z.number().int(),
+  md5: z.string(),
+  mime: z.string(),
+  extension: z.string(),
+  /** As the service says: `YYYY-MM-DD HH:MM`, IST. */
+  createdAt: z.string(),
+});
+export type IndexedFile = z.infer<typeof IndexedFileSchema>;
+
+export const IndexPageSchema = z.object({
+  files: z.array(IndexedFileSchema),
+  /** Pass as `after` for the next page; null at the end. */
+  next: z.string().nullable(),
+});
+export type IndexPage = z.infer<typeof IndexPageSchema>;
+
+/** What a filter matches: the confirmation of a bulk action names both. */
+export const IndexSummarySchema = z.object({ count: z.number().int(), bytes: z.number().int() });
+export type IndexSummary = z.infer<typeof IndexSummarySchema>;
+
+export const IndexStatusSchema = z.object({
+  /** Files in the index. */
+  count: z.number().int(),
+  /** True once a listing pass reached the oldest file: the index holds every file listed. */
+  complete: z.boolean(),
+  refreshedAt: z.number().nullable(),
+  /** The walk that finds files deleted elsewhere: under way (how far), and when it last finished. */
+  walk: z.object({
+    running: z.boolean(),
+    pagesDone: z.number().int().nullable(),
+    finishedAt: z.number().nullable(),
+  }),
+});
+export type IndexStatus = z.infer<typeof IndexStatusSchema>;

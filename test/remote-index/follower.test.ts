@@ -1,0 +1,112 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRemoteIndex } from '../../src-main/core/remote-index/remote-index';
+import type { RemoteEvent } from '../../src-main/core/service/file-api-client';
+import { closePools } from '../../src-main/core/service/http-pool';
+import { makeEngine, until } from '../sync/helpers';
+import { countedClient, liveIds, serverWithClient, tempAppDb } from './helpers';
+
+// This app's own uploads and deletes reach the index at once, through the client's onRemote:
+// the sync engine is not changed and no listing request is spent.
+
+let env: Awaited<ReturnType<typeof serverWithClient>>;
+let dir: string;
+beforeAll(async () => {
+  env = await serverWithClient();
+  await env.seed(150);
+  dir = mkdtempSync(join(tmpdir(), 'follow-'));
+});
+afterAll(async () => {
+  await closePools();
+  await env.srv.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the index follows this app', () => {
+  it("the engine's uploads and a replaced version's delete show in the index with no listing", async () => {
+    const service = 'follow-test';
+    let follow: ((e: RemoteEvent) => void) | null = null;
+    const c = countedClient(env.srv.baseUrl, env.apiKey, { onRemote: (e) => follow?.(e) });
+    // The engine's database is the app's database: the index lives in it too.
+    let h = makeEngine(c.client, { service });
+    let index = createRemoteIndex(h.db);
+    follow = index.follower(service);
+    let idx = index.forAccount({ service, clientId: env.clientId });
+    try {
+      expect((await idx.refresh(c.client)).ok).toBe(true);
+      expect(idx.status().count).toBe(150);
+
+      writeFileSync(join(dir, 'price-list.pdf'), randomBytes(900));
+      writeFileSync(join(dir, 'brochure.pdf'), randomBytes(700));
+      c.reset();
+      await h.engine.start();
+      expect((await h.engine.addFolder({ path: dir, bucket: 'docs' })).ok).toBe(true);
+      expect((await h.engine.waitUntilSettled()).allDone).toBe(true);
+      const live = h.engine.listFiles({ state: 'LIVE' });
+      expect(live.length).toBe(2);
+      for (const row of live)
+        expect(idx.get(row.remoteId!)).toMatchObject({
+          id: row.remoteId,
+          url: row.remoteUrl,
+          bucket: 'docs',
+        });
+      const before = live.find((r) => r.name === 'price-list.pdf')!;
+
+      // A new version while the app is closed: at the next start it is uploaded, then the old copy
+      // deleted by the engine; both reach the index at once.
+      await h.release();
+      writeFileSync(join(dir, 'price-list.pdf'), randomBytes(950));
+      h = makeEngine(c.client, { service }, h.appDir);
+      index = createRemoteIndex(h.db);
+      follow = index.follower(service);
+      idx = index.forAccount({ service, clientId: env.clientId });
+      await h.engine.start();
+      expect((await h.engine.waitUntilSettled()).allDone).toBe(true);
+      const after = h.engine.listFiles({ state: 'LIVE' }).find((r) => r.name === 'price-list.pdf')!;
+      expect(after.remoteId).not.toBe(before.remoteId);
+      expect(idx.get(after.remoteId!)).toMatchObject({ size: 950 });
+      // The old version's delete is the engine's background work: wait for its DELETE, not a clock.
+      await until('the old version deleted', () => c.sent.some((s) => s.method === 'DELETE'));
+      expect(idx.get(before.remoteId!)).toBeNull();
+      expect(c.listings()).toBe(0);
+      expect([...idx.each()].map((f) => f.id).sort()).toEqual((await liveIds(c.client)).sort());
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('a delete of an id applies to whichever account of the service holds it; new files wait for /me', () => {
+    // No server needed: the follower is fed the events a client would send.
+    const app = tempAppDb();
+    try {
+      const index = createRemoteIndex(app.db);
+      const a = index.forAccount({ service: 's', clientId: 1 });
+      const follow = index.follower('s');
+      const file = (id: number) => ({
+        id,
+        url: `http://cdn/${id}.pdf`,
+        bucket: 'b',
+        name: `${id}.pdf`,
+        extension: 'pdf',
+        mime: 'application/pdf',
+        size_bytes: 1,
+        hash: '0'.repeat(32),
+        status: 'ACTIVE' as const,
+        created_at: '2026-01-01 10:00',
+      });
+      follow({ kind: 'live', file: file(5) });
+      expect(a.get(5)).toBeNull();
+      follow({ kind: 'account', clientId: 1 });
+      expect(a.get(5)).toMatchObject({ id: 5 });
+      follow({ kind: 'live', file: file(6) });
+      expect(index.follower('s')({ kind: 'gone', id: 6 })).toBeUndefined();
+      expect(a.get(6)).toBeNull();
+      expect(a.status().count).toBe(1);
+    } finally {
+      app.close();
+    }
+  });
+});
