@@ -185,11 +185,30 @@ function underPruned(name: string, pruned: Set<string>): boolean {
 
 /**
  * "1732170000.1234567890" -> ms since the epoch computed as Node computes `stat.mtimeMs` (seconds * 1e3
- * + nanoseconds / 1e6, in doubles) and then truncated as inspect.ts does, so both listers agree.
+ * + nanoseconds / 1e6, in doubles) and then truncated as inspect.ts does, so both listers agree. Read
+ * digit by digit (no regex, no substrings): a scan reads one per file.
  */
 function epochMs(text: string): number | null {
-  const m = /^(\d+)(?:\.(\d+))?$/.exec(text);
-  if (!m) return null;
-  const nsec = Number((m[2] ?? '').slice(0, 9).padEnd(9, '0'));
-  return Math.trunc(Number(m[1]) * 1e3 + nsec / 1e6);
+  const dot = text.indexOf('.');
+  const secondsEnd = dot < 0 ? text.length : dot;
+  // Past 15 digits of seconds (millions of years away) a double may not hold them: lstat decides.
+  if (secondsEnd === 0 || secondsEnd > 15 || dot === text.length - 1) return null;
+  let seconds = 0;
+  for (let i = 0; i < secondsEnd; i++) {
+    const d = text.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return null;
+    seconds = seconds * 10 + d;
+  }
+  let nsec = 0;
+  let digits = 0;
+  for (let i = secondsEnd + 1; i < text.length; i++) {
+    const d = text.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return null;
+    if (digits < 9) {
+      nsec = nsec * 10 + d;
+      digits++;
+    }
+  }
+  for (; digits < 9; digits++) nsec *= 10;
+  return Math.trunc(seconds * 1e3 + nsec / 1e6);
 }

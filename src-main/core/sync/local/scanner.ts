@@ -1,6 +1,6 @@
 import type { SyncContext } from '../context';
-import type { ScanRow } from '../state/files-store';
-import type { Folder } from '../types';
+import type { ScanIndex } from '../state/scan-index';
+import type { FileState, Folder } from '../types';
 import { ignoreRules } from './ignore-rules';
 import { type Inspection, inspectPath } from './inspect';
 import { listTree } from './list-tree';
@@ -16,8 +16,9 @@ export interface ScanResult {
 
 /**
  * Walks a folder (list-tree.ts) and compares each file with the rows read in one pass at the start
- * (about 20 MB per 100,000 files, freed after the scan); only what changed is written, one transaction
- * per batch. So a restart over 100,000 unchanged files costs little more than `find` (docs/benchmarks.md).
+ * (state/scan-index.ts: about 8 MB per 100,000 files, dropped after the scan); only what changed is
+ * written, one transaction per batch. So a restart over 100,000 unchanged files costs little more
+ * than `find` (docs/benchmarks.md).
  * Rows not found by the walk were deleted while nobody watched, but only when the walk read every
  * subfolder: a folder that could not be read deletes nothing.
  */
@@ -35,10 +36,23 @@ export async function scanFolder(
     ctx.folders.update(folder.id, { problem: null });
     ctx.log('folder-back', `The folder ${folder.path} is readable again.`, { folderId: folder.id });
   }
+  // The rows as the last run left them, by path; the walk marks each path it meets, so what is left
+  // unmet at the end is gone. Read whole before the first await (the statement is not shared then).
+  const known = ctx.files.scanIndex(folder.id);
+  try {
+    return await compareWithDisk(ctx, folder, known, signal);
+  } finally {
+    known.release();
+  }
+}
+
+async function compareWithDisk(
+  ctx: SyncContext,
+  folder: Folder,
+  known: ScanIndex,
+  signal: AbortSignal | undefined,
+): Promise<ScanResult> {
   const ignored = ignoreRules(folder.ignore);
-  // The rows as the last run left them, by path; the walk takes out each path it meets, so what is
-  // left at the end is gone. Read whole before the first await (the statement is not shared then).
-  const known = ctx.files.scanRows(folder.id);
   const record = ctx.db.transaction((items: { name: string; seen: Inspection; known: boolean }[]) => {
     // A known row is read whole again by observe(); for a new path there is nothing to read.
     for (const it of items) observe(ctx, folder, it.name, it.seen, it.known ? undefined : null);
@@ -62,9 +76,9 @@ export async function scanFolder(
     }
     const changed: { name: string; seen: Inspection; known: boolean }[] = [];
     for (const { name, seen } of batch) {
-      const row = known.get(name);
-      if (row && seen.kind !== 'gone') known.delete(name);
-      if (!row || !unchanged(row, seen)) changed.push({ name, seen, known: row !== undefined });
+      const row = known.lookup(name);
+      if (row >= 0 && seen.kind !== 'gone') known.markMet(row);
+      if (row < 0 || !unchanged(known, row, seen)) changed.push({ name, seen, known: row >= 0 });
     }
     files += batch.length;
     if (changed.length) record(changed);
@@ -77,7 +91,10 @@ export async function scanFolder(
       folderMissing(ctx, folder);
       return { files, ok: false };
     }
-    const gone = [...known.values()].filter((r) => !NOT_EXPECTED.has(r[2])).map((r) => r[1]);
+    const gone = known
+      .unmet()
+      .filter((row) => !NOT_EXPECTED.has(known.state(row)))
+      .map((row) => known.id(row));
     for (let i = 0; i < gone.length; i += BATCH) {
       ctx.db.transaction(() => {
         for (const id of gone.slice(i, i + BATCH)) {
@@ -91,14 +108,15 @@ export async function scanFolder(
 }
 
 /** Rows a scan does not expect on disk: gone already, or busy being read or sent (those steps check). */
-const NOT_EXPECTED = new Set(['DELETED', 'DELETING', 'UPLOADING', 'HASHING']);
+const NOT_EXPECTED = new Set<FileState | null>(['DELETED', 'DELETING', 'UPLOADING', 'HASHING']);
 
 /** What observe() would leave as it is: the common case of a restart, decided without a write. */
-function unchanged([, , state, size, mtimeMs, inode, reasonCode]: ScanRow, seen: Inspection): boolean {
-  if (seen.kind === 'skip') return state === 'SKIPPED' && reasonCode === seen.code;
+function unchanged(known: ScanIndex, row: number, seen: Inspection): boolean {
+  const state = known.state(row);
+  if (seen.kind === 'skip') return state === 'SKIPPED' && known.reasonCode(row) === seen.code;
   if (seen.kind !== 'file') return false;
   if (state === 'HASHING' || state === 'UPLOADING') return true;
   if (state === 'DELETED' || state === 'DELETING') return false;
-  if (state === 'FAILED' && reasonCode === FOLDER_MISSING) return false;
-  return size === seen.size && mtimeMs === seen.mtimeMs && inode === seen.inode;
+  if (state === 'FAILED' && known.reasonCode(row) === FOLDER_MISSING) return false;
+  return known.sameStat(row, seen.size, seen.mtimeMs, seen.inode);
 }
