@@ -8,7 +8,7 @@ import { useAccount } from './stores/account-store';
 import { useSync } from './stores/sync-store';
 import { useUi } from './stores/ui-store';
 import { FirstRunView } from './views/first-run/FirstRunView';
-import { VIEWS } from './views/registry';
+import { viewsFor } from './views/registry';
 
 const GROUP_LABEL = { files: 'Storage', bots: 'Bots', app: 'App' } as const;
 
@@ -27,7 +27,7 @@ export function App() {
   if (!session) return <div className="empty">Starting…</div>;
   if (session.kind === 'none') return <FirstRunView />;
 
-  const current = VIEWS.find((v) => v.id === view) ?? VIEWS[0]!;
+  const current = viewsFor(session).find((v) => v.id === view) ?? viewsFor(session)[0]!;
   const View = current.component;
   return (
     <div className="shell">
@@ -50,7 +50,7 @@ function Sidebar() {
   const state = useSync((s) => s.overview?.state ?? 'idle');
   const problems = useSync((s) => s.queue?.problems.filter((p) => p.state === 'FAILED').length ?? 0);
   const account = useAccount((s) => s.account);
-  const groups = (['files', 'bots', 'app'] as const).filter((g) => VIEWS.some((v) => v.group === g));
+  const groups = (['files', 'bots', 'app'] as const).filter((g) => viewsFor(session, g).length > 0);
   return (
     <nav className="sidebar" aria-label="Sections">
       <div className="brand">
@@ -60,7 +60,7 @@ function Sidebar() {
       {groups.map((g) => (
         <div key={g} className="nav-group">
           <div className="nav-group-label small muted">{GROUP_LABEL[g]}</div>
-          {VIEWS.filter((v) => v.group === g).map((v) => (
+          {viewsFor(session, g).map((v) => (
             <button
               key={v.id}
               type="button"

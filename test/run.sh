@@ -7,8 +7,8 @@ cd "$(dirname "$0")/.."
 
 echo "== lint and format (biome)"
 node_modules/.bin/biome check .
-echo "== type check (tsc)"
-node_modules/.bin/tsc -p tsconfig.json --noEmit
+echo "== type check (tsc: src-shared, src-renderer, src-main, then tests and tools)"
+npm run --silent typecheck
 
 mkdir -p test-artifacts
 export ASSETS_SYNC_TEST_HOME="$(mktemp -d)"

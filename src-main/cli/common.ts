@@ -8,7 +8,7 @@ import { type ServiceCache, serviceCache } from '../core/service/cache';
 import { type Connection, normalizeBaseUrl, resolveConnection } from '../core/service/connection';
 import { createFileApiClient, type FileApiClient } from '../core/service/file-api-client';
 import { closePools } from '../core/service/http-pool';
-import { type SettingsStore, settingsStore } from '../core/service/settings';
+import { type ServiceSettingsStore, serviceSettingsStore } from '../core/service/settings';
 import { APP_MIGRATIONS } from '../core/state/migrations';
 import { type Db, openDatabase } from '../shared-node/sqlite';
 
@@ -128,7 +128,7 @@ export function openAppDb(dataDir: string): Db {
 
 export interface Session {
   db: Db;
-  settings: SettingsStore;
+  settings: ServiceSettingsStore;
   cache: ServiceCache;
   secrets: SecretStore;
   out: Output;
@@ -158,7 +158,7 @@ export async function withSession(
   try {
     return await fn({
       db,
-      settings: settingsStore(db),
+      settings: serviceSettingsStore(db),
       cache: serviceCache(db),
       secrets: osKeychain(),
       out,

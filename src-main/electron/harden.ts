@@ -1,19 +1,25 @@
 import type { Session, WebContents } from 'electron';
 import { APP_ORIGIN } from './app-protocol';
 
-/** Only http(s) links leave the app, and they go to the system browser. */
+/**
+ * Links that leave the app, to the system's handler: http(s) to the browser (CDN links), mailto:
+ * and tel: to the mail client and the dialler (a lead's contact). Nothing else (file:, smb:,
+ * javascript:, custom schemes that could start programs).
+ */
+const EXTERNAL_SCHEMES = new Set(['https:', 'http:', 'mailto:', 'tel:']);
+
 export function isExternalLink(url: string): boolean {
   try {
-    const u = new URL(url);
-    return u.protocol === 'https:' || u.protocol === 'http:';
+    return EXTERNAL_SCHEMES.has(new URL(url).protocol);
   } catch {
     return false;
   }
 }
 
 /**
- * The page can neither navigate away nor open windows: a CDN link opens in the system browser
- * (http and https only), everything else is refused. No webviews.
+ * The page can neither navigate away nor open windows: a CDN link opens in the system browser, a
+ * lead's mailto:/tel: link in the system's handler (the page opens them with target=_blank, so
+ * they come here), everything else is refused. No webviews.
  */
 export function hardenContents(contents: WebContents, openExternal: (url: string) => Promise<void>): void {
   contents.on('will-navigate', (event, url) => {

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createAppService } from '../core/app/app-service';
 import { defaultDataDir } from '../core/config/paths';
-import { buildRenderer } from '../launcher/build';
-import { RENDERER_OUT, rendererBuilt } from '../launcher/project-paths';
+import { RENDERER_OUT, rendererBuilt } from '../shared-node/project-paths';
+import { buildRenderer } from '../shared-node/renderer-build';
 import { startHeadlessShell } from './server';
 
 const USAGE = `assets-sync web [--port N] [--data-dir DIR] [--base-url URL]

@@ -1,26 +1,8 @@
 import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ELECTRON_OUT, PROJECT_ROOT, RENDERER_OUT } from '../shared-node/project-paths';
+import { buildRenderer } from '../shared-node/renderer-build';
 import { buildCliBundle, cliOutDir } from './cli-bundle.mjs';
-import { ELECTRON_OUT, PROJECT_ROOT, RENDERER_OUT } from './project-paths';
-
-/** `vite build` of the renderer into out/renderer (or `outDir`: tests build their own copy, side by side). */
-export async function buildRenderer(outDir?: string): Promise<void> {
-  const vite = await import('vite');
-  // Under a test runner NODE_ENV is 'test', which makes both the JSX transform and React development builds.
-  const previous = process.env.NODE_ENV;
-  process.env.NODE_ENV = 'production';
-  try {
-    await vite.build({
-      configFile: join(PROJECT_ROOT, 'vite.config.ts'),
-      logLevel: 'warn',
-      mode: 'production',
-      ...(outDir ? { build: { outDir, emptyOutDir: true } } : {}),
-    });
-  } finally {
-    if (previous === undefined) delete process.env.NODE_ENV;
-    else process.env.NODE_ENV = previous;
-  }
-}
 
 /**
  * The Electron main process and preload bundled with esbuild into out/electron as CommonJS

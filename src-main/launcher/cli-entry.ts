@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { PROJECT_ROOT } from './project-paths';
+import { PROJECT_ROOT } from '../shared-node/project-paths';
 
 // Defined (true) by the esbuild build of out/cli (cli-bundle.mjs); absent where the sources run (tsx, vitest).
 declare const __CLI_BUNDLE__: boolean | undefined;

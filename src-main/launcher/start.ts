@@ -2,8 +2,9 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { buildElectron, buildRenderer } from './build';
-import { electronBuilt, PROJECT_ROOT, rendererBuilt } from './project-paths';
+import { electronBuilt, PROJECT_ROOT, rendererBuilt } from '../shared-node/project-paths';
+import { buildRenderer } from '../shared-node/renderer-build';
+import { buildElectron } from './build';
 
 /**
  * Where the electron package keeps its binary, without loading the package: `require('electron')`

@@ -1,4 +1,5 @@
 import type { Db } from '../shared-node/sqlite';
+import { statements } from '../shared-node/statements';
 
 /**
  * The server's clock: real time plus an offset that `POST /__admin/v1/clock/advance` grows. The offset
@@ -11,8 +12,9 @@ export interface Clock {
 }
 
 export function persistentClock(db: Db): Clock {
-  const read = db.prepare("SELECT value FROM server_meta WHERE key = 'clock_offset_ms'");
-  const write = db.prepare(
+  const prep = statements(db);
+  const read = prep("SELECT value FROM server_meta WHERE key = 'clock_offset_ms'");
+  const write = prep(
     "INSERT INTO server_meta (key, value) VALUES ('clock_offset_ms', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
   );
   let offset = Number((read.get() as { value: string } | undefined)?.value ?? 0);

@@ -29,6 +29,8 @@ export interface ServerModule {
   readonly name: string;
   /** Ids: base 1-9, file hosting 10-99, knowledge entries and webhooks 100-199. */
   readonly migrations: Migration[];
+  /** The module's block of migration ids (db/migrations.ts places the blocks). */
+  readonly migrationIds: { readonly first: number; readonly last: number };
   /** Registers the public API routes and the module's admin routes (under /__admin/v1, already authenticated). */
   register(app: FastifyInstance, ctx: ServerContext): Promise<void> | void;
   registerAdmin?(admin: FastifyInstance, ctx: ServerContext): Promise<void> | void;

@@ -7,7 +7,7 @@ import { openDatabase } from '../shared-node/sqlite';
 import { buildApp } from './app';
 import { persistentClock, Scheduler } from './clock';
 import type { DemoInfo, ServerContext } from './context';
-import { BASE_MIGRATIONS } from './db/base-migrations';
+import { SERVER_MIGRATIONS } from './db/migrations';
 import { MODULES } from './modules';
 import { type ServerOptionsInput, ServerOptionsSchema } from './options';
 
@@ -32,7 +32,7 @@ export async function startReferenceServer(input: ServerOptionsInput = {}): Prom
   const objectsDir = join(dataDir, 'objects');
   mkdirSync(objectsDir, { recursive: true });
 
-  const db = openDatabase(dbFile, [...BASE_MIGRATIONS, ...MODULES.flatMap((m) => m.migrations)]);
+  const db = openDatabase(dbFile, SERVER_MIGRATIONS);
   const clock = persistentClock(db);
   const scheduler = new Scheduler(clock);
   const log = pino({ level: process.env.REFERENCE_SERVER_LOG_LEVEL ?? 'warn' }, pino.destination(2));

@@ -11,6 +11,17 @@ export interface Migration {
   readonly up: string | ((db: Database.Database) => void);
 }
 
+/**
+ * A module's block of ids in one database, and its migrations. The registry of each database lists
+ * its blocks in id order; test/state/migrations.test.ts checks that every id stays in its block.
+ */
+export interface MigrationRange {
+  readonly owner: string;
+  readonly first: number;
+  readonly last: number;
+  readonly migrations: readonly Migration[];
+}
+
 export type Db = Database.Database;
 
 /** Opens a SQLite file in WAL mode with foreign keys on, and applies the migrations not yet applied. */

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useId, useRef } from 'react';
 
 /** A native <dialog>: focus is trapped and Escape cancels, for free. */
 export function ConfirmDialog(props: {
@@ -11,6 +11,8 @@ export function ConfirmDialog(props: {
   onCancel(): void;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
+  // One id per dialog: a view with two dialogs must not name both after the first one's title.
+  const titleId = useId();
   useEffect(() => {
     const d = ref.current;
     if (!d) return;
@@ -18,8 +20,8 @@ export function ConfirmDialog(props: {
     if (!props.open && d.open) d.close();
   }, [props.open]);
   return (
-    <dialog ref={ref} className="modal" onCancel={props.onCancel} aria-labelledby="confirm-title">
-      <h2 id="confirm-title">{props.title}</h2>
+    <dialog ref={ref} className="modal" onCancel={props.onCancel} aria-labelledby={titleId}>
+      <h2 id={titleId}>{props.title}</h2>
       <div className="muted" style={{ marginBottom: '1.25rem' }}>
         {props.children}
       </div>

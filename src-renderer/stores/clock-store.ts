@@ -12,11 +12,6 @@ export const useClock = create<{ clock: ServiceClock; load(): Promise<void> }>((
   },
 }));
 
-/** The service's "now" in epoch ms: what its deadlines are counted against. */
-export function serviceNow(): number {
-  return Date.now() + useClock.getState().clock.offsetMs;
-}
-
 /** Re-renders every `everyMs` (and when the offset moves) with the service's current time. */
 export function useServiceNow(everyMs = 30_000): number {
   const offset = useClock((s) => s.clock.offsetMs);

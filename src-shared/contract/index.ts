@@ -5,6 +5,7 @@ import type { CommandDef } from './define';
 import { filesCommands, filesEvents } from './files';
 import { kbCommands, kbEvents } from './kb';
 import { leadsCommands, leadsEvents } from './leads';
+import { sandboxCommands } from './sandbox';
 import { sessionCommands, sessionEvents } from './session';
 import { settingsCommands, settingsEvents } from './settings';
 import { syncCommands, syncEvents } from './sync';
@@ -21,6 +22,7 @@ export const commands = {
   ...settingsCommands,
   ...kbCommands,
   ...leadsCommands,
+  ...sandboxCommands,
 } satisfies Record<string, CommandDef>;
 
 /** Every event the core pushes to the UI. */
@@ -82,6 +84,7 @@ export * from './define';
 export * from './files';
 export * from './kb';
 export * from './leads';
+export * from './sandbox';
 export * from './session';
 export * from './settings';
 export * from './sync';

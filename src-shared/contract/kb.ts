@@ -3,6 +3,12 @@ import { AppErrorSchema, command, Done, Empty } from './define';
 
 /** Knowledge entries: bots, their entries mirrored locally, the outbox's state, conflicts. */
 
+/**
+ * How long a deleted entry can be brought back: its delete waits this long in the outbox before it
+ * is sent (the editor shows Undo for as long).
+ */
+export const KB_UNDO_WINDOW_MS = 6_000;
+
 export const EntryStateSchema = z.enum(['synced', 'pending', 'conflict', 'error']);
 export type EntryStateView = z.infer<typeof EntryStateSchema>;
 
@@ -30,6 +36,8 @@ export const KbEntryViewSchema = z.object({
     .nullable(),
   baseUpdatedAt: z.string().nullable(),
   editedAt: z.string(),
+  /** Epoch ms until which a delete is held for an undo (`kb.restore`); null otherwise. */
+  undoUntil: z.number().nullable(),
 });
 export type KbEntryView = z.infer<typeof KbEntryViewSchema>;
 
@@ -55,6 +63,8 @@ export const KbBotViewSchema = z.object({
     pending: z.number().int(),
     conflict: z.number().int(),
     error: z.number().int(),
+    /** Operations in the outbox, not yet accepted by the server (lost if the bot is removed). */
+    unsent: z.number().int(),
   }),
 });
 export type KbBotView = z.infer<typeof KbBotViewSchema>;
@@ -96,6 +106,8 @@ export const kbCommands = {
   'kb.create': command(BotId.extend(Fields.shape).strict(), KbEntryViewSchema),
   'kb.edit': command(EntryId.extend(Fields.shape).strict(), KbEntryViewSchema),
   'kb.delete': command(EntryId.strict(), z.object({ entry: KbEntryViewSchema.nullable() })),
+  /** Undoes a delete not yet sent (within the undo window, or later while it still waits). */
+  'kb.restore': command(EntryId.strict(), KbEntryViewSchema),
   'kb.resolve': command(
     z.union([
       EntryId.extend({ keep: z.enum(['mine', 'theirs']) }).strict(),

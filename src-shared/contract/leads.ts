@@ -34,13 +34,23 @@ export type ReceiverView = z.infer<typeof ReceiverViewSchema>;
 const LeadFilter = z.object({
   event: z.enum(['LEAD-CAPTURED', 'HANDOFF-REQUESTED']).optional(),
   handled: z.boolean().optional(),
+  /** Words found in the name, email, phone (digits alone match too), note or anything the visitor sent. */
+  query: z.string().max(200).optional(),
 });
+
+export const LeadDetailSchema = z.object({
+  lead: LeadViewSchema,
+  /** The delivery's body as received, indented (it holds only what the visitor typed and the bot). */
+  payload: z.string(),
+});
+export type LeadDetail = z.infer<typeof LeadDetailSchema>;
 
 export const leadsCommands = {
   'leads.list': command(
     LeadFilter.extend({ limit: z.number().int().min(1).max(5000).optional() }).strict(),
     z.object({ leads: z.array(LeadViewSchema), receiver: ReceiverViewSchema }),
   ),
+  'leads.get': command(z.object({ leadId: z.number().int().positive() }).strict(), LeadDetailSchema),
   'leads.setHandled': command(
     z.object({ leadId: z.number().int().positive(), handled: z.boolean() }).strict(),
     LeadViewSchema,

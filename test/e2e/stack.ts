@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { type AppService, createAppService } from '../../src-main/core/app/app-service';
 import { startHeadlessShell } from '../../src-main/headless/server';
-import { buildRenderer } from '../../src-main/launcher/build';
-import { RENDERER_OUT } from '../../src-main/launcher/project-paths';
+import { RENDERER_OUT } from '../../src-main/shared-node/project-paths';
+import { buildRenderer } from '../../src-main/shared-node/renderer-build';
 import { adminCall, call } from '../support/reference-server';
 
 export const CHROMIUM_FLAGS = [

@@ -1,8 +1,9 @@
 import { _electron } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { buildElectron, buildRenderer } from '../../src-main/launcher/build';
-import { PROJECT_ROOT } from '../../src-main/launcher/project-paths';
+import { buildElectron } from '../../src-main/launcher/build';
 import { electronBinary } from '../../src-main/launcher/start';
+import { PROJECT_ROOT } from '../../src-main/shared-node/project-paths';
+import { buildRenderer } from '../../src-main/shared-node/renderer-build';
 
 // Runs where an Electron binary is installed; elsewhere (here: the binary cannot be downloaded)
 // vitest reports it as skipped, by name.

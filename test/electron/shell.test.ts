@@ -69,7 +69,7 @@ describe('navigation and new windows', () => {
     expect(c.fire('will-navigate', 'app://renderer/index.html')).toBe(false);
   });
 
-  it('denies every new window; http(s) links go to the system browser, nothing else does', () => {
+  it('denies every new window; http(s), mailto and tel links go to the system, nothing else does', () => {
     const c = fakeContents();
     const opened: string[] = [];
     hardenContents(c as never, async (url) => void opened.push(url));
@@ -78,7 +78,15 @@ describe('navigation and new windows', () => {
     expect(c.open('file:///etc/passwd').action).toBe('deny');
     expect(c.open('javascript:alert(1)').action).toBe('deny');
     expect(c.open('smb://share/x').action).toBe('deny');
-    expect(opened).toEqual(['https://cdn.example/storage/1/a.png', 'http://127.0.0.1:8080/storage/1/b.pdf']);
+    expect(c.open('mailto:asha@example.com').action).toBe('deny');
+    expect(c.open('tel:+919811122222').action).toBe('deny');
+    expect(c.open('ms-settings:privacy').action).toBe('deny');
+    expect(opened).toEqual([
+      'https://cdn.example/storage/1/a.png',
+      'http://127.0.0.1:8080/storage/1/b.pdf',
+      'mailto:asha@example.com',
+      'tel:+919811122222',
+    ]);
     expect(isExternalLink('not a url')).toBe(false);
   });
 

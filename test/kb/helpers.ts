@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { botIds } from '../../src-main/core/kb/bots';
 import { createKbService, type KbService } from '../../src-main/core/kb/kb-service';
-import { KB_MIGRATIONS } from '../../src-main/core/kb/migrations';
+import { CORE_KB_MIGRATIONS } from '../../src-main/core/kb/migrations';
 import { LEADS_MIGRATIONS } from '../../src-main/core/leads/migrations';
 import { createSigningKeys } from '../../src-main/core/leads/signing-keys';
 import { osKeychain, type SecretStore } from '../../src-main/core/secrets/keychain';
@@ -65,9 +65,12 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** The app's KB side over a real SQLite file; the budget is generous so tests do not wait on it. */
-export function openApp(dbFile: string, secrets: SecretStore): TestApp {
-  const db = openDatabase(dbFile, [...KB_MIGRATIONS, ...LEADS_MIGRATIONS]);
+/**
+ * The app's KB side over a real SQLite file; the budget is generous so tests do not wait on it.
+ * Deletes go out at once unless a test asks for an undo window (`undoMs`).
+ */
+export function openApp(dbFile: string, secrets: SecretStore, o: { undoMs?: number } = {}): TestApp {
+  const db = openDatabase(dbFile, [...CORE_KB_MIGRATIONS, ...LEADS_MIGRATIONS]);
   const signing = createSigningKeys(secrets, () => botIds(db));
   const snapshots: KbSnapshot[] = [];
   const budget = createRequestBudget({ perMinute: 600 });
@@ -78,6 +81,7 @@ export function openApp(dbFile: string, secrets: SecretStore): TestApp {
     onSnapshot: (s) => snapshots.push(s),
     budgetFor: () => budget,
     timeoutMs: 2_000,
+    undoMs: o.undoMs ?? 0,
   });
   return {
     db,

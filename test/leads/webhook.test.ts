@@ -5,7 +5,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { botIds } from '../../src-main/core/kb/bots';
 import { createKbService } from '../../src-main/core/kb/kb-service';
-import { KB_MIGRATIONS } from '../../src-main/core/kb/migrations';
+import { CORE_KB_MIGRATIONS } from '../../src-main/core/kb/migrations';
 import { createLeadsService, type LeadsService } from '../../src-main/core/leads/leads-service';
 import { LEADS_MIGRATIONS } from '../../src-main/core/leads/migrations';
 import type { RunningServer } from '../../src-main/reference-server/server';
@@ -38,7 +38,7 @@ describe('leads delivered by the reference server', () => {
 
   beforeAll(async () => {
     server = await startServer(join(dir, 'server'), 0, { webhookTimeoutMs: 2000 });
-    db = openDatabase(join(dir, 'app.sqlite'), [...KB_MIGRATIONS, ...LEADS_MIGRATIONS]);
+    db = openDatabase(join(dir, 'app.sqlite'), [...CORE_KB_MIGRATIONS, ...LEADS_MIGRATIONS]);
     leads = createLeadsService({
       db,
       secrets: keychain,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { serviceCache } from '../../src-main/core/service/cache';
-import { SETTING, settingsStore } from '../../src-main/core/service/settings';
+import { SETTING, serviceSettingsStore } from '../../src-main/core/service/settings';
 import { APP_MIGRATIONS } from '../../src-main/core/state/migrations';
 import { openDatabase } from '../../src-main/shared-node/sqlite';
 import type { Account, RemoteFile } from '../../src-shared/api/file-hosting';
@@ -41,7 +41,7 @@ describe('settings and offline cache (the app database, real SQLite)', () => {
     const file1 = join(dir, 'app.sqlite');
     let db = openDatabase(file1, APP_MIGRATIONS);
     const at = new Date('2026-03-01T10:00:00Z');
-    settingsStore(db).set(SETTING.accountBaseUrl, 'https://files.example.com');
+    serviceSettingsStore(db).set(SETTING.accountBaseUrl, 'https://files.example.com');
     const cache = serviceCache(db);
     cache.putAccount('sandbox', account, at);
     cache.putFiles(
@@ -60,7 +60,7 @@ describe('settings and offline cache (the app database, real SQLite)', () => {
 
     db = openDatabase(file1, APP_MIGRATIONS);
     const again = serviceCache(db);
-    expect(settingsStore(db).get(SETTING.accountBaseUrl)).toBe('https://files.example.com');
+    expect(serviceSettingsStore(db).get(SETTING.accountBaseUrl)).toBe('https://files.example.com');
     expect(again.getAccount('sandbox')).toEqual({ value: account, fetchedAt: at.toISOString() });
     expect(again.getFiles('sandbox', { page: 1, perPage: 100 })?.value.files).toEqual([file]);
     expect(again.getFiles('sandbox', { bucket: 'x', page: 1, perPage: 100 })).toBeNull();
@@ -72,8 +72,8 @@ describe('settings and offline cache (the app database, real SQLite)', () => {
     expect(again.getAccount('sandbox')).toBeNull();
     again.clear('sandbox');
     expect(again.getUsage('sandbox', 7)).toBeNull();
-    settingsStore(db).delete(SETTING.accountBaseUrl);
-    expect(settingsStore(db).get(SETTING.accountBaseUrl)).toBeNull();
+    serviceSettingsStore(db).delete(SETTING.accountBaseUrl);
+    expect(serviceSettingsStore(db).get(SETTING.accountBaseUrl)).toBeNull();
     db.close();
   });
 });

@@ -6,14 +6,14 @@ import { osKeychain } from '../../src-main/core/secrets/keychain';
 import { apiKeyAccount, normalizeBaseUrl, resolveConnection } from '../../src-main/core/service/connection';
 import { createFileApiClient } from '../../src-main/core/service/file-api-client';
 import { SANDBOX_KEY_ACCOUNT } from '../../src-main/core/service/sandbox';
-import { SETTING, settingsStore } from '../../src-main/core/service/settings';
+import { SETTING, serviceSettingsStore } from '../../src-main/core/service/settings';
 import { APP_MIGRATIONS } from '../../src-main/core/state/migrations';
 import { openDatabase } from '../../src-main/shared-node/sqlite';
 
 // The real keychain (run through test/run.sh) and a real sandbox server in a temp data dir.
 const dataDir = mkdtempSync(join(tmpdir(), 'assets-svc-conn-'));
 const db = openDatabase(join(dataDir, 'app.sqlite'), APP_MIGRATIONS);
-const settings = settingsStore(db);
+const settings = serviceSettingsStore(db);
 const secrets = osKeychain();
 afterAll(() => {
   db.close();

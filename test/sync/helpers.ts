@@ -118,14 +118,13 @@ export interface EngineHarness {
 /** An engine over a fresh app database in a temp dir, with short waits for tests. */
 export function makeEngine(
   client: FileApiClient,
-  opts: Partial<SyncOptions> & Pick<SyncEngineOptions, 'service' | 'subscribeNative'> = {},
+  opts: Partial<SyncOptions> & Pick<SyncEngineOptions, 'service' | 'subscribeNative' | 'hasher'> = {},
   appDir = mkdtempSync(join(tmpdir(), 'sync-app-')),
 ): EngineHarness {
   const db = openDatabase(join(appDir, 'app.sqlite'), APP_MIGRATIONS);
   const engine = createSyncEngine({
     db,
     client,
-    dataDir: appDir,
     stabilityMs: 150,
     reconcileDelayMs: 50,
     pausePollMs: 200,

@@ -3,12 +3,14 @@ import { progressLine } from '../../src-main/cli/commands/sync-progress';
 import { formatBytes } from '../../src-main/cli/common';
 import { backoffDelayMs } from '../../src-main/core/service/retry-policy';
 import { DOCUMENTED_RULES, uploadsAllowed } from '../../src-main/core/sync/account/account-gate';
+import type { PartsEmitter, SyncEvents } from '../../src-main/core/sync/events';
+import { folderMode } from '../../src-main/core/sync/folder-mode';
 import { ignoreRules, validatePatterns } from '../../src-main/core/sync/local/ignore-rules';
 import { localSkipReason } from '../../src-main/core/sync/local/local-checks';
 import { etaSeconds, speedMeter } from '../../src-main/core/sync/progress';
 import { canMove, isPending } from '../../src-main/core/sync/state/transitions';
 import { FILE_STATES } from '../../src-main/core/sync/types';
-import { isAmbiguous } from '../../src-main/core/sync/upload/react';
+import { isAmbiguous } from '../../src-main/core/sync/upload/on-upload-error';
 
 describe('ignore rules', () => {
   const ignored = ignoreRules('*.psd\nbuild/\n!keep.psd');
@@ -40,6 +42,45 @@ describe('ignore rules', () => {
   });
   it('reports unreadable patterns instead of throwing later', () => {
     expect(validatePatterns('*.psd\n')).toBeNull();
+  });
+});
+
+describe('folder modes (one place decides)', () => {
+  const sent = { remoteId: 7, oldRemoteId: 3 };
+  const never = { remoteId: null, oldRemoteId: null };
+  it('mirror: a local delete deletes the remote copy and a replaced version; a rename deletes the old name', () => {
+    expect(folderMode('mirror').onLocalDelete(sent)).toMatchObject({ to: 'DELETING', trashOldVersion: true });
+    expect(folderMode('mirror').onLocalDelete(never)).toMatchObject({
+      to: 'DELETED',
+      trashOldVersion: false,
+    });
+    expect(folderMode('mirror').onRename({ remoteId: 7, state: 'LIVE' }, 'b.png').deleteOldRemote).toBe(true);
+    // The deleter won the race: the old name's remote is already gone.
+    expect(folderMode('mirror').onRename({ remoteId: 7, state: 'DELETED' }, 'b.png').deleteOldRemote).toBe(
+      false,
+    );
+  });
+  it('upload-only: nothing on the service is deleted by a local delete or rename, and the reason says so', () => {
+    const gone = folderMode('upload-only').onLocalDelete(sent);
+    expect(gone).toMatchObject({ to: 'DELETED', trashOldVersion: false });
+    expect(gone.reason).toMatch(/remote copy is kept/);
+    expect(folderMode('upload-only').onLocalDelete(never).reason).toBe('Deleted locally.');
+    const renamed = folderMode('upload-only').onRename({ remoteId: 7, state: 'LIVE' }, 'b.png');
+    expect(renamed.deleteOldRemote).toBe(false);
+    expect(renamed.reason).toMatch(/^Renamed to b\.png\. The remote copy under the old name is kept/);
+  });
+});
+
+describe('file events', () => {
+  it('leave only through the bookkeeping: a part of the engine cannot send one itself (checked by tsc)', () => {
+    const sent: string[] = [];
+    const parts: PartsEmitter = { emit: (event) => void sent.push(event) };
+    // @ts-expect-error a row's change is announced by SyncContext.transition / insertNew, never directly
+    parts.emit('file', {} as SyncEvents['file']);
+    // @ts-expect-error progress is the bookkeeping's too
+    parts.emit('progress', {} as SyncEvents['progress']);
+    parts.emit('error', { folderId: null, code: 'X', message: 'x' });
+    expect(sent).toEqual(['file', 'progress', 'error']);
   });
 });
 

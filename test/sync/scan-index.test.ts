@@ -95,7 +95,7 @@ describe('scan index', () => {
   it('reason codes come with their rows', () => {
     const folderId = folderWith(['ok.txt', 'odd.txt']);
     const odd = files.getByName(folderId, 'odd.txt')!;
-    files.move(odd.id, 'SKIPPED', { reasonCode: 'NOT-A-FILE', reason: 'a pipe' });
+    files.transition(odd.id, 'SKIPPED', { reasonCode: 'NOT-A-FILE', reason: 'a pipe' });
     const index = files.scanIndex(folderId);
     try {
       expect(index.reasonCode(index.lookup('odd.txt'))).toBe('NOT-A-FILE');

@@ -1,110 +1,213 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { checkLayering } from '../support/layering-rules';
 
-// Reads every import of every source file and checks the arrows of docs/architecture.md:
-// renderer -> shared <- main, and only src-main/electron imports electron.
+// The arrows of docs/architecture.md, on the project itself and on a tiny fake project in which each
+// case below plants one wrong-way import, to show that every rule can fail.
 const root = join(import.meta.dirname, '..', '..');
 
-function sources(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...sources(p));
-    else if (/\.(ts|tsx|mts|cts|js|mjs)$/.test(name)) out.push(p);
+/** A project with every part and every allowed kind of arrow (the checker must accept it as it is). */
+const LAYOUT: Record<string, string> = {
+  'src-shared/contract/index.ts': "import { z } from 'zod';\nexport const name = z.string();",
+  'src-shared/domain/rules.ts': "import { name } from '../contract';\nexport const rule = name;",
+  'src-renderer/App.tsx':
+    "import { name } from '../src-shared/contract';\nimport './styles/app.css';\nimport { useState } from 'react';",
+  'src-renderer/styles/app.css': 'body {}',
+  'src-main/shared-node/sqlite.ts':
+    "import Database from 'better-sqlite3';\nimport { readFileSync } from 'node:fs';\nimport { name } from '../../src-shared/contract';",
+  'src-main/shared-node/worker-url.ts': "export const url = new URL('./worker.mjs', import.meta.url);",
+  'src-main/shared-node/worker.mjs': "import { parentPort } from 'node:worker_threads';",
+  'src-main/reference-server/server.ts':
+    "import { url } from '../shared-node/worker-url';\nimport type { Thing } from './kb/thing';\nexport const start = 1;",
+  'src-main/reference-server/kb/thing.ts': 'export type Thing = 1;',
+  'src-main/reference-server/main.ts': "import { start } from './server';",
+  'src-main/core/app.ts':
+    "import { name } from '../../src-shared/contract';\nimport { url } from '../shared-node/sqlite';\nimport { start } from '../reference-server/server';\nexport const createApp = 1;",
+  'src-main/electron/main.ts': "import { app } from 'electron';\nimport { createApp } from '../core/app';",
+  'src-main/headless/main.ts': "import { createApp } from '../core/app';\nexport const run = 1;",
+  'src-main/launcher/start.ts':
+    "import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\nexport const bin = require('electron');\nconst web = await import('../headless/main');",
+  'src-main/cli/main.ts':
+    "const commands = {\n  start: () => import('../launcher/start'),\n  web: () => import('../headless/main'),\n  server: () => import('../reference-server/main'),\n};\nimport { createApp } from '../core/app';",
+};
+
+const temps: string[] = [];
+afterAll(() => {
+  for (const t of temps) rmSync(t, { recursive: true, force: true });
+});
+
+function project(planted: Record<string, string> = {}): string {
+  const dir = mkdtempSync(join(tmpdir(), 'assets-layering-'));
+  temps.push(dir);
+  for (const [path, text] of Object.entries({ ...LAYOUT, ...planted })) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
   }
-  return out;
+  return dir;
 }
 
-function importsOf(file: string): string[] {
-  const text = readFileSync(file, 'utf8');
-  const specs: string[] = [];
-  const re =
-    /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|require\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s*['"]([^'"]+)['"]/gm;
-  for (const m of text.matchAll(re)) specs.push((m[1] ?? m[2] ?? m[3] ?? m[4])!);
-  return specs;
-}
+const CYCLE = /import each other/;
+const CLOSURE = /the reference server reaches the core by this path/;
 
-const NODE_BUILTINS =
-  /^(node:|fs$|path$|os$|crypto$|child_process$|http$|https$|net$|stream$|worker_threads$|url$|events$|util$)/;
-
-function violations(layer: string, forbidden: (spec: string, file: string) => boolean): string[] {
-  const dir = join(root, layer);
-  let files: string[];
-  try {
-    files = sources(dir);
-  } catch {
-    return [];
-  }
-  const bad: string[] = [];
-  for (const f of files) {
-    for (const spec of importsOf(f)) if (forbidden(spec, f)) bad.push(`${relative(root, f)} imports ${spec}`);
-  }
-  return bad;
-}
-
-const resolvesInto = (spec: string, file: string, target: string) =>
-  spec.startsWith('.') && join(file, '..', spec).startsWith(join(root, target));
+/** One wrong-way import each, and every violation it must produce (no more). */
+const PLANTS: { name: string; file: string; text: string; expected: RegExp[] }[] = [
+  {
+    name: 'shared imports a Node module',
+    file: 'src-shared/domain/bad.ts',
+    text: "import { readFileSync } from 'node:fs';",
+    expected: [/^src-shared\/domain\/bad\.ts imports node:fs: src-shared imports nothing from Node$/],
+  },
+  {
+    name: 'shared requires a bare Node builtin',
+    file: 'src-shared/domain/bad.ts',
+    text: "const fs = require('fs');",
+    expected: [/imports fs: src-shared imports nothing from Node/],
+  },
+  {
+    name: 'shared re-exports react',
+    file: 'src-shared/domain/bad.ts',
+    text: "export { useState } from 'react';",
+    expected: [/imports react: src-shared imports no UI or Electron package/],
+  },
+  {
+    name: 'shared imports a type from the core',
+    file: 'src-shared/domain/bad.ts',
+    text: "import type { createApp } from '../../src-main/core/app';",
+    expected: [/src-shared imports no other layer/, CYCLE],
+  },
+  {
+    name: 'the renderer imports a Node module',
+    file: 'src-renderer/bad.ts',
+    text: "import { join } from 'node:path';",
+    expected: [/src-renderer imports nothing from Node/],
+  },
+  {
+    name: 'the renderer imports the core',
+    file: 'src-renderer/bad.ts',
+    text: "import { createApp } from '../src-main/core/app';",
+    expected: [/src-renderer imports only src-shared among the layers/],
+  },
+  {
+    name: 'the core imports electron',
+    file: 'src-main/core/bad.ts',
+    text: "import { ipcMain } from 'electron';",
+    expected: [/imports electron: only src-main\/electron imports electron/],
+  },
+  {
+    name: 'the CLI imports electron/main',
+    file: 'src-main/cli/bad.ts',
+    text: "import { app } from 'electron/main';",
+    expected: [/only src-main\/electron imports electron/],
+  },
+  {
+    name: 'the core imports a module of the Electron shell',
+    file: 'src-main/core/bad.ts',
+    text: "import '../electron/main';",
+    expected: [/nothing imports the Electron shell/, CYCLE],
+  },
+  {
+    name: 'the core loads the CLI lazily',
+    file: 'src-main/core/bad.ts',
+    text: "const cli = await import('../cli/main');",
+    expected: [/the core imports no shell, launcher or CLI/, CYCLE],
+  },
+  {
+    name: 'the core imports the headless shell',
+    file: 'src-main/core/bad.ts',
+    text: "import { run } from '../headless/main';",
+    expected: [/the core imports no shell, launcher or CLI/, CYCLE],
+  },
+  {
+    name: 'the core imports the launcher',
+    file: 'src-main/core/bad.ts',
+    text: "export * from '../launcher/start';",
+    expected: [/the core imports no shell, launcher or CLI/, CYCLE],
+  },
+  {
+    name: 'the core imports a reference server internal (not server.ts)',
+    file: 'src-main/core/bad.ts',
+    text: "import type { Thing } from '../reference-server/kb/thing';",
+    expected: [/the core reaches the reference server only through server\.ts/],
+  },
+  {
+    name: 'shared-node imports the core',
+    file: 'src-main/shared-node/bad.ts',
+    text: "import { createApp } from '../core/app';",
+    expected: [/src-main\/shared-node imports only src-shared/, CYCLE],
+  },
+  {
+    name: 'shared-node imports the reference server',
+    file: 'src-main/shared-node/bad.ts',
+    text: "import { start } from '../reference-server/server';",
+    expected: [/src-main\/shared-node imports only src-shared/, CYCLE],
+  },
+  {
+    name: 'shared-node imports the CLI',
+    file: 'src-main/shared-node/bad.ts',
+    text: "import '../cli/main';",
+    expected: [/src-main\/shared-node imports only src-shared/, CYCLE],
+  },
+  {
+    name: 'the reference server imports the core',
+    file: 'src-main/reference-server/bad.ts',
+    text: "import { createApp } from '../core/app';",
+    expected: [/the reference server imports nothing from the core/, CLOSURE, CYCLE],
+  },
+  {
+    name: 'the reference server reaches the core through the headless shell',
+    file: 'src-main/reference-server/bad.ts',
+    text: "import { run } from '../headless/main';",
+    expected: [
+      /^src-main\/reference-server\/bad\.ts -> src-main\/headless\/main\.ts -> src-main\/core\/app\.ts: the reference server reaches the core/,
+      CYCLE,
+    ],
+  },
+  {
+    name: 'the reference server starts a worker of the core',
+    file: 'src-main/reference-server/bad.ts',
+    text: "const w = new Worker(new URL('../core/app.ts', import.meta.url));",
+    expected: [/the reference server imports nothing from the core/, CLOSURE, CYCLE],
+  },
+  {
+    name: 'headless and launcher import each other',
+    file: 'src-main/headless/bad.ts',
+    text: "import { bin } from '../launcher/start';",
+    expected: [
+      /^src-main\/headless and src-main\/launcher import each other \(src-main\/headless\/bad\.ts imports \.\.\/launcher\/start; src-main\/launcher\/start\.ts imports \.\.\/headless\/main\)/,
+    ],
+  },
+  {
+    name: 'a folder of src-main that has no rules',
+    file: 'src-main/extra/thing.ts',
+    text: 'export const a = 1;',
+    expected: [/src-main\/extra is no known part of src-main/],
+  },
+  {
+    name: 'a file at the top of src-main',
+    file: 'src-main/loose.ts',
+    text: 'export const a = 1;',
+    expected: [/belongs to no part/],
+  },
+];
 
 describe('import layering', () => {
-  it('src-shared imports nothing from Node, the DOM libraries, Electron or other layers', () => {
-    expect(
-      violations(
-        'src-shared',
-        (s, f) =>
-          NODE_BUILTINS.test(s) ||
-          /^(electron|react|react-dom)$/.test(s) ||
-          resolvesInto(s, f, 'src-main') ||
-          resolvesInto(s, f, 'src-renderer'),
-      ),
-    ).toEqual([]);
+  it('holds in this project', () => {
+    expect(checkLayering(root)).toEqual([]);
   });
 
-  it('src-renderer imports only src-shared among the layers, and no Node or Electron', () => {
-    expect(
-      violations(
-        'src-renderer',
-        (s, f) => NODE_BUILTINS.test(s) || s === 'electron' || resolvesInto(s, f, 'src-main'),
-      ),
-    ).toEqual([]);
+  it('accepts the fake project before anything is planted', () => {
+    expect(checkLayering(project())).toEqual([]);
   });
 
-  it('only src-main/electron imports electron', () => {
-    for (const layer of [
-      'src-main/core',
-      'src-main/reference-server',
-      'src-main/cli',
-      'src-shared',
-      'src-renderer',
-    ]) {
+  it.each(PLANTS)('rejects a planted import: $name', ({ file, text, expected }) => {
+    const found = checkLayering(project({ [file]: text }));
+    expect(found).toHaveLength(expected.length);
+    for (const re of expected)
       expect(
-        violations(
-          layer,
-          (s, f) => s === 'electron' || s.startsWith('electron/') || resolvesInto(s, f, 'src-main/electron'),
-        ),
-      ).toEqual([]);
-    }
-  });
-
-  it('the reference server imports nothing from the core: the core talks to it over HTTP only', () => {
-    expect(violations('src-main/reference-server', (s, f) => resolvesInto(s, f, 'src-main/core'))).toEqual(
-      [],
-    );
-  });
-
-  it('the core reaches the reference server only through server.ts (to start the sandbox)', () => {
-    expect(
-      violations(
-        'src-main/core',
-        (s, f) =>
-          resolvesInto(s, f, 'src-main/reference-server') &&
-          !join(f, '..', s).endsWith('reference-server/server'),
-      ),
-    ).toEqual([]);
-  });
-
-  it('catches a violation (the checker itself can fail)', () => {
-    const spec = importsOf(join(root, 'test', 'unit', 'layering.test.ts'));
-    expect(spec).toContain('node:fs');
+        found.some((v) => re.test(v)),
+        `${re} in ${found.join('\n')}`,
+      ).toBe(true);
   });
 });

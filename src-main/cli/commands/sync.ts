@@ -55,7 +55,6 @@ export async function run(argv: string[]): Promise<number> {
     const engine = createSyncEngine({
       db: s.db,
       client: s.client,
-      dataDir: common.dataDir,
       service: serviceIdentity(s.connection, common.dataDir),
       concurrency,
       watch: !once,

@@ -7,7 +7,7 @@ import { osKeychain, type SecretStore } from '../secrets/keychain';
 import { serviceCache } from '../service/cache';
 import { SANDBOX_CACHE_SOURCE } from '../service/connection';
 import { closePools } from '../service/http-pool';
-import { settingsStore } from '../service/settings';
+import { serviceSettingsStore } from '../service/settings';
 import { APP_MIGRATIONS } from '../state/migrations';
 import type { AppContext } from './context';
 import { createDispatcher } from './dispatcher';
@@ -56,7 +56,7 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
   const log = o.log ?? ((line: string) => process.stderr.write(`assets-sync: ${line}\n`));
   const bus = createEventBus({ coalesce: ['sync.changed', 'sync.queue', 'files.changed'], coalesceMs: 250 });
   const settings = createSettingsStore(db);
-  const serviceSettings = settingsStore(db);
+  const serviceSettings = serviceSettingsStore(db);
   const meter = createRequestMeter();
   const session = createSessionHolder({
     dataDir: o.dataDir,

@@ -1,12 +1,12 @@
 import type { Db } from '../../shared-node/sqlite';
 import type { SecretStore } from '../secrets/keychain';
 import type { ServiceCache } from '../service/cache';
-import type { SettingsStore as ServiceSettings } from '../service/settings';
+import type { ServiceSettingsStore } from '../service/settings';
 import type { EventBus } from './event-bus';
 import type { FilesListing } from './files-listing';
 import type { ServiceClockKeeper } from './service-clock';
 import type { SessionHolder } from './session-holder';
-import type { SettingsStore } from './settings-store';
+import type { AppSettingsStore } from './settings-store';
 
 /** What every section of the app shares. Built once by app-service.ts. */
 export interface AppContext {
@@ -16,9 +16,9 @@ export interface AppContext {
   readonly bus: EventBus;
   readonly session: SessionHolder;
   /** The app's own settings (concurrency, budget, theme...). */
-  readonly settings: SettingsStore;
+  readonly settings: AppSettingsStore;
   /** The service layer's settings (the saved account). */
-  readonly serviceSettings: ServiceSettings;
+  readonly serviceSettings: ServiceSettingsStore;
   /** The last account and usage the service sent, for offline use. */
   readonly cache: ServiceCache;
   /** The searchable copy of the files listing (kept in the service cache). */

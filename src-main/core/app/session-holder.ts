@@ -4,7 +4,7 @@ import type { SecretStore } from '../secrets/keychain';
 import { apiKeyAccount, type Connection, normalizeBaseUrl, resolveConnection } from '../service/connection';
 import { createFileApiClient, type FileApiClient } from '../service/file-api-client';
 import { budgetFor } from '../service/request-budget';
-import { SETTING, type SettingsStore } from '../service/settings';
+import { SETTING, type ServiceSettingsStore } from '../service/settings';
 
 /** The app's choice on first run; the service layer's own setting holds a real account's base URL. */
 const CHOICE_KEY = 'app.session.choice';
@@ -21,7 +21,7 @@ export interface Live {
  */
 export function createSessionHolder(o: {
   dataDir: string;
-  settings: SettingsStore;
+  settings: ServiceSettingsStore;
   secrets: SecretStore;
   env: NodeJS.ProcessEnv;
   baseUrl?: string;

@@ -27,4 +27,4 @@ export function createSettingsStore(db: Db) {
     },
   };
 }
-export type SettingsStore = ReturnType<typeof createSettingsStore>;
+export type AppSettingsStore = ReturnType<typeof createSettingsStore>;

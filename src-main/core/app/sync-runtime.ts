@@ -12,6 +12,7 @@ import { formatIstMinute } from '../../../src-shared/domain/ist-time';
 import { serviceIdentity } from '../sync/account/service-identity';
 import { createSyncEngine, type SyncEngine } from '../sync/engine';
 import type { ActivityEntry } from '../sync/state/activity-store';
+import { PENDING_STATES } from '../sync/state/transitions';
 import type { FileRow, FileState } from '../sync/types';
 import { refreshAccount } from './account-refresh';
 import type { AppContext } from './context';
@@ -23,8 +24,6 @@ export interface EngineTunables {
   stabilityMs?: number;
   pausePollMs?: number;
 }
-
-const PENDING: readonly FileState[] = ['NEW', 'HASHING', 'QUEUED', 'UPLOADING', 'PAUSED', 'DELETING'];
 
 /**
  * The sync engine of the current connection: built when a connection opens, stopped when it closes
@@ -51,7 +50,6 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
     const e = createSyncEngine({
       db: ctx.db,
       client: live.client,
-      dataDir: ctx.dataDir,
       service: serviceIdentity(live.connection, ctx.dataDir),
       concurrency: settings.concurrency,
       ...engineOptions,
@@ -137,7 +135,7 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
       problem: f.problem,
       counts: {
         live: f.counts.LIVE,
-        pending: PENDING.reduce((n, s) => n + f.counts[s], 0),
+        pending: PENDING_STATES.reduce((n, s) => n + f.counts[s], 0),
         failed: f.counts.FAILED,
         skipped: f.counts.SKIPPED,
       },

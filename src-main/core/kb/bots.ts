@@ -1,4 +1,5 @@
 import type { Db } from '../../shared-node/sqlite';
+import { statements } from '../../shared-node/statements';
 import type { SecretStore } from '../secrets/keychain';
 
 /** A bot whose entries the app edits. Its token is in the keychain, never in this row. */
@@ -49,10 +50,11 @@ export interface NewBot {
 }
 
 export function createBotRegistry(db: Db, secrets: SecretStore) {
-  const byId = db.prepare('SELECT * FROM kb_bots WHERE local_id = ?');
+  const prep = statements(db);
+  const byId = prep('SELECT * FROM kb_bots WHERE local_id = ?');
   return {
     list(): Bot[] {
-      return (db.prepare('SELECT * FROM kb_bots ORDER BY local_id').all() as BotRow[]).map(toBot);
+      return (prep('SELECT * FROM kb_bots ORDER BY local_id').all() as BotRow[]).map(toBot);
     },
     get(localId: number): Bot | null {
       const row = byId.get(localId) as BotRow | undefined;
@@ -60,22 +62,20 @@ export function createBotRegistry(db: Db, secrets: SecretStore) {
     },
     /** The row is written first so the keychain account can carry its id; a keychain failure undoes it. */
     add(bot: NewBot): Bot {
-      const info = db
-        .prepare(
-          'INSERT INTO kb_bots (base_url, remote_bot_id, name, is_sandbox, created_at) VALUES (?, ?, ?, ?, ?)',
-        )
-        .run(
-          bot.baseUrl.replace(/\/+$/, ''),
-          bot.remoteBotId ?? null,
-          bot.name,
-          bot.isSandbox ? 1 : 0,
-          new Date().toISOString(),
-        );
+      const info = prep(
+        'INSERT INTO kb_bots (base_url, remote_bot_id, name, is_sandbox, created_at) VALUES (?, ?, ?, ?, ?)',
+      ).run(
+        bot.baseUrl.replace(/\/+$/, ''),
+        bot.remoteBotId ?? null,
+        bot.name,
+        bot.isSandbox ? 1 : 0,
+        new Date().toISOString(),
+      );
       const localId = Number(info.lastInsertRowid);
       try {
         secrets.set(botTokenAccount(localId), bot.token);
       } catch (error) {
-        db.prepare('DELETE FROM kb_bots WHERE local_id = ?').run(localId);
+        prep('DELETE FROM kb_bots WHERE local_id = ?').run(localId);
         throw error;
       }
       return this.get(localId)!;
@@ -83,7 +83,7 @@ export function createBotRegistry(db: Db, secrets: SecretStore) {
     update(localId: number, fields: { baseUrl?: string; name?: string; remoteBotId?: number | null }): void {
       const bot = this.get(localId);
       if (!bot) return;
-      db.prepare('UPDATE kb_bots SET base_url = ?, name = ?, remote_bot_id = ? WHERE local_id = ?').run(
+      prep('UPDATE kb_bots SET base_url = ?, name = ?, remote_bot_id = ? WHERE local_id = ?').run(
         (fields.baseUrl ?? bot.baseUrl).replace(/\/+$/, ''),
         fields.name ?? bot.name,
         fields.remoteBotId === undefined ? bot.remoteBotId : fields.remoteBotId,
@@ -97,7 +97,7 @@ export function createBotRegistry(db: Db, secrets: SecretStore) {
       return secrets.get(botTokenAccount(localId));
     },
     remove(localId: number): void {
-      db.prepare('DELETE FROM kb_bots WHERE local_id = ?').run(localId);
+      prep('DELETE FROM kb_bots WHERE local_id = ?').run(localId);
       secrets.delete(botTokenAccount(localId));
     },
     recordSync(
@@ -109,7 +109,7 @@ export function createBotRegistry(db: Db, secrets: SecretStore) {
         nextAt?: string | null;
       },
     ): void {
-      db.prepare(
+      prep(
         `UPDATE kb_bots SET last_sync_at = COALESCE(?, last_sync_at), last_error_code = ?,
          last_error_message = ?, next_sync_at = ? WHERE local_id = ?`,
       ).run(
@@ -127,7 +127,16 @@ export type BotRegistry = ReturnType<typeof createBotRegistry>;
 
 /** Ids only, without the keychain: for modules keyed by bot (the leads receiver's secrets). */
 export function botIds(db: Db): number[] {
-  return (db.prepare('SELECT local_id FROM kb_bots ORDER BY local_id').all() as { local_id: number }[]).map(
+  const prep = statements(db);
+  return (prep('SELECT local_id FROM kb_bots ORDER BY local_id').all() as { local_id: number }[]).map(
     (r) => r.local_id,
   );
+}
+
+/** The sandbox demo bot's id on the sandbox server, when it is set up (the Sandbox panel raises its leads). */
+export function sandboxRemoteBotId(db: Db): number | null {
+  const r = statements(db)(
+    'SELECT remote_bot_id FROM kb_bots WHERE is_sandbox = 1 AND remote_bot_id IS NOT NULL LIMIT 1',
+  ).get() as { remote_bot_id: number } | undefined;
+  return r?.remote_bot_id ?? null;
 }

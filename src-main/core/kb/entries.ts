@@ -2,6 +2,7 @@ import type { KbEntry } from '../../../src-shared/api/knowledge';
 import { checkEntryCount, checkEntryFields } from '../../../src-shared/domain/kb-entry';
 import { type AppError, appError, err, ok, type Result } from '../../../src-shared/errors';
 import type { Db } from '../../shared-node/sqlite';
+import { statements } from '../../shared-node/statements';
 
 /**
  * The local mirror of a bot's entries and the outbox that carries edits to the server. Every edit
@@ -30,6 +31,8 @@ export interface LocalEntry {
   error: { code: string; message: string } | null;
   theirs: { title: string; description: string; updatedAt: string | null; deleted: boolean } | null;
   editedAt: string;
+  /** Epoch ms until which a delete waits for an undo; null when nothing is held. */
+  undoUntil: number | null;
 }
 
 export interface OutboxRow {
@@ -42,6 +45,8 @@ export interface OutboxRow {
   rev: number;
   held: boolean;
   sending: boolean;
+  /** Not sent before this epoch ms (a delete inside its undo window). */
+  notBefore: number | null;
 }
 
 interface EntryRow {
@@ -65,6 +70,7 @@ interface EntryRow {
   theirs_deleted: number;
   edited_at: string;
   op: OutboxOp | null;
+  not_before: number | null;
 }
 
 interface OutboxDbRow {
@@ -77,6 +83,7 @@ interface OutboxDbRow {
   rev: number;
   held: number;
   sending: number;
+  not_before: number | null;
 }
 
 const toEntry = (r: EntryRow): LocalEntry => ({
@@ -103,6 +110,7 @@ const toEntry = (r: EntryRow): LocalEntry => ({
         }
       : null,
   editedAt: r.edited_at,
+  undoUntil: r.op === 'delete' && r.locally_deleted === 1 ? r.not_before : null,
 });
 
 const toOutbox = (r: OutboxDbRow): OutboxRow => ({
@@ -115,10 +123,16 @@ const toOutbox = (r: OutboxDbRow): OutboxRow => ({
   rev: r.rev,
   held: r.held === 1,
   sending: r.sending === 1,
+  notBefore: r.not_before,
 });
 
 const now = () => new Date().toISOString();
 const notFound = (id: number) => appError('KB-ENTRY-NOT-FOUND', `Entry ${id} is not in this app's list.`);
+const tooLate = () =>
+  appError(
+    'KB-UNDO-TOO-LATE',
+    'This delete already went to the server, so it cannot be undone here; add the entry again instead.',
+  );
 
 export type Resolution =
   | { keep: 'mine' }
@@ -126,45 +140,48 @@ export type Resolution =
   | { merge: { title: string; description: string } };
 
 export function createEntryStore(db: Db) {
-  const entrySelect = `SELECT e.*, o.op AS op FROM kb_entries e LEFT JOIN kb_outbox o ON o.entry_local_id = e.local_id`;
-  const getRow = (id: number) =>
-    db.prepare(`${entrySelect} WHERE e.local_id = ?`).get(id) as EntryRow | undefined;
+  const prep = statements(db);
+  const entrySelect = `SELECT e.*, o.op AS op, o.not_before AS not_before FROM kb_entries e
+    LEFT JOIN kb_outbox o ON o.entry_local_id = e.local_id`;
+  const getRow = (id: number) => prep(`${entrySelect} WHERE e.local_id = ?`).get(id) as EntryRow | undefined;
   const opOf = (entryId: number) =>
-    db.prepare('SELECT * FROM kb_outbox WHERE entry_local_id = ?').get(entryId) as OutboxDbRow | undefined;
+    prep('SELECT * FROM kb_outbox WHERE entry_local_id = ?').get(entryId) as OutboxDbRow | undefined;
   const liveCount = (botId: number) =>
     (
-      db
-        .prepare('SELECT COUNT(*) AS n FROM kb_entries WHERE bot_local_id = ? AND locally_deleted = 0')
-        .get(botId) as { n: number }
+      prep('SELECT COUNT(*) AS n FROM kb_entries WHERE bot_local_id = ? AND locally_deleted = 0').get(
+        botId,
+      ) as { n: number }
     ).n;
 
-  /** Writes or folds the entry's single outbox row. */
+  /** Writes or folds the entry's single outbox row; `notBefore` holds it (a delete's undo window). */
   function queue(
     entryId: number,
     botId: number,
     op: OutboxOp,
     title: string | null,
     description: string | null,
+    notBefore: number | null = null,
   ) {
     const existing = opOf(entryId);
     if (existing) {
-      db.prepare(
-        'UPDATE kb_outbox SET op = ?, title = ?, description = ?, rev = rev + 1, held = 0 WHERE seq = ?',
+      prep(
+        'UPDATE kb_outbox SET op = ?, title = ?, description = ?, rev = rev + 1, held = 0, not_before = ? WHERE seq = ?',
       ).run(
         existing.sending ? existing.op : op,
         existing.sending ? existing.title : title,
         existing.sending ? existing.description : description,
+        notBefore,
         existing.seq,
       );
     } else {
-      db.prepare(
-        'INSERT INTO kb_outbox (bot_local_id, entry_local_id, op, title, description, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-      ).run(botId, entryId, op, title, description, now());
+      prep(
+        'INSERT INTO kb_outbox (bot_local_id, entry_local_id, op, title, description, created_at, not_before) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ).run(botId, entryId, op, title, description, now(), notBefore);
     }
   }
 
   function markPending(entryId: number) {
-    db.prepare(
+    prep(
       "UPDATE kb_entries SET state = 'pending', error_code = NULL, error_message = NULL, edited_at = ? WHERE local_id = ?",
     ).run(now(), entryId);
   }
@@ -172,11 +189,9 @@ export function createEntryStore(db: Db) {
   const store = {
     list(botId: number): LocalEntry[] {
       return (
-        db
-          .prepare(
-            `${entrySelect} WHERE e.bot_local_id = ? ORDER BY e.sort_order IS NULL, e.sort_order, e.local_id`,
-          )
-          .all(botId) as EntryRow[]
+        prep(
+          `${entrySelect} WHERE e.bot_local_id = ? ORDER BY e.sort_order IS NULL, e.sort_order, e.local_id`,
+        ).all(botId) as EntryRow[]
       ).map(toEntry);
     },
 
@@ -191,11 +206,9 @@ export function createEntryStore(db: Db) {
       return db.transaction((): Result<LocalEntry> => {
         const tooMany = checkEntryCount(liveCount(botId));
         if (tooMany) return err(appError(tooMany.code, tooMany.message));
-        const info = db
-          .prepare(
-            "INSERT INTO kb_entries (bot_local_id, title, description, state, edited_at) VALUES (?, ?, ?, 'pending', ?)",
-          )
-          .run(botId, fields.title, fields.description, now());
+        const info = prep(
+          "INSERT INTO kb_entries (bot_local_id, title, description, state, edited_at) VALUES (?, ?, ?, 'pending', ?)",
+        ).run(botId, fields.title, fields.description, now());
         const id = Number(info.lastInsertRowid);
         queue(id, botId, 'create', fields.title, fields.description);
         return ok(store.get(id)!);
@@ -212,7 +225,7 @@ export function createEntryStore(db: Db) {
           return err(
             appError('KB-IN-CONFLICT', 'This entry changed on the server too: resolve the conflict first.'),
           );
-        db.prepare('UPDATE kb_entries SET title = ?, description = ? WHERE local_id = ?').run(
+        prep('UPDATE kb_entries SET title = ?, description = ? WHERE local_id = ?').run(
           fields.title,
           fields.description,
           id,
@@ -224,24 +237,55 @@ export function createEntryStore(db: Db) {
       })();
     },
 
-    remove(id: number): Result<LocalEntry | null> {
-      return db.transaction((): Result<LocalEntry | null> => {
+    /**
+     * Deletes locally now; the delete waits in the outbox until `holdUntil` (the undo window). An
+     * entry never sent is kept until then too, so that an undo can bring it back.
+     */
+    remove(id: number, holdUntil: number | null = null): Result<LocalEntry> {
+      return db.transaction((): Result<LocalEntry> => {
         const row = getRow(id);
         if (!row || row.locally_deleted) return err(notFound(id));
         if (row.state === 'conflict')
           return err(
             appError('KB-IN-CONFLICT', 'This entry changed on the server too: resolve the conflict first.'),
           );
-        const op = opOf(id);
-        // Never sent: forgetting it locally is the whole delete.
-        if (row.remote_id === null && !op?.sending) {
-          db.prepare('DELETE FROM kb_outbox WHERE entry_local_id = ?').run(id);
-          db.prepare('DELETE FROM kb_entries WHERE local_id = ?').run(id);
-          return ok(null);
-        }
-        db.prepare('UPDATE kb_entries SET locally_deleted = 1 WHERE local_id = ?').run(id);
-        queue(id, row.bot_local_id, 'delete', null, null);
+        prep('UPDATE kb_entries SET locally_deleted = 1 WHERE local_id = ?').run(id);
+        queue(id, row.bot_local_id, 'delete', null, null, holdUntil);
         markPending(id);
+        return ok(store.get(id)!);
+      })();
+    },
+
+    /**
+     * Undoes a delete not yet sent: the entry comes back with whatever it still needs to send
+     * (its create, its unsent edit, or nothing when it matches the server's copy).
+     */
+    restore(id: number): Result<LocalEntry> {
+      return db.transaction((): Result<LocalEntry> => {
+        const row = getRow(id);
+        if (!row) return err(tooLate());
+        if (!row.locally_deleted) return err(appError('KB-NOT-DELETED', 'This entry is not deleted.'));
+        if (row.state === 'conflict')
+          return err(
+            appError('KB-IN-CONFLICT', 'This entry changed on the server too: resolve the conflict first.'),
+          );
+        const op = opOf(id);
+        if (!op || (op.sending && op.op === 'delete')) return err(tooLate());
+        prep('UPDATE kb_entries SET locally_deleted = 0 WHERE local_id = ?').run(id);
+        if (op.sending) {
+          // A create is on the wire: its acknowledgement sees the newer revision and sends the text.
+          prep('UPDATE kb_outbox SET rev = rev + 1, not_before = NULL WHERE seq = ?').run(op.seq);
+          return ok(store.get(id)!);
+        }
+        const inStep = row.base_title === row.title && row.base_description === row.description;
+        if (row.remote_id !== null && inStep) {
+          prep('DELETE FROM kb_outbox WHERE seq = ?').run(op.seq);
+          prep(
+            "UPDATE kb_entries SET state = 'synced', error_code = NULL, error_message = NULL WHERE local_id = ?",
+          ).run(id);
+          return ok(store.get(id)!);
+        }
+        queue(id, row.bot_local_id, row.remote_id === null ? 'create' : 'update', row.title, row.description);
         return ok(store.get(id)!);
       })();
     },
@@ -260,12 +304,12 @@ export function createEntryStore(db: Db) {
         const clearTheirs =
           'theirs_title = NULL, theirs_description = NULL, theirs_updated_at = NULL, theirs_deleted = 0';
         if ('keep' in resolution && resolution.keep === 'theirs') {
-          db.prepare('DELETE FROM kb_outbox WHERE entry_local_id = ?').run(id);
+          prep('DELETE FROM kb_outbox WHERE entry_local_id = ?').run(id);
           if (theirsDeleted) {
-            db.prepare('DELETE FROM kb_entries WHERE local_id = ?').run(id);
+            prep('DELETE FROM kb_entries WHERE local_id = ?').run(id);
             return ok(null);
           }
-          db.prepare(
+          prep(
             `UPDATE kb_entries SET title = theirs_title, description = theirs_description,
              base_updated_at = theirs_updated_at, base_title = theirs_title,
              base_description = theirs_description, locally_deleted = 0, state = 'synced',
@@ -278,23 +322,23 @@ export function createEntryStore(db: Db) {
         if (theirsDeleted) {
           // Mine wins over a server delete: the entry is created again, so it counts against the limit.
           if (row.locally_deleted) {
-            db.prepare('DELETE FROM kb_outbox WHERE entry_local_id = ?').run(id);
-            db.prepare('DELETE FROM kb_entries WHERE local_id = ?').run(id);
+            prep('DELETE FROM kb_outbox WHERE entry_local_id = ?').run(id);
+            prep('DELETE FROM kb_entries WHERE local_id = ?').run(id);
             return ok(null);
           }
-          db.prepare(
+          prep(
             `UPDATE kb_entries SET title = ?, description = ?, remote_id = NULL, base_updated_at = NULL,
              base_title = NULL, base_description = NULL, sort_order = NULL, ${clearTheirs} WHERE local_id = ?`,
           ).run(mine.title, mine.description, id);
-          db.prepare('DELETE FROM kb_outbox WHERE entry_local_id = ?').run(id);
+          prep('DELETE FROM kb_outbox WHERE entry_local_id = ?').run(id);
           queue(id, row.bot_local_id, 'create', mine.title, mine.description);
         } else {
           const keepDelete = row.locally_deleted === 1 && !('merge' in resolution);
-          db.prepare(
+          prep(
             `UPDATE kb_entries SET title = ?, description = ?, base_updated_at = theirs_updated_at,
              base_title = theirs_title, base_description = theirs_description, locally_deleted = ?, ${clearTheirs} WHERE local_id = ?`,
           ).run(mine.title, mine.description, keepDelete ? 1 : 0, id);
-          db.prepare('DELETE FROM kb_outbox WHERE entry_local_id = ?').run(id);
+          prep('DELETE FROM kb_outbox WHERE entry_local_id = ?').run(id);
           if (keepDelete) queue(id, row.bot_local_id, 'delete', null, null);
           else queue(id, row.bot_local_id, 'update', mine.title, mine.description);
         }
@@ -309,31 +353,66 @@ export function createEntryStore(db: Db) {
       if (!row) return err(notFound(id));
       if (row.state !== 'error') return err(appError('KB-NOTHING-TO-RETRY', 'This entry is not in error.'));
       db.transaction(() => {
-        db.prepare('UPDATE kb_outbox SET held = 0 WHERE entry_local_id = ?').run(id);
+        prep('UPDATE kb_outbox SET held = 0 WHERE entry_local_id = ?').run(id);
         markPending(id);
       })();
       return ok(store.get(id)!);
     },
 
-    counts(botId: number): { total: number; pending: number; conflict: number; error: number } {
-      const rows = db
-        .prepare('SELECT state, COUNT(*) AS n FROM kb_entries WHERE bot_local_id = ? GROUP BY state')
-        .all(botId) as { state: EntryState; n: number }[];
+    counts(botId: number): {
+      total: number;
+      pending: number;
+      conflict: number;
+      error: number;
+      unsent: number;
+    } {
+      const rows = prep(
+        'SELECT state, COUNT(*) AS n FROM kb_entries WHERE bot_local_id = ? GROUP BY state',
+      ).all(botId) as { state: EntryState; n: number }[];
       const by = Object.fromEntries(rows.map((r) => [r.state, r.n])) as Partial<Record<EntryState, number>>;
       const total = rows.reduce((a, r) => a + r.n, 0);
-      return { total, pending: by.pending ?? 0, conflict: by.conflict ?? 0, error: by.error ?? 0 };
+      const unsent = (
+        prep('SELECT COUNT(*) AS n FROM kb_outbox WHERE bot_local_id = ?').get(botId) as { n: number }
+      ).n;
+      return { total, pending: by.pending ?? 0, conflict: by.conflict ?? 0, error: by.error ?? 0, unsent };
     },
 
     // ---- used by the sync loop ----
 
     outbox(botId: number): OutboxRow[] {
       return (
-        db.prepare('SELECT * FROM kb_outbox WHERE bot_local_id = ? ORDER BY seq').all(botId) as OutboxDbRow[]
+        prep('SELECT * FROM kb_outbox WHERE bot_local_id = ? ORDER BY seq').all(botId) as OutboxDbRow[]
       ).map(toOutbox);
     },
 
+    /** The earliest hold still running (epoch ms), so a round can be due when it ends. */
+    nextHold(botId: number, at: number): number | null {
+      const r = prep(
+        'SELECT MIN(not_before) AS t FROM kb_outbox WHERE bot_local_id = ? AND not_before > ?',
+      ).get(botId, at) as { t: number | null };
+      return r.t;
+    },
+
+    /** Entries never sent whose delete's undo window ended: forgetting them is the whole delete. */
+    purgeLocalDeletes(botId: number, at: number): number {
+      return db.transaction(() => {
+        const ids = (
+          prep(
+            `SELECT e.local_id FROM kb_entries e JOIN kb_outbox o ON o.entry_local_id = e.local_id
+               WHERE e.bot_local_id = ? AND e.remote_id IS NULL AND e.locally_deleted = 1 AND o.op = 'delete'
+               AND o.sending = 0 AND (o.not_before IS NULL OR o.not_before <= ?)`,
+          ).all(botId, at) as { local_id: number }[]
+        ).map((r) => r.local_id);
+        for (const id of ids) {
+          prep('DELETE FROM kb_outbox WHERE entry_local_id = ?').run(id);
+          prep('DELETE FROM kb_entries WHERE local_id = ?').run(id);
+        }
+        return ids.length;
+      })();
+    },
+
     markSending(seq: number, sending: boolean): void {
-      db.prepare('UPDATE kb_outbox SET sending = ? WHERE seq = ?').run(sending ? 1 : 0, seq);
+      prep('UPDATE kb_outbox SET sending = ? WHERE seq = ?').run(sending ? 1 : 0, seq);
     },
 
     /**
@@ -345,12 +424,12 @@ export function createEntryStore(db: Db) {
         const row = getRow(sent.entryId);
         const current = opOf(sent.entryId);
         if (sent.op === 'delete' || server === null) {
-          db.prepare('DELETE FROM kb_outbox WHERE entry_local_id = ?').run(sent.entryId);
-          db.prepare('DELETE FROM kb_entries WHERE local_id = ?').run(sent.entryId);
+          prep('DELETE FROM kb_outbox WHERE entry_local_id = ?').run(sent.entryId);
+          prep('DELETE FROM kb_entries WHERE local_id = ?').run(sent.entryId);
           return;
         }
         if (!row) return;
-        db.prepare(
+        prep(
           `UPDATE kb_entries SET remote_id = ?, source = ?, sort_order = ?, base_updated_at = ?, base_title = ?,
            base_description = ? WHERE local_id = ?`,
         ).run(
@@ -364,9 +443,7 @@ export function createEntryStore(db: Db) {
         );
         if (current && current.rev !== sent.rev) {
           const next: OutboxOp = row.locally_deleted ? 'delete' : 'update';
-          db.prepare(
-            'UPDATE kb_outbox SET op = ?, title = ?, description = ?, sending = 0 WHERE seq = ?',
-          ).run(
+          prep('UPDATE kb_outbox SET op = ?, title = ?, description = ?, sending = 0 WHERE seq = ?').run(
             next,
             next === 'delete' ? null : row.title,
             next === 'delete' ? null : row.description,
@@ -374,8 +451,8 @@ export function createEntryStore(db: Db) {
           );
           return;
         }
-        db.prepare('DELETE FROM kb_outbox WHERE entry_local_id = ?').run(sent.entryId);
-        db.prepare(
+        prep('DELETE FROM kb_outbox WHERE entry_local_id = ?').run(sent.entryId);
+        prep(
           "UPDATE kb_entries SET title = ?, description = ?, state = 'synced', error_code = NULL, error_message = NULL WHERE local_id = ?",
         ).run(server.title, server.description, sent.entryId);
       })();
@@ -384,8 +461,8 @@ export function createEntryStore(db: Db) {
     /** The server copy moved on (or is gone): keep both sides for the editor to choose. */
     markConflict(entryId: number, theirs: KbEntry | null): void {
       db.transaction(() => {
-        db.prepare('UPDATE kb_outbox SET sending = 0 WHERE entry_local_id = ?').run(entryId);
-        db.prepare(
+        prep('UPDATE kb_outbox SET sending = 0 WHERE entry_local_id = ?').run(entryId);
+        prep(
           `UPDATE kb_entries SET state = 'conflict', theirs_title = ?, theirs_description = ?,
            theirs_updated_at = ?, theirs_deleted = ?, error_code = NULL, error_message = NULL WHERE local_id = ?`,
         ).run(
@@ -401,8 +478,8 @@ export function createEntryStore(db: Db) {
     /** The server refused the operation: hold it until the editor changes the entry or retries. */
     markRefused(entryId: number, error: AppError): void {
       db.transaction(() => {
-        db.prepare('UPDATE kb_outbox SET held = 1, sending = 0 WHERE entry_local_id = ?').run(entryId);
-        db.prepare(
+        prep('UPDATE kb_outbox SET held = 1, sending = 0 WHERE entry_local_id = ?').run(entryId);
+        prep(
           "UPDATE kb_entries SET state = 'error', error_code = ?, error_message = ? WHERE local_id = ?",
         ).run(error.code, error.message, entryId);
       })();
@@ -417,9 +494,9 @@ export function createEntryStore(db: Db) {
       if (sending.length === 0) return;
       const claimed = new Set(
         (
-          db
-            .prepare('SELECT remote_id FROM kb_entries WHERE bot_local_id = ? AND remote_id IS NOT NULL')
-            .all(botId) as { remote_id: number }[]
+          prep('SELECT remote_id FROM kb_entries WHERE bot_local_id = ? AND remote_id IS NOT NULL').all(
+            botId,
+          ) as { remote_id: number }[]
         ).map((r) => r.remote_id),
       );
       for (const op of sending) {
@@ -437,9 +514,9 @@ export function createEntryStore(db: Db) {
     /** Refresh: take the server's list as truth for every entry with nothing of the editor's pending. */
     applyServerList(botId: number, server: KbEntry[]): void {
       db.transaction(() => {
-        const local = db
-          .prepare(`${entrySelect} WHERE e.bot_local_id = ? AND e.remote_id IS NOT NULL`)
-          .all(botId) as EntryRow[];
+        const local = prep(`${entrySelect} WHERE e.bot_local_id = ? AND e.remote_id IS NOT NULL`).all(
+          botId,
+        ) as EntryRow[];
         const byRemote = new Map(local.map((r) => [r.remote_id!, r]));
         const seen = new Set<number>();
         for (const s of server) {
@@ -447,20 +524,20 @@ export function createEntryStore(db: Db) {
           const r = byRemote.get(s.id);
           // The server's copy becomes both the entry and its base (named parameters: each field once).
           if (!r) {
-            db.prepare(
+            prep(
               `INSERT INTO kb_entries (bot_local_id, remote_id, title, description, source, sort_order,
                base_updated_at, base_title, base_description, state, edited_at)
                VALUES (@bot, @id, @title, @description, @source, @sort_order, @updated_at, @title, @description,
                'synced', @now)`,
             ).run({ ...s, bot: botId, now: now() });
           } else if (r.state === 'synced' && !r.op) {
-            db.prepare(
+            prep(
               `UPDATE kb_entries SET title = @title, description = @description, source = @source,
                sort_order = @sort_order, base_updated_at = @updated_at, base_title = @title,
                base_description = @description WHERE local_id = @local_id`,
             ).run({ ...s, local_id: r.local_id });
           } else if (r.state === 'conflict') {
-            db.prepare(
+            prep(
               `UPDATE kb_entries SET theirs_title = ?, theirs_description = ?, theirs_updated_at = ?,
                theirs_deleted = 0, sort_order = ? WHERE local_id = ?`,
             ).run(s.title, s.description, s.updated_at, s.sort_order, r.local_id);
@@ -469,9 +546,9 @@ export function createEntryStore(db: Db) {
         for (const r of local) {
           if (seen.has(r.remote_id!)) continue;
           if (r.state === 'synced' && !r.op)
-            db.prepare('DELETE FROM kb_entries WHERE local_id = ?').run(r.local_id);
+            prep('DELETE FROM kb_entries WHERE local_id = ?').run(r.local_id);
           else if (r.state === 'conflict')
-            db.prepare('UPDATE kb_entries SET theirs_deleted = 1 WHERE local_id = ?').run(r.local_id);
+            prep('UPDATE kb_entries SET theirs_deleted = 1 WHERE local_id = ?').run(r.local_id);
         }
       })();
     },

@@ -10,13 +10,20 @@ const done = ok(Done.parse({ done: true }));
 
 /**
  * The knowledge-entry commands of the contract. With the sandbox, the demo bot is set up by
- * itself each time the sandbox starts, its webhook pointed at this run's lead receiver.
+ * itself each time the sandbox starts, its webhook pointed at this run's lead receiver; on a real
+ * account it goes, with the sandbox (knowledge-and-leads.md, "The sandbox's demo bot").
  */
 export function kbSection(ctx: AppContext, kb: KbService, leads: LeadsService): Section {
   let unsubscribe: (() => void) | null = null;
 
   async function followSession(live: Live | null): Promise<void> {
     const c = live?.connection;
+    if (c?.kind === 'account') {
+      if (kb.removeSandboxBots() > 0)
+        ctx.log('kb: the sandbox demo bot was removed (a real account is in use)');
+      leads.signing.reload();
+      return;
+    }
     if (c?.kind !== 'sandbox' || !c.adminToken) return;
     const receiver = await leads.start();
     const r = await kb.setUpSandbox({
@@ -50,6 +57,7 @@ export function kbSection(ctx: AppContext, kb: KbService, leads: LeadsService): 
         const res = kb.remove(r.entryId);
         return res.ok ? ok({ entry: res.value }) : res;
       },
+      'kb.restore': async (r) => kb.restore(r.entryId),
       'kb.resolve': async (r) => {
         const res = kb.resolve(r.entryId, 'merge' in r ? { merge: r.merge } : { keep: r.keep });
         return res.ok ? ok({ entry: res.value }) : res;

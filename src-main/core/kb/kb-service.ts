@@ -1,4 +1,9 @@
-import type { KbBotView, KbEntryView, KbSnapshot } from '../../../src-shared/contract/kb';
+import {
+  KB_UNDO_WINDOW_MS,
+  type KbBotView,
+  type KbEntryView,
+  type KbSnapshot,
+} from '../../../src-shared/contract/kb';
 import { type AppError, appError, err, ok, type Result } from '../../../src-shared/errors';
 import type { Db } from '../../shared-node/sqlite';
 import type { SecretStore } from '../secrets/keychain';
@@ -22,6 +27,10 @@ export interface KbServiceOptions {
   onSnapshot: (snapshot: KbSnapshot) => void;
   onBots?: (bots: KbBotView[]) => void;
   budgetFor?: (baseUrl: string) => KbBudget;
+  /** A bot and its local entries are gone (the leads side forgets what belongs to it). */
+  onBotRemoved?: (bot: Bot) => void;
+  /** How long a delete waits for an undo before it is sent (tests use 0). */
+  undoMs?: number;
   intervalMs?: number;
   debounceMs?: number;
   timeoutMs?: number;
@@ -41,10 +50,12 @@ const toEntryView = (e: LocalEntry): KbEntryView => ({
   theirs: e.theirs,
   baseUpdatedAt: e.baseUpdatedAt,
   editedAt: e.editedAt,
+  undoUntil: e.undoUntil,
 });
 
 /** The knowledge-entry side of the core: bots, the local-first entries and their sync. */
 export function createKbService(o: KbServiceOptions) {
+  const undoMs = o.undoMs ?? KB_UNDO_WINDOW_MS;
   const bots = createBotRegistry(o.db, o.secrets);
   const entries = createEntryStore(o.db);
   const sync = createKbSync({
@@ -105,6 +116,23 @@ export function createKbService(o: KbServiceOptions) {
 
   const botOfEntry = (entryId: number): number | null => entries.get(entryId)?.botId ?? null;
 
+  /**
+   * Removes a bot and everything of it here: its entries and outbox (cascade), its token and
+   * signing secret in the keychain, its sync timers. What the server holds is not touched.
+   */
+  function forgetBot(botId: number): void {
+    const bot = bots.get(botId);
+    if (!bot) return;
+    sync.forget(botId);
+    try {
+      bots.remove(botId);
+      o.signing.remove(botId);
+    } catch {
+      // The row is gone; a locked keychain keeps an orphan secret under an id never given again.
+    }
+    o.onBotRemoved?.(bot);
+  }
+
   return {
     bots: () => bots.list().map(botView),
     bot: (botId: number) => bots.get(botId),
@@ -153,10 +181,16 @@ export function createKbService(o: KbServiceOptions) {
     },
     removeBot(botId: number): Result<true> {
       if (!bots.get(botId)) return err(noBot(botId));
-      bots.remove(botId);
-      o.signing.remove(botId);
+      forgetBot(botId);
       publishBots();
       return ok(true);
+    },
+    /** The sandbox was left for a real account: its demo bot goes with it (entries, outbox, secrets). */
+    removeSandboxBots(): number {
+      const gone = bots.list().filter((b) => b.isSandbox);
+      for (const b of gone) forgetBot(b.localId);
+      if (gone.length > 0) publishBots();
+      return gone.length;
     },
     create(botId: number, fields: { title: string; description: string }): Result<KbEntryView> {
       if (!bots.get(botId)) return err(noBot(botId));
@@ -169,11 +203,18 @@ export function createKbService(o: KbServiceOptions) {
       if (botId !== null) edited(botId, r);
       return r.ok ? ok(toEntryView(r.value)) : r;
     },
-    remove(entryId: number): Result<KbEntryView | null> {
+    /** Deleted here at once; sent after the undo window unless `restore` comes first. */
+    remove(entryId: number): Result<KbEntryView> {
       const botId = botOfEntry(entryId);
-      const r = entries.remove(entryId);
+      const r = entries.remove(entryId, Date.now() + undoMs);
       if (botId !== null) edited(botId, r);
-      return r.ok ? ok(r.value ? toEntryView(r.value) : null) : r;
+      return r.ok ? ok(toEntryView(r.value)) : r;
+    },
+    restore(entryId: number): Result<KbEntryView> {
+      const botId = botOfEntry(entryId);
+      const r = entries.restore(entryId);
+      if (botId !== null) edited(botId, r);
+      return r.ok ? ok(toEntryView(r.value)) : r;
     },
     resolve(entryId: number, resolution: Resolution): Result<KbEntryView | null> {
       const botId = botOfEntry(entryId);
@@ -202,6 +243,7 @@ export function createKbService(o: KbServiceOptions) {
     }): Promise<Result<number>> {
       const r = await ensureSandboxBot({
         bots,
+        removeBot: forgetBot,
         setSigningSecret: (id, secret) => o.signing.set(id, secret),
         hasSigningSecret: (id) => o.signing.has(id),
         ...s,

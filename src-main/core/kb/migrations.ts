@@ -9,7 +9,7 @@ import type { Migration } from '../../shared-node/sqlite';
  * that value and text (`updated_at` has one-second steps, so the text is compared as well),
  * otherwise the entry becomes a conflict and the server's copy is kept in `theirs_*`.
  */
-export const KB_MIGRATIONS: Migration[] = [
+export const CORE_KB_MIGRATIONS: Migration[] = [
   {
     id: 100,
     name: 'kb bots, entries and outbox',
@@ -64,5 +64,12 @@ export const KB_MIGRATIONS: Migration[] = [
       CREATE INDEX kb_outbox_bot ON kb_outbox (bot_local_id, seq);
       CREATE UNIQUE INDEX kb_outbox_entry ON kb_outbox (entry_local_id);
     `,
+  },
+  {
+    id: 101,
+    name: 'kb outbox hold for undo',
+    // Epoch ms before which the row is not sent: a delete waits out the editor's undo window here,
+    // on disk, so an app closed inside the window still sends it at the next start.
+    up: 'ALTER TABLE kb_outbox ADD COLUMN not_before INTEGER',
   },
 ];

@@ -14,6 +14,8 @@ const MintedBot = z.object({
 
 export interface SandboxBotOptions {
   bots: BotRegistry;
+  /** Removes a bot with its entries and secrets (the sandbox was reset, or its secrets are lost). */
+  removeBot: (botId: number) => void;
   setSigningSecret: (botId: number, secret: string) => void;
   hasSigningSecret: (botId: number) => boolean;
   baseUrl: string;
@@ -65,7 +67,7 @@ export async function ensureSandboxBot(o: SandboxBotOptions): Promise<Result<num
         if (put.status !== 404) return err(sandboxError(`setting the webhook URL answered ${put.status}`));
       }
       // Unknown to the server (a reset sandbox) or secrets lost: start this bot over.
-      o.bots.remove(bot.localId);
+      o.removeBot(bot.localId);
       bot = null;
     }
     const minted = await admin(o.baseUrl, o.adminToken, 'POST', '/bots', {

@@ -29,6 +29,11 @@ function servicesOf(ctx: AppContext) {
       signing: leads.signing,
       onSnapshot: (snapshot) => ctx.bus.emit('kb.changed', snapshot),
       onBots: (bots) => ctx.bus.emit('kb.botsChanged', { bots }),
+      // The demo bot's leads are demo data and go with it; a real bot's leads stay in the inbox.
+      onBotRemoved: (bot) => {
+        if (bot.isSandbox) leads.forgetLeadsOf(bot.localId);
+        leads.signing.reload();
+      },
     });
     s = { kb, leads };
     services.set(ctx, s);

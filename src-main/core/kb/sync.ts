@@ -76,7 +76,7 @@ export function createKbSync(options: KbSyncOptions) {
   function schedule(botId: number, delayMs: number): void {
     const existing = timers.get(botId);
     if (existing) clearTimeout(existing);
-    if (!started) return;
+    if (!started || !options.bots.get(botId)) return;
     const timer = setTimeout(() => {
       timers.delete(botId);
       void syncBot(botId);
@@ -89,6 +89,8 @@ export function createKbSync(options: KbSyncOptions) {
   async function round(botId: number): Promise<RoundOutcome> {
     const bot = options.bots.get(botId);
     if (!bot) return { kind: 'stopped', error: appError('KB-NO-BOT', `Bot ${botId} is not configured.`) };
+    // Needs no network: an entry the server never saw is gone once its undo window ended.
+    if (options.entries.purgeLocalDeletes(botId, Date.now()) > 0) options.onChange(botId);
     let token: string | null;
     try {
       token = options.bots.token(botId);
@@ -130,6 +132,8 @@ export function createKbSync(options: KbSyncOptions) {
   ): Promise<RoundOutcome | null> {
     const entry = options.entries.get(op.entryId);
     if (!entry || op.held || entry.state === 'conflict') return null;
+    // Inside its undo window: a later round sends it (see `untilHold`).
+    if (op.notBefore !== null && op.notBefore > Date.now()) return null;
     const remote = entry.remoteId === null ? undefined : server.get(entry.remoteId);
     if (op.op === 'delete') {
       // Gone on both sides: the editor and the server agree, nothing is lost.
@@ -188,6 +192,13 @@ export function createKbSync(options: KbSyncOptions) {
     return null;
   }
 
+  /** The next round comes no later than the end of the earliest undo window. */
+  function untilHold(botId: number, delayMs: number): number {
+    const at = Date.now();
+    const hold = options.entries.nextHold(botId, at);
+    return hold === null ? delayMs : Math.min(delayMs, hold - at + 50);
+  }
+
   function failed(error: AppError): RoundOutcome {
     if (error.code === KB_ERRORS.unauthorized) return { kind: 'stopped', error };
     return { kind: 'retry', error, retryAt: error.retryAt ?? 0 };
@@ -215,13 +226,13 @@ export function createKbSync(options: KbSyncOptions) {
       s.lastSyncAt = at;
       s.error = null;
       options.bots.recordSync(botId, { at });
-      schedule(botId, intervalMs);
+      schedule(botId, untilHold(botId, intervalMs));
     } else if (outcome.kind === 'retry') {
       const n = (failures.get(botId) ?? 0) + 1;
       failures.set(botId, n);
       s.online = outcome.error.code !== KB_ERRORS.network ? s.online : false;
       s.error = outcome.error;
-      const delay = backoffDelayMs(n, KB_SYNC_BACKOFF, outcome.retryAt - Date.now());
+      const delay = untilHold(botId, backoffDelayMs(n, KB_SYNC_BACKOFF, outcome.retryAt - Date.now()));
       options.bots.recordSync(botId, {
         errorCode: outcome.error.code,
         errorMessage: outcome.error.message,
@@ -268,6 +279,15 @@ export function createKbSync(options: KbSyncOptions) {
       return Promise.all(options.bots.list().map((b) => syncBot(b.localId)));
     },
     status: (botId: number): BotSyncStatus => ({ ...statusOf(botId) }),
+    /** A removed bot: no more rounds, and no status left behind for a later bot to inherit. */
+    forget(botId: number): void {
+      const timer = timers.get(botId);
+      if (timer) clearTimeout(timer);
+      timers.delete(botId);
+      again.delete(botId);
+      failures.delete(botId);
+      status.delete(botId);
+    },
     start(): void {
       started = true;
       for (const bot of options.bots.list()) schedule(bot.localId, 0);

@@ -9,6 +9,7 @@ export function leadsSection(ctx: AppContext, leads: LeadsService): Section {
     name: 'leads',
     handlers: {
       'leads.list': async (r) => ok({ leads: leads.list(r), receiver: leads.receiver() }),
+      'leads.get': async (r) => leads.detail(r.leadId),
       'leads.setHandled': async (r) => {
         const res = leads.setHandled(r.leadId, r.handled);
         if (res.ok) ctx.bus.emit('leads.changed', res.value);

@@ -1,6 +1,7 @@
-import type { LeadView, ReceiverView } from '../../../src-shared/contract/leads';
+import type { LeadDetail, LeadView, ReceiverView } from '../../../src-shared/contract/leads';
 import { type AppError, appError, err, ok, type Result } from '../../../src-shared/errors';
 import type { Db } from '../../shared-node/sqlite';
+import { statements } from '../../shared-node/statements';
 import type { SecretStore } from '../secrets/keychain';
 import { leadsToCsv } from './csv';
 import { createLeadsStore, type StoredLead } from './leads-store';
@@ -47,6 +48,7 @@ export const toLeadView = (l: StoredLead): LeadView => ({
 
 /** The leads side of the core: the webhook receiver, the inbox in SQLite, the signing secrets. */
 export function createLeadsService(o: LeadsServiceOptions) {
+  const prep = statements(o.db);
   const store = createLeadsStore(o.db);
   const signing = createSigningKeys(o.secrets, o.botIds);
   const log = o.log ?? (() => {});
@@ -54,19 +56,17 @@ export function createLeadsService(o: LeadsServiceOptions) {
   let lastError: AppError | null = null;
 
   const stored = (): ReceiverConfig => {
-    const row = o.db.prepare('SELECT host, port, path FROM leads_receiver WHERE id = 1').get() as
+    const row = prep('SELECT host, port, path FROM leads_receiver WHERE id = 1').get() as
       | ReceiverConfig
       | undefined;
     return { ...DEFAULTS, ...row };
   };
   const saved = (): ReceiverConfig => ({ ...stored(), ...o.receiver });
   const save = (c: ReceiverConfig) =>
-    o.db
-      .prepare(
-        `INSERT INTO leads_receiver (id, host, port, path) VALUES (1, ?, ?, ?)
+    prep(
+      `INSERT INTO leads_receiver (id, host, port, path) VALUES (1, ?, ?, ?)
          ON CONFLICT (id) DO UPDATE SET host = excluded.host, port = excluded.port, path = excluded.path`,
-      )
-      .run(c.host, c.port, c.path);
+    ).run(c.host, c.port, c.path);
 
   function view(): ReceiverView {
     const c = saved();
@@ -139,14 +139,34 @@ export function createLeadsService(o: LeadsServiceOptions) {
       await stop();
       return start();
     },
-    list(filter: { event?: string; handled?: boolean; limit?: number } = {}): LeadView[] {
+    list(filter: { event?: string; handled?: boolean; query?: string; limit?: number } = {}): LeadView[] {
       return store.list(filter).map(toLeadView);
+    },
+    /** One lead with the whole delivery it came in, indented for reading. */
+    detail(leadId: number): Result<LeadDetail> {
+      const lead = store.get(leadId);
+      const raw = store.rawBody(leadId);
+      if (!lead || raw === null) return err(appError('LEAD-NOT-FOUND', `There is no lead ${leadId}.`));
+      let payload = raw;
+      try {
+        payload = JSON.stringify(JSON.parse(raw), null, 2);
+      } catch {
+        // Stored only after a JSON parse succeeded; shown as received if that ever changes.
+      }
+      return ok({ lead: toLeadView(lead), payload });
+    },
+    /** Leads of a bot that went with the sandbox. */
+    forgetLeadsOf(botId: number): number {
+      return store.removeByBot(botId);
     },
     setHandled(leadId: number, handled: boolean): Result<LeadView> {
       const l = store.setHandled(leadId, handled);
       return l ? ok(toLeadView(l)) : err(appError('LEAD-NOT-FOUND', `There is no lead ${leadId}.`));
     },
-    exportCsv(filter: { event?: string; handled?: boolean } = {}): { filename: string; csv: string } {
+    exportCsv(filter: { event?: string; handled?: boolean; query?: string } = {}): {
+      filename: string;
+      csv: string;
+    } {
       const date = new Date().toISOString().slice(0, 10);
       return { filename: `leads-${date}.csv`, csv: leadsToCsv(store.list({ ...filter, limit: 1_000_000 })) };
     },

@@ -1,4 +1,5 @@
 import type { Db } from '../../shared-node/sqlite';
+import { statements } from '../../shared-node/statements';
 import type { ParsedLead } from './payload';
 
 export interface StoredLead extends ParsedLead {
@@ -46,13 +47,38 @@ const toLead = (r: LeadRow): StoredLead => ({
   handledAt: r.handled_at,
 });
 
+/**
+ * Every word must be found in one of the fields: name, email, phone, the visitor's note, the bot
+ * and business names, the visitor reference. A phone also matches by its digits, so "98111 22222",
+ * "9811122222" and "+91-98111" find "+91 98111 22222". (Not the raw body: its JSON keys would make
+ * "lead" or "name" match every row.)
+ */
+const SEARCH_COLUMNS = [
+  'name',
+  'email',
+  'phone',
+  "COALESCE(note, '')",
+  'bot_name',
+  'business_name',
+  'visitor_ref',
+];
+const PHONE_DIGITS =
+  "REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(phone, ' ', ''), '-', ''), '+', ''), '(', ''), ')', '')";
+const SEARCH_SQL = `(${[...SEARCH_COLUMNS, PHONE_DIGITS].map((c) => `${c} LIKE ? ESCAPE '\\'`).join(' OR ')})`;
+
+const searchWords = (query: string | undefined): string[] =>
+  (query ?? '').trim().split(/\s+/).filter(Boolean).slice(0, 8);
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
 export function createLeadsStore(db: Db) {
-  const insert = db.prepare(
+  const prep = statements(db);
+  const insert = prep(
     `INSERT INTO leads (bot_local_id, remote_bot_id, bot_name, business_name, conversation_id, event, name, email,
      phone, note, asked_for_a_person, visitor_ref, started_at, received_at, raw_body)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (bot_local_id, conversation_id) DO NOTHING`,
   );
-  const byId = db.prepare('SELECT * FROM leads WHERE id = ?');
+  const byId = prep('SELECT * FROM leads WHERE id = ?');
   return {
     /** Stores a lead once per conversation: a redelivery returns `stored: false` and changes nothing. */
     insert(botId: number, lead: ParsedLead, rawBody: string): { stored: boolean; lead: StoredLead | null } {
@@ -78,10 +104,21 @@ export function createLeadsStore(db: Db) {
     },
     /** Newest first. */
     list(
-      filter: { event?: string | undefined; handled?: boolean | undefined; limit?: number } = {},
+      filter: {
+        event?: string | undefined;
+        handled?: boolean | undefined;
+        query?: string | undefined;
+        limit?: number;
+      } = {},
     ): StoredLead[] {
       const where: string[] = [];
       const args: (string | number)[] = [];
+      for (const word of searchWords(filter.query)) {
+        where.push(SEARCH_SQL);
+        const like = `%${escapeLike(word)}%`;
+        const digits = word.replace(/\D/g, '');
+        args.push(...SEARCH_COLUMNS.map(() => like), digits.length >= 3 ? `%${digits}%` : like);
+      }
       if (filter.event) {
         where.push('event = ?');
         args.push(filter.event);
@@ -90,21 +127,26 @@ export function createLeadsStore(db: Db) {
         where.push(filter.handled ? 'handled_at IS NOT NULL' : 'handled_at IS NULL');
       const sql = `SELECT * FROM leads ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
         ORDER BY received_at DESC, id DESC LIMIT ?`;
-      return (db.prepare(sql).all(...args, filter.limit ?? 1000) as LeadRow[]).map(toLead);
+      return (prep(sql).all(...args, filter.limit ?? 1000) as LeadRow[]).map(toLead);
     },
     get(id: number): StoredLead | null {
       const r = byId.get(id) as LeadRow | undefined;
       return r ? toLead(r) : null;
     },
+    /** The delivery body exactly as received. */
+    rawBody(id: number): string | null {
+      const r = prep('SELECT raw_body FROM leads WHERE id = ?').get(id) as { raw_body: string } | undefined;
+      return r?.raw_body ?? null;
+    },
     setHandled(id: number, handled: boolean): StoredLead | null {
-      db.prepare('UPDATE leads SET handled_at = ? WHERE id = ?').run(
-        handled ? new Date().toISOString() : null,
-        id,
-      );
+      prep('UPDATE leads SET handled_at = ? WHERE id = ?').run(handled ? new Date().toISOString() : null, id);
       return this.get(id);
     },
+    removeByBot(botId: number): number {
+      return prep('DELETE FROM leads WHERE bot_local_id = ?').run(botId).changes;
+    },
     count(): number {
-      return (db.prepare('SELECT COUNT(*) AS n FROM leads').get() as { n: number }).n;
+      return (prep('SELECT COUNT(*) AS n FROM leads').get() as { n: number }).n;
     },
   };
 }

@@ -10,6 +10,7 @@ import {
   UsageSnapshotSchema,
 } from '../../../src-shared/api/file-hosting';
 import type { Db } from '../../shared-node/sqlite';
+import { statements } from '../../shared-node/statements';
 
 /** A copy of what the service said, and when (ISO 8601 UTC). */
 export interface Cached<T> {
@@ -47,14 +48,15 @@ export interface ServiceCache {
 type Kind = 'account' | 'files' | 'usage';
 
 export function serviceCache(db: Db): ServiceCache {
-  const put = db.prepare(
+  const prep = statements(db);
+  const put = prep(
     `INSERT INTO service_cache (source, kind, scope, json, fetched_at) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (source, kind, scope) DO UPDATE SET json = excluded.json, fetched_at = excluded.fetched_at`,
   );
-  const get = db.prepare<[string, Kind, string], { json: string; fetched_at: string }>(
+  const get = prep<[string, Kind, string], { json: string; fetched_at: string }>(
     'SELECT json, fetched_at FROM service_cache WHERE source = ? AND kind = ? AND scope = ?',
   );
-  const clear = db.prepare('DELETE FROM service_cache WHERE source = ?');
+  const clear = prep('DELETE FROM service_cache WHERE source = ?');
 
   function write(source: string, kind: Kind, scope: string, value: unknown, at = new Date()): void {
     put.run(source, kind, scope, JSON.stringify(value), at.toISOString());

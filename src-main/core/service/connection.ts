@@ -1,7 +1,7 @@
 import { type AppError, appError, err, ok, type Result } from '../../../src-shared/errors';
 import type { SecretStore } from '../secrets/keychain';
 import { startSandbox } from './sandbox';
-import { SETTING, type SettingsStore } from './settings';
+import { SETTING, type ServiceSettingsStore } from './settings';
 
 /** Which account the app talks to. */
 export interface Connection {
@@ -24,7 +24,7 @@ export const apiKeyAccount = (baseUrl: string) => `api-key:${baseUrl}`;
 
 export interface ResolveOptions {
   dataDir: string;
-  settings: SettingsStore;
+  settings: ServiceSettingsStore;
   secrets: SecretStore;
   env?: NodeJS.ProcessEnv;
   /** `--base-url`: wins over ASSETS_BASE_URL and the saved account. */

@@ -1,8 +1,6 @@
 import {
   FILE_API_BUDGET_DEFAULT_PER_MINUTE,
-  FILE_API_REQUESTS_PER_MINUTE,
   KB_API_BUDGET_DEFAULT_PER_MINUTE,
-  KB_REQUESTS_PER_MINUTE,
 } from '../../../src-shared/domain/limits';
 
 /**
@@ -174,6 +172,3 @@ function originOf(baseUrl: string): string {
     return baseUrl;
   }
 }
-
-// The limits the service documents; the defaults above stay under them.
-export const SERVICE_LIMITS = { files: FILE_API_REQUESTS_PER_MINUTE, kb: KB_REQUESTS_PER_MINUTE } as const;

@@ -1,7 +1,7 @@
 import type { Db } from '../../shared-node/sqlite';
 import type { FileApiClient } from '../service/file-api-client';
 import { type BackoffPolicy, SYNC_BACKOFF } from '../service/retry-policy';
-import type { SyncEmitter } from './events';
+import type { PartsEmitter } from './events';
 import type { Hasher } from './hash/hasher';
 import type { UploadRules } from './local/local-checks';
 import type { AccountStore } from './state/account-store';
@@ -56,12 +56,20 @@ export interface SyncContext {
   /** The account the rows' remote ids belong to. */
   accounts: AccountStore;
   hasher: Hasher;
-  events: SyncEmitter;
+  /** Errors and account events; a row's `file` event goes out through transition / insertNew only. */
+  events: PartsEmitter;
   options: SyncOptions;
   now(): number;
   rules(): UploadRules;
-  /** Moves a row through the state machine and tells the listeners; null when the row moved meanwhile. */
-  move(id: number, to: FileState, patch?: FilePatch, expect?: readonly FileState[]): FileRow | null;
+  /** Changes a row's state (checked by the state machine, with the columns in patch) and tells the listeners; null when the row moved meanwhile. */
+  transition(id: number, to: FileState, patch?: FilePatch, expect?: readonly FileState[]): FileRow | null;
+  /** Records a path seen for the first time as a NEW row and tells the listeners. */
+  insertNew(
+    folderId: number,
+    name: string,
+    stat: { size: number; mtimeMs: number; inode: number },
+    notBefore: number,
+  ): FileRow;
   log(kind: string, message: string, ref?: { folderId?: number | null; fileId?: number | null }): void;
   folder(id: number): Folder | null;
   /** Asks the scheduler to look for work now. */

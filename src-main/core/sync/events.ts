@@ -45,6 +45,18 @@ export interface SyncEvents {
 
 export type SyncEventName = keyof SyncEvents;
 
+/**
+ * The events that only progress bookkeeping sends (engine/progress-bookkeeping.ts): a row's change is
+ * announced through SyncContext.transition / insertNew, so that the session's counts and the folders'
+ * in-sync flags always follow what listeners are told.
+ */
+export type BookkeptEvent = 'file' | 'progress' | 'upload-progress' | 'folder-in-sync';
+
+/** What the engine's parts may send directly (SyncContext.events). */
+export interface PartsEmitter {
+  emit<K extends Exclude<SyncEventName, BookkeptEvent>>(event: K, payload: SyncEvents[K]): void;
+}
+
 export interface SyncEmitter {
   on<K extends SyncEventName>(event: K, listener: (payload: SyncEvents[K]) => void): () => void;
   emit<K extends SyncEventName>(event: K, payload: SyncEvents[K]): void;

@@ -1,4 +1,5 @@
 import { DAY_MS, formatIstDate, istMidnightOnOrBefore } from '../../../src-shared/domain/ist-time';
+import { statements } from '../../shared-node/statements';
 import type { JobSource } from '../clock';
 import type { Hosting } from './hosting';
 import { dailyRentPaise, GRACE_MS } from './rent';
@@ -12,8 +13,9 @@ const LAST_RUN_KEY = 'billing_last_midnight';
  */
 export function billingJob(hosting: Hosting): JobSource {
   const { db, clock, log } = hosting.ctx;
-  const read = db.prepare('SELECT value FROM server_meta WHERE key = ?');
-  const write = db.prepare(
+  const prep = statements(db);
+  const read = prep('SELECT value FROM server_meta WHERE key = ?');
+  const write = prep(
     'INSERT INTO server_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
   );
   let lastRun = Number((read.get(LAST_RUN_KEY) as { value: string } | undefined)?.value ?? Number.NaN);

@@ -17,6 +17,7 @@ export const FILE_API_PREFIX = '/api/assets/v1';
 export const fileHostingModule: ServerModule = {
   name: 'file-hosting',
   migrations: FILE_HOSTING_MIGRATIONS,
+  migrationIds: { first: 10, last: 99 },
   async register(app, ctx) {
     const hosting = hostingOf(ctx);
     await app.register(

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../../shared-node/sqlite';
+import { statements } from '../../shared-node/statements';
 
 export interface Bot {
   id: number;
@@ -34,13 +35,14 @@ export const tokenDigest = (token: string): string => createHash('sha256').updat
 
 /** The bots table: who owns which entries, where leads go, and the secrets that prove both. */
 export function botStore(db: Db) {
-  const byId = db.prepare(`SELECT ${COLUMNS} FROM kb_bots WHERE id = ?`);
-  const byDigest = db.prepare(`SELECT ${COLUMNS} FROM kb_bots WHERE token_sha256 = ?`);
-  const insert = db.prepare(
+  const prep = statements(db);
+  const byId = prep(`SELECT ${COLUMNS} FROM kb_bots WHERE id = ?`);
+  const byDigest = prep(`SELECT ${COLUMNS} FROM kb_bots WHERE token_sha256 = ?`);
+  const insert = prep(
     `INSERT INTO kb_bots (client_id, name, business_name, webhook_url, token_sha256, signing_secret, created_at_ms)
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
   );
-  const setUrl = db.prepare('UPDATE kb_bots SET webhook_url = ? WHERE id = ?');
+  const setUrl = prep('UPDATE kb_bots SET webhook_url = ? WHERE id = ?');
 
   return {
     get(id: number): Bot | null {
@@ -80,8 +82,9 @@ export type BotStore = ReturnType<typeof botStore>;
 
 /** Clients belong to the file-hosting module; this asks its table by id without depending on its code. */
 export function clientExists(db: Db, clientId: number): boolean {
+  const prep = statements(db);
   try {
-    return db.prepare('SELECT 1 FROM clients WHERE id = ?').get(clientId) !== undefined;
+    return prep('SELECT 1 FROM clients WHERE id = ?').get(clientId) !== undefined;
   } catch {
     // No clients table (file hosting absent): no client exists.
     return false;

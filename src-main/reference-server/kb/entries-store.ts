@@ -1,6 +1,7 @@
 import { formatIstSecond } from '../../../src-shared/domain/ist-time';
 import { KB_MAX_ENTRIES } from '../../../src-shared/domain/limits';
 import type { Db } from '../../shared-node/sqlite';
+import { statements } from '../../shared-node/statements';
 
 /** An entry as the API shows it (section 2): `updated_at` in IST, like every date of the service. */
 export interface EntryView {
@@ -36,19 +37,20 @@ export type CreateOutcome = { ok: true; entry: EntryView } | { ok: false; reason
 
 /** The kb_entries table, always scoped to one bot: an id of another bot reads as absent. */
 export function entryStore(db: Db) {
-  const list = db.prepare(`SELECT ${COLUMNS} FROM kb_entries WHERE bot_id = ? ORDER BY sort_order, id`);
-  const one = db.prepare(`SELECT ${COLUMNS} FROM kb_entries WHERE id = ? AND bot_id = ?`);
-  const count = db.prepare(
+  const prep = statements(db);
+  const list = prep(`SELECT ${COLUMNS} FROM kb_entries WHERE bot_id = ? ORDER BY sort_order, id`);
+  const one = prep(`SELECT ${COLUMNS} FROM kb_entries WHERE id = ? AND bot_id = ?`);
+  const count = prep(
     'SELECT COUNT(*) AS n, COALESCE(MAX(sort_order), 0) AS top FROM kb_entries WHERE bot_id = ?',
   );
-  const insert = db.prepare(
+  const insert = prep(
     `INSERT INTO kb_entries (bot_id, title, description, source, sort_order, updated_at_ms) VALUES (?, ?, ?, 'API', ?, ?)`,
   );
-  const update = db.prepare(
+  const update = prep(
     `UPDATE kb_entries SET title = COALESCE(?, title), description = COALESCE(?, description), updated_at_ms = ?
      WHERE id = ? AND bot_id = ?`,
   );
-  const remove = db.prepare('DELETE FROM kb_entries WHERE id = ? AND bot_id = ?');
+  const remove = prep('DELETE FROM kb_entries WHERE id = ? AND bot_id = ?');
 
   const get = (botId: number, id: number): EntryView | null => {
     const row = one.get(id, botId) as EntryRow | undefined;

@@ -5,7 +5,7 @@ import type { Migration } from '../../shared-node/sqlite';
  * file-hosting module's `clients` table by value (checked by query, not by a foreign key) so the two
  * modules' migrations stay independent.
  */
-export const KB_MIGRATIONS: Migration[] = [
+export const SERVER_KB_MIGRATIONS: Migration[] = [
   {
     id: 100,
     name: 'kb_bots',

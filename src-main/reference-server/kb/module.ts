@@ -1,14 +1,15 @@
 import type { ServerModule } from '../context';
 import { registerBotRoutes } from './admin/bot-routes';
 import { registerDeliveryRoutes } from './admin/delivery-routes';
-import { KB_MIGRATIONS } from './migrations';
+import { SERVER_KB_MIGRATIONS } from './migrations';
 import { registerEntryRoutes } from './routes/entries';
 import { runtimeOf } from './runtime';
 
 /** The knowledge-entry API and the signed lead webhook (knowledge-entry-api-and-webhook.md). */
 export const kbModule: ServerModule = {
   name: 'kb',
-  migrations: KB_MIGRATIONS,
+  migrations: SERVER_KB_MIGRATIONS,
+  migrationIds: { first: 100, last: 199 },
   async register(app, ctx) {
     const rt = runtimeOf(ctx);
     // Per server, not per module object: several servers may share this process.

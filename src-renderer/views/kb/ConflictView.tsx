@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import type { KbEntryView } from '../../../src-shared/contract/kb';
-import { charCount, checkEntryFields } from '../../../src-shared/domain/kb-entry';
-import { KB_DESCRIPTION_MAX } from '../../../src-shared/domain/limits';
+import { charCount } from '../../../src-shared/domain/kb-entry';
+import { KB_DESCRIPTION_MAX, KB_TITLE_MAX } from '../../../src-shared/domain/limits';
 import { call } from '../../api/core-ref';
 import { CountedLabel, FormError, TextField } from '../../components/Field';
+import { fieldProblems } from './field-problems';
 import { useKb } from './kb-store';
 
 function Side({
@@ -36,12 +37,21 @@ function Side({
 export function ConflictView({ entry }: { entry: KbEntryView }) {
   const theirs = entry.theirs!;
   const [merging, setMerging] = useState(false);
-  const [title, setTitle] = useState(entry.title);
-  const [description, setDescription] = useState(
-    theirs.deleted ? entry.description : `${theirs.description}\n\n${entry.description}`,
-  );
+  const startTitle = entry.title;
+  const startDescription = theirs.deleted
+    ? entry.description
+    : `${theirs.description}\n\n${entry.description}`;
+  const [title, setTitle] = useState(startTitle);
+  const [description, setDescription] = useState(startDescription);
   const [error, setError] = useState<string | null>(null);
-  const problem = checkEntryFields({ title, description });
+  const problems = fieldProblems({ title, description });
+  // Cancel leaves both versions as they are and forgets the draft of the merge.
+  const cancelMerge = () => {
+    setMerging(false);
+    setTitle(startTitle);
+    setDescription(startDescription);
+    setError(null);
+  };
 
   async function resolve(
     request: { keep: 'mine' | 'theirs' } | { merge: { title: string; description: string } },
@@ -93,7 +103,14 @@ export function ConflictView({ entry }: { entry: KbEntryView }) {
             void resolve({ merge: { title, description } });
           }}
         >
-          <TextField label="Title" name="merge-title" value={title} onChange={setTitle} />
+          <TextField
+            label={<CountedLabel text="Title" n={charCount(title)} max={KB_TITLE_MAX} />}
+            name="merge-title"
+            value={title}
+            onChange={setTitle}
+            aria-invalid={!!problems.title}
+          />
+          {problems.title ? <span className="error-text">{problems.title}</span> : null}
           <label className="field">
             <CountedLabel text="Description" n={charCount(description)} max={KB_DESCRIPTION_MAX} />
             <textarea
@@ -101,12 +118,20 @@ export function ConflictView({ entry }: { entry: KbEntryView }) {
               rows={8}
               value={description}
               onChange={(e) => setDescription(e.target.value)}
+              aria-invalid={!!problems.description}
             />
           </label>
-          {problem ? <span className="error-text">{problem.message}</span> : null}
+          {problems.description ? <span className="error-text">{problems.description}</span> : null}
           <div className="row">
-            <button type="submit" className="btn primary" disabled={!!problem}>
+            <button
+              type="submit"
+              className="btn primary"
+              disabled={!!(problems.title || problems.description)}
+            >
               Save the merge
+            </button>
+            <button type="button" className="btn ghost" onClick={cancelMerge}>
+              Cancel
             </button>
           </div>
         </form>

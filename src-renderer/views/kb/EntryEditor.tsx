@@ -1,14 +1,17 @@
 import { useEffect, useState } from 'react';
 import type { KbEntryView } from '../../../src-shared/contract/kb';
-import { charCount, checkEntryFields } from '../../../src-shared/domain/kb-entry';
+import { charCount } from '../../../src-shared/domain/kb-entry';
 import { KB_DESCRIPTION_MAX, KB_TITLE_MAX } from '../../../src-shared/domain/limits';
 import { call } from '../../api/core-ref';
 import { CountedLabel, FormError, TextField } from '../../components/Field';
-import { useUi } from '../../stores/ui-store';
+import { fieldProblems } from './field-problems';
 import { useKb } from './kb-store';
 import { EntryStateBadge } from './SyncBadge';
 
-/** Title and description with live counts; saving stores locally at once, the sync sends it later. */
+/**
+ * Title and description with live counts and each field's own error; saving stores locally at
+ * once, the sync sends it later. A delete is held for a few seconds so it can be undone.
+ */
 export function EntryEditor({ botId, entry }: { botId: number; entry: KbEntryView | null }) {
   const [title, setTitle] = useState(entry?.title ?? '');
   const [description, setDescription] = useState(entry?.description ?? '');
@@ -21,8 +24,10 @@ export function EntryEditor({ botId, entry }: { botId: number; entry: KbEntryVie
     setError(null);
   }, [entry?.id, entry?.title, entry?.description]);
 
-  const problem = checkEntryFields({ title, description });
+  const problems = fieldProblems({ title, description });
+  const invalid = !!(problems.title || problems.description);
   const dirty = !entry || title !== entry.title || description !== entry.description;
+  const shown = dirty ? problems : { title: null, description: null };
 
   async function save() {
     const r = entry
@@ -37,8 +42,15 @@ export function EntryEditor({ botId, entry }: { botId: number; entry: KbEntryVie
     if (!entry) return;
     const r = await call('kb.delete', { entryId: entry.id });
     if (!r.ok) return setError(r.error.message);
-    useUi.getState().toast('info', `"${entry.title}" will be deleted on the next sync.`);
+    // The view offers Undo for the window (UndoDelete); the entry stays listed as "Deleting".
     useKb.setState({ selectedId: null });
+  }
+
+  async function restore() {
+    if (!entry) return;
+    const r = await call('kb.restore', { entryId: entry.id });
+    if (!r.ok) return setError(r.error.message);
+    setError(null);
   }
 
   return (
@@ -74,8 +86,14 @@ export function EntryEditor({ botId, entry }: { botId: number; entry: KbEntryVie
         name="title"
         value={title}
         onChange={setTitle}
-        aria-invalid={problem?.field === 'title'}
+        aria-invalid={!!shown.title}
+        aria-describedby={shown.title ? 'entry-title-error' : undefined}
       />
+      {shown.title ? (
+        <span id="entry-title-error" className="error-text" data-field-error="title">
+          {shown.title}
+        </span>
+      ) : null}
       <label className="field">
         <CountedLabel text="Description" n={charCount(description)} max={KB_DESCRIPTION_MAX} />
         <textarea
@@ -83,18 +101,28 @@ export function EntryEditor({ botId, entry }: { botId: number; entry: KbEntryVie
           rows={10}
           value={description}
           onChange={(e) => setDescription(e.target.value)}
-          aria-invalid={problem?.field === 'description'}
+          aria-invalid={!!shown.description}
+          aria-describedby={shown.description ? 'entry-description-error' : undefined}
         />
       </label>
-      {problem && dirty ? <span className="error-text">{problem.message}</span> : null}
+      {shown.description ? (
+        <span id="entry-description-error" className="error-text" data-field-error="description">
+          {shown.description}
+        </span>
+      ) : null}
       <FormError message={error} />
       <div className="row">
-        <button type="submit" className="btn primary" disabled={!!problem || !dirty}>
+        <button type="submit" className="btn primary" disabled={invalid || !dirty || !!entry?.deleted}>
           {entry ? 'Save' : 'Add entry'}
         </button>
         {entry && !entry.deleted ? (
           <button type="button" className="btn danger" onClick={() => void remove()}>
             Delete
+          </button>
+        ) : null}
+        {entry?.deleted && entry.state === 'pending' ? (
+          <button type="button" className="btn" onClick={() => void restore()}>
+            Restore
           </button>
         ) : null}
         <span className="spacer" />

@@ -5,10 +5,12 @@ import { call } from '../../api/core-ref';
 import { Icon } from '../../components/Icon';
 import { ViewHeader } from '../../components/ViewHeader';
 import { AddBotForm } from './AddBotForm';
+import { BotSettings } from './BotSettings';
 import { ConflictView } from './ConflictView';
 import { EntryEditor } from './EntryEditor';
 import { useKb } from './kb-store';
 import { BotSyncLine, EntryStateBadge } from './SyncBadge';
+import { UndoDelete } from './UndoDelete';
 import './kb.css';
 
 const matches = (e: KbEntryView, q: string) =>
@@ -17,9 +19,14 @@ const matches = (e: KbEntryView, q: string) =>
 export function KnowledgeView() {
   const { bots, botId, snapshot, selectedId, draft, query, error } = useKb();
   const [adding, setAdding] = useState(false);
+  const [editing, setEditing] = useState(false);
   useEffect(() => {
     void useKb.getState().load();
   }, []);
+  // The bot shown was removed (here, or with the sandbox when an account was connected).
+  useEffect(() => {
+    if (botId !== null && !bots.some((b) => b.id === botId)) void useKb.getState().load();
+  }, [bots, botId]);
 
   const q = query.trim().toLowerCase();
   const entries = useMemo(() => (snapshot?.entries ?? []).filter((e) => matches(e, q)), [snapshot, q]);
@@ -33,7 +40,10 @@ export function KnowledgeView() {
           <select
             aria-label="Bot"
             value={botId ?? ''}
-            onChange={(e) => void useKb.getState().selectBot(Number(e.target.value))}
+            onChange={(e) => {
+              setEditing(false);
+              void useKb.getState().selectBot(Number(e.target.value));
+            }}
           >
             {bots.map((b) => (
               <option key={b.id} value={b.id}>
@@ -61,12 +71,22 @@ export function KnowledgeView() {
           </div>
         ) : (
           <>
-            <div className="row">
+            <div className="row kb-bot-row">
               <strong>{bot.name}</strong>
+              {bot.isSandbox ? <span className="badge">Sandbox</span> : null}
               <span className="small muted mono">{bot.baseUrl}</span>
+              <button
+                type="button"
+                className="btn ghost small"
+                aria-expanded={editing}
+                onClick={() => setEditing((v) => !v)}
+              >
+                <Icon name="settings" /> Bot settings
+              </button>
               <span className="spacer" />
               <BotSyncLine bot={bot} />
             </div>
+            {editing ? <BotSettings key={bot.id} bot={bot} onDone={() => setEditing(false)} /> : null}
             <div className="kb-layout">
               <section className="card stack kb-list" aria-label="Entries">
                 <div className="row">
@@ -117,6 +137,7 @@ export function KnowledgeView() {
                 )}
               </div>
             </div>
+            <UndoDelete entries={snapshot?.entries ?? []} />
           </>
         )}
       </div>

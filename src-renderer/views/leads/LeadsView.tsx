@@ -1,12 +1,15 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import type { LeadView } from '../../../src-shared/contract/leads';
 import { call } from '../../api/core-ref';
 import { Icon } from '../../components/Icon';
 import { ViewHeader } from '../../components/ViewHeader';
 import { formatTime } from '../../lib/format';
 import { useUi } from '../../stores/ui-store';
+import { ContactLinks } from './ContactLinks';
+import { LeadDetail } from './LeadDetail';
 import { type LeadFilter, useLeads } from './leads-store';
 import '../kb/kb.css';
+import './leads.css';
 
 const FILTERS: [LeadFilter, string][] = [
   ['all', 'All'],
@@ -14,19 +17,11 @@ const FILTERS: [LeadFilter, string][] = [
   ['HANDOFF-REQUESTED', 'Handoffs'],
 ];
 
-async function copy(label: string, text: string) {
-  try {
-    await navigator.clipboard.writeText(text);
-    useUi.getState().toast('info', `${label} copied`);
-  } catch {
-    useUi
-      .getState()
-      .toast('error', `The ${label.toLowerCase()} could not be copied; select it and copy by hand.`);
-  }
-}
-
-async function exportCsv(filter: LeadFilter) {
-  const r = await call('leads.exportCsv', filter === 'all' ? {} : { event: filter });
+async function exportCsv(filter: LeadFilter, query: string) {
+  const r = await call('leads.exportCsv', {
+    ...(filter === 'all' ? {} : { event: filter }),
+    ...(query.trim() ? { query: query.trim() } : {}),
+  });
   if (!r.ok) return useUi.getState().toast('error', r.error.message);
   const url = URL.createObjectURL(new Blob([r.value.csv], { type: 'text/csv;charset=utf-8' }));
   const a = document.createElement('a');
@@ -36,50 +31,36 @@ async function exportCsv(filter: LeadFilter) {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-function LeadRow({ lead }: { lead: LeadView }) {
+function LeadRow({ lead, onOpen }: { lead: LeadView; onOpen(): void }) {
   const handoff = lead.askedForAPerson || lead.event === 'HANDOFF-REQUESTED';
   return (
     <tr className={lead.handledAt ? 'handled' : undefined} data-lead={lead.conversationId}>
-      <td className="small muted num" style={{ whiteSpace: 'nowrap' }}>
-        {formatTime(Date.parse(lead.receivedAt))}
-      </td>
-      <td>
+      <td className="small muted num lead-received">{formatTime(Date.parse(lead.receivedAt))}</td>
+      <td className="lead-who">
         <div className="row" style={{ gap: '0.4rem' }}>
-          <strong>{lead.name || 'No name given'}</strong>
+          <button
+            type="button"
+            className="lead-open"
+            onClick={onOpen}
+            aria-label={`Details of ${lead.name || 'the lead without a name'}`}
+          >
+            {lead.name || 'No name given'}
+          </button>
           {handoff ? (
             <span className="badge danger">Wants a person</span>
           ) : (
             <span className="badge">Lead</span>
           )}
         </div>
-        <div className="small muted">
+        <div className="small muted lead-note">
           {lead.botName}
           {lead.note ? ` · ${lead.note}` : ''}
         </div>
       </td>
-      <td>
-        {lead.email ? (
-          <button
-            type="button"
-            className="btn ghost small"
-            onClick={() => void copy('Email', lead.email)}
-            title="Copy email"
-          >
-            <Icon name="copy" /> {lead.email}
-          </button>
-        ) : null}
-        {lead.phone ? (
-          <button
-            type="button"
-            className="btn ghost small"
-            onClick={() => void copy('Phone', lead.phone)}
-            title="Copy phone"
-          >
-            <Icon name="copy" /> {lead.phone}
-          </button>
-        ) : null}
+      <td className="lead-contact-cell">
+        <ContactLinks lead={lead} />
       </td>
-      <td className="right">
+      <td className="right lead-state">
         <button
           type="button"
           className="btn small"
@@ -94,10 +75,13 @@ function LeadRow({ lead }: { lead: LeadView }) {
 }
 
 export function LeadsView() {
-  const { leads, receiver, filter, unhandledOnly, error } = useLeads();
+  const { leads, receiver, filter, unhandledOnly, query, error } = useLeads();
+  const [opened, setOpened] = useState<LeadView | null>(null);
   useEffect(() => {
     void useLeads.getState().load();
   }, []);
+  // The open lead as the store has it now (marked handled meanwhile...), else as it was opened.
+  const detail = opened ? (leads.find((l) => l.id === opened.id) ?? opened) : null;
   return (
     <>
       <ViewHeader title="Leads">
@@ -122,12 +106,19 @@ export function LeadsView() {
           />
           Not handled only
         </label>
-        <button type="button" className="btn" onClick={() => void exportCsv(filter)}>
+        <button type="button" className="btn" onClick={() => void exportCsv(filter, query)}>
           Export CSV
         </button>
       </ViewHeader>
       <div className="content stack">
         {error ? <div className="banner danger">{error}</div> : null}
+        <input
+          type="search"
+          aria-label="Search leads"
+          placeholder="Search name, email, phone or text"
+          value={query}
+          onChange={(e) => useLeads.getState().setQuery(e.target.value)}
+        />
         <div className="small muted" data-testid="receiver">
           {receiver?.running ? (
             <>
@@ -140,7 +131,11 @@ export function LeadsView() {
         </div>
         <section className="card" style={{ padding: 0 }}>
           {leads.length === 0 ? (
-            <div className="empty">No leads yet. They appear here the moment a bot sends one.</div>
+            <div className="empty">
+              {query.trim()
+                ? `No lead matches “${query.trim()}”.`
+                : 'No leads yet. They appear here the moment a bot sends one.'}
+            </div>
           ) : (
             <table className="table leads-table" aria-label="Leads, newest first">
               <thead>
@@ -153,13 +148,14 @@ export function LeadsView() {
               </thead>
               <tbody>
                 {leads.map((l) => (
-                  <LeadRow key={l.id} lead={l} />
+                  <LeadRow key={l.id} lead={l} onOpen={() => setOpened(l)} />
                 ))}
               </tbody>
             </table>
           )}
         </section>
       </div>
+      {detail ? <LeadDetail key={detail.id} lead={detail} onClose={() => setOpened(null)} /> : null}
     </>
   );
 }

@@ -75,7 +75,6 @@ async function main(): Promise<void> {
   const engine = createSyncEngine({
     db,
     client,
-    dataDir: input.appDir,
     watch: input.watchMs !== undefined,
     ...(input.concurrency === undefined ? {} : { concurrency: input.concurrency }),
   });

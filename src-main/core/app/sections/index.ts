@@ -1,6 +1,7 @@
 import { knowledgeSectionFactory, leadsSectionFactory } from '../../kb/sections';
 import type { AppContext } from '../context';
 import type { Section } from '../section';
+import { sandboxSection } from './sandbox-section';
 
 export type SectionFactory = (ctx: AppContext) => Section | Promise<Section>;
 
@@ -9,4 +10,8 @@ export type SectionFactory = (ctx: AppContext) => Section | Promise<Section>;
  * (knowledge entries, leads). A section gets the shared context (db, keychain, event bus, session)
  * and answers its own contract commands; nothing else in the app changes.
  */
-export const EXTRA_SECTIONS: SectionFactory[] = [leadsSectionFactory, knowledgeSectionFactory];
+export const EXTRA_SECTIONS: SectionFactory[] = [
+  leadsSectionFactory,
+  knowledgeSectionFactory,
+  sandboxSection,
+];

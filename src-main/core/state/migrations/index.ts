@@ -1,20 +1,26 @@
-import type { Migration } from '../../../shared-node/sqlite';
+import type { Migration, MigrationRange } from '../../../shared-node/sqlite';
 import { APP_UI_MIGRATIONS } from '../../app/migrations';
-import { KB_MIGRATIONS } from '../../kb/migrations';
+import { CORE_KB_MIGRATIONS } from '../../kb/migrations';
 import { LEADS_MIGRATIONS } from '../../leads/migrations';
 import { SERVICE_MIGRATIONS } from '../../service/migrations';
 import { SYNC_MIGRATIONS } from '../../sync/state/migrations';
 
 /**
- * The app database's migrations. Ranges: 1-89 sync engine (folders, files, journal, activity),
- * 90-99 service layer (settings, offline cache), 100-199 knowledge entries and outbox, 200-299 leads,
- * 300-399 app settings/UI cache.
- * Each module exports its own list; this registry only concatenates them.
+ * The app database's modules and their blocks of migration ids. Each module exports its own list;
+ * this registry only places them. A released migration is never edited: a change is a new id
+ * (test/state/migrations.test.ts upgrades the schema of every release and compares it with a fresh one).
  */
-export const APP_MIGRATIONS: Migration[] = [
-  ...SYNC_MIGRATIONS,
-  ...SERVICE_MIGRATIONS,
-  ...KB_MIGRATIONS,
-  ...LEADS_MIGRATIONS,
-  ...APP_UI_MIGRATIONS,
+export const APP_MIGRATION_RANGES: readonly MigrationRange[] = [
+  {
+    owner: 'sync engine (folders, files, journal, activity)',
+    first: 1,
+    last: 89,
+    migrations: SYNC_MIGRATIONS,
+  },
+  { owner: 'service layer (settings, offline cache)', first: 90, last: 99, migrations: SERVICE_MIGRATIONS },
+  { owner: 'knowledge entries and outbox', first: 100, last: 199, migrations: CORE_KB_MIGRATIONS },
+  { owner: 'leads', first: 200, last: 299, migrations: LEADS_MIGRATIONS },
+  { owner: 'app settings and UI', first: 300, last: 399, migrations: APP_UI_MIGRATIONS },
 ];
+
+export const APP_MIGRATIONS: Migration[] = APP_MIGRATION_RANGES.flatMap((r) => r.migrations);

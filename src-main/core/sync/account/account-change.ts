@@ -43,7 +43,7 @@ export function moveToAccount(ctx: SyncContext, from: SyncAccount | null, to: Sy
     out.deletesDropped += ctx.trash.clear();
     eachRow(ctx, 'DELETING', (r) => {
       out.deletesDropped++;
-      ctx.move(
+      ctx.transition(
         r.id,
         'DELETED',
         {
@@ -61,7 +61,7 @@ export function moveToAccount(ctx: SyncContext, from: SyncAccount | null, to: Sy
         if (!folder || !md5 || r.size === null) {
           // Nothing to match by: read anew (a live one) or send as it is (its checks run before the POST).
           if (state === 'LIVE' || state === 'UPLOADING')
-            ctx.move(
+            ctx.transition(
               r.id,
               state === 'LIVE' ? 'NEW' : 'QUEUED',
               { ...NO_REMOTE, md5: null, notBefore: null },
@@ -69,7 +69,7 @@ export function moveToAccount(ctx: SyncContext, from: SyncAccount | null, to: Sy
             );
           return;
         }
-        ctx.move(
+        ctx.transition(
           r.id,
           'UPLOADING',
           {

@@ -1,9 +1,11 @@
 import { join } from 'node:path';
 import type { SyncContext } from '../context';
+import { folderMode } from '../folder-mode';
 import { type Inspection, inspectPath, sameStat } from '../local/inspect';
 import { localSkipReason } from '../local/local-checks';
 import { localGone } from '../local/observe';
 import type { FileRow, Folder } from '../types';
+import { HASHER_CLOSED, HASHER_FAILED } from './hasher';
 
 /**
  * NEW -> HASHING -> QUEUED: waits for the file to be stable, applies the checks that cost no request,
@@ -19,7 +21,7 @@ export async function prepareFile(ctx: SyncContext, row: FileRow): Promise<void>
 
   const skip = localSkipReason(row.name, before.size, ctx.rules());
   if (skip) {
-    ctx.move(
+    ctx.transition(
       row.id,
       'SKIPPED',
       { ...statOf(before), reasonCode: skip.code, reason: skip.message, oldRemoteId: null },
@@ -31,7 +33,7 @@ export async function prepareFile(ctx: SyncContext, row: FileRow): Promise<void>
   const stableAt = Math.min(before.mtimeMs, now) + ctx.options.stabilityMs;
   if (!sameStat(row, before) || now < stableAt) {
     // Still being written (or just changed): look again once the window has passed without a change.
-    ctx.move(
+    ctx.transition(
       row.id,
       'NEW',
       { ...statOf(before), notBefore: sameStat(row, before) ? stableAt : now + ctx.options.stabilityMs },
@@ -39,10 +41,10 @@ export async function prepareFile(ctx: SyncContext, row: FileRow): Promise<void>
     );
     return;
   }
-  if (!ctx.move(row.id, 'HASHING', {}, ['NEW'])) return;
+  if (!ctx.transition(row.id, 'HASHING', {}, ['NEW'])) return;
   if (hashWhileSending(ctx, folder, row.id, before.size)) {
     // Queued without its md5: the upload hashes it alongside the bytes (upload-one.ts).
-    ctx.move(row.id, 'QUEUED', { ...statOf(before), md5: null, renamedFrom: null, notBefore: null }, [
+    ctx.transition(row.id, 'QUEUED', { ...statOf(before), md5: null, renamedFrom: null, notBefore: null }, [
       'HASHING',
     ]);
     ctx.wake();
@@ -53,14 +55,22 @@ export async function prepareFile(ctx: SyncContext, row: FileRow): Promise<void>
   const after = await inspectPath(abs);
   const current = ctx.files.get(row.id);
   if (current?.state !== 'HASHING') return;
+  if (!hashed.ok && (hashed.error.code === HASHER_FAILED || hashed.error.code === HASHER_CLOSED)) {
+    // The hasher, not the file, failed (its worker died twice, or the engine stops): read it again later.
+    ctx.transition(row.id, 'NEW', { notBefore: ctx.now() + ctx.options.stabilityMs }, ['HASHING']);
+    if (hashed.error.code === HASHER_FAILED)
+      ctx.log('hash-retried', `${row.name} will be read again: ${hashed.error.message}`, ref(row));
+    ctx.wake();
+    return;
+  }
   if (!hashed.ok || after.kind !== 'file') {
-    ctx.move(row.id, 'NEW', {}, ['HASHING']);
+    ctx.transition(row.id, 'NEW', {}, ['HASHING']);
     const back = ctx.files.get(row.id)!;
     if (after.kind !== 'file') {
       settleNonFile(ctx, folder, back, after);
     } else if (!hashed.ok) {
       const code = hashed.error.code === 'ENOENT' ? 'VANISHED' : 'UNREADABLE';
-      ctx.move(
+      ctx.transition(
         row.id,
         'SKIPPED',
         { reasonCode: code, reason: `The file could not be read: ${hashed.error.message}` },
@@ -70,7 +80,7 @@ export async function prepareFile(ctx: SyncContext, row: FileRow): Promise<void>
     return;
   }
   if (!sameStat(before, after) || hashed.value.bytes !== after.size) {
-    ctx.move(row.id, 'NEW', { ...statOf(after), notBefore: ctx.now() + ctx.options.stabilityMs }, [
+    ctx.transition(row.id, 'NEW', { ...statOf(after), notBefore: ctx.now() + ctx.options.stabilityMs }, [
       'HASHING',
     ]);
     ctx.log(
@@ -84,9 +94,12 @@ export async function prepareFile(ctx: SyncContext, row: FileRow): Promise<void>
 
   // Touched but not changed: the live copy already has these bytes.
   if (current.remoteId !== null && current.remoteMd5 === md5 && current.remoteSize === after.size) {
-    ctx.move(row.id, 'LIVE', { ...statOf(after), md5, oldRemoteId: null, reasonCode: null, reason: null }, [
-      'HASHING',
-    ]);
+    ctx.transition(
+      row.id,
+      'LIVE',
+      { ...statOf(after), md5, oldRemoteId: null, reasonCode: null, reason: null },
+      ['HASHING'],
+    );
     return;
   }
 
@@ -95,24 +108,24 @@ export async function prepareFile(ctx: SyncContext, row: FileRow): Promise<void>
   for (const other of ctx.files.sameContent(folder.id, after.size, md5, row.id)) {
     if ((await inspectPath(join(folder.path, other.name))).kind !== 'gone') continue;
     renamedFrom = other.name;
-    // A remote the deleter already removed (the delete event won the race) needs no second delete.
-    if (folder.mode === 'mirror' && other.remoteId !== null && other.state !== 'DELETED') {
+    const renamed = folderMode(folder.mode).onRename(other, row.name);
+    if (renamed.deleteOldRemote && other.remoteId !== null) {
       // The old name's remote goes once the new name is live, like a replaced version.
       if (oldRemoteId === null) oldRemoteId = other.remoteId;
       else ctx.trash.add(other.remoteId, `${other.name} was renamed to ${row.name}`);
     }
     ctx.db.transaction(() => {
       const o = ctx.files.get(other.id)!;
-      if (o.state === 'LIVE') localGoneAsRename(ctx, folder, o, row.name);
-      else if (o.state === 'DELETING')
-        ctx.move(o.id, 'DELETED', { reasonCode: 'RENAMED', reason: `Renamed to ${row.name}.` });
-      else if (o.state === 'DELETED' && o.reasonCode === 'LOCAL-DELETE')
-        localGoneAsRename(ctx, folder, o, row.name);
+      if (o.state === 'LIVE' || (o.state === 'DELETED' && o.reasonCode === 'LOCAL-DELETE')) {
+        // Not deleted here in a mirror folder: the renamed row carries the remote as its old version.
+        ctx.transition(o.id, 'DELETED', { reasonCode: 'RENAMED', reason: renamed.reason, oldRemoteId: null });
+      } else if (o.state === 'DELETING')
+        ctx.transition(o.id, 'DELETED', { reasonCode: 'RENAMED', reason: `Renamed to ${row.name}.` });
     })();
     ctx.log('rename', `${other.name} was renamed to ${row.name}; uploading it under the new name.`, ref(row));
     break;
   }
-  ctx.move(row.id, 'QUEUED', { ...statOf(after), md5, oldRemoteId, renamedFrom, notBefore: null }, [
+  ctx.transition(row.id, 'QUEUED', { ...statOf(after), md5, oldRemoteId, renamedFrom, notBefore: null }, [
     'HASHING',
   ]);
   ctx.wake();
@@ -137,23 +150,11 @@ function hashWhileSending(ctx: SyncContext, folder: Folder, id: number, size: nu
 function settleNonFile(ctx: SyncContext, folder: Folder, row: FileRow, seen: Inspection): boolean {
   if (seen.kind === 'file') return true;
   if (seen.kind === 'skip') {
-    ctx.move(row.id, 'SKIPPED', { reasonCode: seen.code, reason: seen.message }, ['NEW']);
+    ctx.transition(row.id, 'SKIPPED', { reasonCode: seen.code, reason: seen.message }, ['NEW']);
   } else {
     localGone(ctx, folder, row);
   }
   return false;
-}
-
-function localGoneAsRename(ctx: SyncContext, folder: Folder, row: FileRow, newName: string) {
-  // In a mirror folder the remote is not deleted here: the renamed row carries it as its old version.
-  ctx.move(row.id, 'DELETED', {
-    reasonCode: 'RENAMED',
-    reason:
-      folder.mode === 'mirror'
-        ? `Renamed to ${newName}.`
-        : `Renamed to ${newName}. The remote copy under the old name is kept (upload-only folder).`,
-    oldRemoteId: null,
-  });
 }
 
 const statOf = (s: { size: number; mtimeMs: number; inode: number }) => ({

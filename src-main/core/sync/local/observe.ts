@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { SyncContext } from '../context';
+import { folderMode } from '../folder-mode';
 import { canMove } from '../state/transitions';
 import type { FileRow, Folder } from '../types';
 import { type Inspection, sameStat } from './inspect';
@@ -25,20 +26,19 @@ export function observe(
   }
   const now = ctx.now();
   if (seen.kind === 'skip') {
+    // Not announced as NEW: its move to SKIPPED just below is the row's first event.
     const id = row?.id ?? ctx.files.insertNew(folder.id, name, { size: 0, mtimeMs: 0, inode: 0 }, now);
     const current = row ?? ctx.files.get(id)!;
     if (current.state === 'SKIPPED' && current.reasonCode === seen.code) return;
     if (canMove(current.state, 'SKIPPED') && current.state !== 'UPLOADING') {
-      ctx.move(id, 'SKIPPED', { reasonCode: seen.code, reason: seen.message, nextRetryAt: null });
+      ctx.transition(id, 'SKIPPED', { reasonCode: seen.code, reason: seen.message, nextRetryAt: null });
     }
     return;
   }
   const stat = { size: seen.size, mtimeMs: seen.mtimeMs, inode: seen.inode };
   const notBefore = Math.min(stat.mtimeMs, now) + ctx.options.stabilityMs;
   if (!row) {
-    const id = ctx.files.insertNew(folder.id, name, stat, notBefore);
-    const created = ctx.files.get(id)!;
-    ctx.events.emit('file', fileEvent(created, 'NEW'));
+    ctx.insertNew(folder.id, name, stat, notBefore);
     ctx.wake();
     return;
   }
@@ -56,23 +56,29 @@ export function observe(
     rehashed: false,
   };
   if (row.state === 'LIVE') {
-    ctx.move(row.id, 'NEW', { ...patch, oldRemoteId: row.remoteId });
+    ctx.transition(row.id, 'NEW', { ...patch, oldRemoteId: row.remoteId });
   } else if (row.state === 'DELETING') {
     // The file came back while its remote was being removed: finish removing it, upload afresh.
     if (row.remoteId !== null)
       ctx.trash.add(row.remoteId, `${name} came back while its remote copy was being deleted`);
-    ctx.move(row.id, 'NEW', { ...patch, remoteId: null, remoteUrl: null, remoteMd5: null, remoteSize: null });
+    ctx.transition(row.id, 'NEW', {
+      ...patch,
+      remoteId: null,
+      remoteUrl: null,
+      remoteMd5: null,
+      remoteSize: null,
+    });
   } else {
-    ctx.move(row.id, 'NEW', patch);
+    ctx.transition(row.id, 'NEW', patch);
   }
   ctx.wake();
 }
 
 /**
- * The local file is gone. Upload-only: the remote stays. Mirror: the remote is deleted. A file never
- * uploaded simply ends DELETED. A replaced version waiting for deletion goes to the trash either way.
+ * The local file is gone: the folder's mode decides what happens to its remote copy (folder-mode.ts).
+ * A file never uploaded simply ends DELETED.
  */
-export function localGone(ctx: SyncContext, folder: Folder, row: FileRow, renamedTo?: string): void {
+export function localGone(ctx: SyncContext, folder: Folder, row: FileRow): void {
   if (
     row.state === 'DELETED' ||
     row.state === 'DELETING' ||
@@ -85,42 +91,24 @@ export function localGone(ctx: SyncContext, folder: Folder, row: FileRow, rename
     folderMissing(ctx, folder);
     return;
   }
-  if (row.oldRemoteId !== null && folder.mode === 'mirror')
+  const outcome = folderMode(folder.mode).onLocalDelete(row);
+  if (outcome.trashOldVersion && row.oldRemoteId !== null)
     ctx.trash.add(row.oldRemoteId, `old version of ${row.name}`);
-  const reason = renamedTo ? `Renamed to ${renamedTo}.` : 'Deleted locally.';
-  if (row.remoteId !== null && folder.mode === 'mirror') {
-    ctx.move(row.id, 'DELETING', {
-      reasonCode: renamedTo ? 'RENAMED' : 'LOCAL-DELETE',
-      reason,
+  if (outcome.to === 'DELETING') {
+    ctx.transition(row.id, 'DELETING', {
+      reasonCode: 'LOCAL-DELETE',
+      reason: outcome.reason,
       oldRemoteId: null,
     });
     ctx.wake();
     return;
   }
-  ctx.move(row.id, 'DELETED', {
-    reasonCode: renamedTo ? 'RENAMED' : 'LOCAL-DELETE',
-    reason:
-      row.remoteId !== null && folder.mode === 'upload-only'
-        ? `${reason} The remote copy is kept (upload-only folder).`
-        : reason,
+  ctx.transition(row.id, 'DELETED', {
+    reasonCode: 'LOCAL-DELETE',
+    reason: outcome.reason,
     oldRemoteId: null,
     nextRetryAt: null,
   });
-}
-
-export function fileEvent(row: FileRow, from: FileRow['state']) {
-  return {
-    fileId: row.id,
-    folderId: row.folderId,
-    name: row.name,
-    from,
-    to: row.state,
-    reasonCode: row.reasonCode,
-    reason: row.reason,
-    remoteUrl: row.remoteUrl,
-    nextRetryAt: row.nextRetryAt,
-    renamedFrom: row.renamedFrom,
-  };
 }
 
 export const FOLDER_MISSING = 'FOLDER-MISSING';
@@ -141,7 +129,7 @@ export function folderMissing(ctx: SyncContext, folder: Folder): void {
       afterId = rows[rows.length - 1]!.id;
       for (const r of rows) {
         if (r.reasonCode === FOLDER_MISSING) continue;
-        ctx.move(r.id, 'FAILED', { reasonCode: FOLDER_MISSING, reason: message, nextRetryAt: null });
+        ctx.transition(r.id, 'FAILED', { reasonCode: FOLDER_MISSING, reason: message, nextRetryAt: null });
       }
     }
   }

@@ -1,5 +1,5 @@
 import type { Db } from '../../../shared-node/sqlite';
-import { statementCache } from './statements';
+import { statements } from '../../../shared-node/statements';
 
 /**
  * Which account the rows' remote ids belong to: the service (its base URL, or a stable name for the
@@ -20,7 +20,7 @@ export const describeAccount = (a: SyncAccount): string =>
     : `client ${a.clientId} at ${a.service}`;
 
 export function accountStore(db: Db, now: () => number = Date.now) {
-  const prep = statementCache(db);
+  const prep = statements(db);
   return {
     get(): SyncAccount | null {
       return (

@@ -1,5 +1,5 @@
 import type { Db } from '../../../shared-node/sqlite';
-import { statementCache } from './statements';
+import { statements } from '../../../shared-node/statements';
 
 /** The activity log the user reads: what happened, in words, newest first. No secrets are ever passed in. */
 export interface ActivityEntry {
@@ -12,7 +12,7 @@ export interface ActivityEntry {
 }
 
 export function activityStore(db: Db, now: () => number = Date.now) {
-  const prep = statementCache(db);
+  const prep = statements(db);
   return {
     add(
       kind: string,

@@ -1,8 +1,8 @@
 import type { Db } from '../../../shared-node/sqlite';
+import { statements } from '../../../shared-node/statements';
 import { FILE_STATES, type FileRow, type FileState, type FolderCounts } from '../types';
 import { ScanIndex } from './scan-index';
-import { statementCache } from './statements';
-import { canMove } from './transitions';
+import { canMove, PENDING_STATES } from './transitions';
 
 /** Columns a transition may set along with the state. */
 export type FilePatch = Partial<Omit<FileRow, 'id' | 'folderId' | 'name' | 'state' | 'updatedAt'>>;
@@ -100,12 +100,12 @@ const SCAN_CACHE_SIZE = -2_000;
 const STATE_NUMBER = `CASE state ${FILE_STATES.map((s, i) => `WHEN '${s}' THEN ${i}`).join(' ')} END`;
 type ScanPageRow = [string | null, string, string, string, string, string, string, number | null];
 
-/** States with work ahead (plus FAILED rows with a retry time): the folder is not in sync while one exists. */
-const BUSY = `'NEW','HASHING','QUEUED','UPLOADING','DELETING','PAUSED'`;
+/** PENDING_STATES as SQL; with FAILED rows that have a retry time, the rows isPending() counts. */
+const PENDING_SQL = PENDING_STATES.map((s) => `'${s}'`).join(',');
 
 /** The rows of local files. Each state change is one SQLite transaction (read, check, write). */
 export function filesStore(db: Db, now: () => number = Date.now) {
-  const prep = statementCache(db);
+  const prep = statements(db);
   const byId = prep<[number], DbRow>('SELECT * FROM sync_files WHERE id = ?');
   const byName = prep<[number, string], DbRow>('SELECT * FROM sync_files WHERE folder_id = ? AND name = ?');
   const insert = prep(
@@ -173,8 +173,8 @@ export function filesStore(db: Db, now: () => number = Date.now) {
     stmt.run(params);
   };
 
-  /** Moves a row to `to`, checking the state machine; `expect` guards against a row that moved meanwhile. */
-  const move = db.transaction(
+  /** Changes a row's state to `to`, checked by the state machine; `expect` guards against a row that moved meanwhile. */
+  const transition = db.transaction(
     (id: number, to: FileState, patch: FilePatch = {}, expect?: readonly FileState[]): Transition | null => {
       const current = byId.get(id);
       if (!current) return null;
@@ -193,7 +193,7 @@ export function filesStore(db: Db, now: () => number = Date.now) {
       const r = byName.get(folderId, name);
       return r ? toFileRow(r) : null;
     },
-    move,
+    transition,
     /** Creates a NEW row (outside a transaction of its own: the scanner batches these). */
     insertNew(
       folderId: number,
@@ -317,7 +317,7 @@ export function filesStore(db: Db, now: () => number = Date.now) {
     pendingCount(folderId?: number): number {
       return (
         prep<[number | null, number | null, number | null, number | null], { n: number }>(
-          `SELECT (SELECT COUNT(*) FROM sync_files WHERE state IN (${BUSY}) AND (? IS NULL OR folder_id = ?))
+          `SELECT (SELECT COUNT(*) FROM sync_files WHERE state IN (${PENDING_SQL}) AND (? IS NULL OR folder_id = ?))
                 + (SELECT COUNT(*) FROM sync_files WHERE state = 'FAILED' AND next_retry_at IS NOT NULL
                      AND (? IS NULL OR folder_id = ?)) AS n`,
         ).get(folderId ?? null, folderId ?? null, folderId ?? null, folderId ?? null)?.n ?? 0
@@ -328,11 +328,11 @@ export function filesStore(db: Db, now: () => number = Date.now) {
       const r =
         folderId === undefined
           ? prep<[], { x: number }>(
-              `SELECT EXISTS (SELECT 1 FROM sync_files WHERE state IN (${BUSY}))
+              `SELECT EXISTS (SELECT 1 FROM sync_files WHERE state IN (${PENDING_SQL}))
                    OR EXISTS (SELECT 1 FROM sync_files WHERE state = 'FAILED' AND next_retry_at IS NOT NULL) AS x`,
             ).get()
           : prep<[number, number], { x: number }>(
-              `SELECT EXISTS (SELECT 1 FROM sync_files WHERE state IN (${BUSY}) AND folder_id = ?)
+              `SELECT EXISTS (SELECT 1 FROM sync_files WHERE state IN (${PENDING_SQL}) AND folder_id = ?)
                    OR EXISTS (SELECT 1 FROM sync_files WHERE state = 'FAILED' AND folder_id = ? AND next_retry_at IS NOT NULL) AS x`,
             ).get(folderId, folderId);
       return r?.x === 1;

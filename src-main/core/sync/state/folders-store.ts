@@ -1,6 +1,6 @@
 import type { Db } from '../../../shared-node/sqlite';
+import { statements } from '../../../shared-node/statements';
 import type { Folder, FolderMode, WatcherKind } from '../types';
-import { statementCache } from './statements';
 
 interface DbFolder {
   id: number;
@@ -33,7 +33,7 @@ export interface FolderInput {
 }
 
 export function foldersStore(db: Db, now: () => number = Date.now) {
-  const prep = statementCache(db);
+  const prep = statements(db);
   return {
     list(): Folder[] {
       return prep<[], DbFolder>('SELECT * FROM sync_folders ORDER BY id').all().map(toFolder);

@@ -1,5 +1,5 @@
 import type { Db } from '../../../shared-node/sqlite';
-import { statementCache } from './statements';
+import { statements } from '../../../shared-node/statements';
 
 /**
  * The upload journal: an intent row is written (in the same transaction as QUEUED -> UPLOADING)
@@ -20,7 +20,7 @@ export interface JournalEntry {
 export type JournalOutcome = 'LIVE' | 'FAILED' | 'ADOPTED' | 'NOT-FOUND' | 'ABANDONED' | 'ACCOUNT-CHANGED';
 
 export function journalStore(db: Db, now: () => number = Date.now) {
-  const prep = statementCache(db);
+  const prep = statements(db);
   return {
     open(e: Omit<JournalEntry, 'id' | 'startedAt'>): number {
       return Number(

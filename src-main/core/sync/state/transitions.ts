@@ -24,9 +24,22 @@ export function canMove(from: FileState, to: FileState): boolean {
   return NEXT[from].includes(to);
 }
 
-/** States in which a file still has work ahead of it (the folder is not "in sync" while any row has one). */
-export const PENDING_STATES: readonly FileState[] = ['NEW', 'HASHING', 'QUEUED', 'UPLOADING', 'DELETING'];
+/**
+ * "Pending", the one definition (the folder is not in sync, the engine not settled, and the app counts
+ * it as pending while a row has one of these states). PAUSED is pending: the file waits for the
+ * account to allow uploads and goes on unaided (docs/sync-engine.md). files-store.ts builds its SQL
+ * from this list; the app imports it.
+ */
+export const PENDING_STATES: readonly FileState[] = [
+  'NEW',
+  'HASHING',
+  'QUEUED',
+  'UPLOADING',
+  'PAUSED',
+  'DELETING',
+];
 
+/** A row is pending in a pending state, or FAILED with a retry scheduled (for good: it needs the user). */
 export function isPending(state: FileState, nextRetryAt: number | null): boolean {
   return PENDING_STATES.includes(state) || (state === 'FAILED' && nextRetryAt !== null);
 }

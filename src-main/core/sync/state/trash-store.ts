@@ -1,5 +1,5 @@
 import type { Db } from '../../../shared-node/sqlite';
-import { statementCache } from './statements';
+import { statements } from '../../../shared-node/statements';
 
 /** Remote files to delete that no local row stands for any more: replaced versions and removed duplicates. */
 export interface TrashItem {
@@ -10,7 +10,7 @@ export interface TrashItem {
 }
 
 export function trashStore(db: Db, now: () => number = Date.now) {
-  const prep = statementCache(db);
+  const prep = statements(db);
   return {
     add(remoteId: number, reason: string): void {
       prep('INSERT OR IGNORE INTO sync_trash (remote_id, reason, created_at) VALUES (?, ?, ?)').run(

@@ -32,12 +32,12 @@ export async function runDeletes(ctx: SyncContext, batch = 8): Promise<void> {
   for (const row of ctx.files.inState('DELETING', batch, { dueBy: ctx.now() })) {
     if (ctx.halted()) return;
     if (row.remoteId === null) {
-      ctx.move(row.id, 'DELETED', {}, ['DELETING']);
+      ctx.transition(row.id, 'DELETED', {}, ['DELETING']);
       continue;
     }
     const res = await ctx.client.deleteFile(row.remoteId);
     if (res.ok || res.error.code === 'GONE') {
-      ctx.move(
+      ctx.transition(
         row.id,
         'DELETED',
         { reason: `${row.reason ?? 'Deleted locally.'} The remote copy was deleted (mirror folder).` },
@@ -48,7 +48,7 @@ export async function runDeletes(ctx: SyncContext, batch = 8): Promise<void> {
       return;
     } else {
       const attempts = row.attempts + 1;
-      ctx.move(
+      ctx.transition(
         row.id,
         'DELETING',
         {

@@ -2,7 +2,7 @@ import type { RemoteFile } from '../../../../src-shared/api/file-hosting';
 import { ApiFailure } from '../../service/api-error';
 import { ACCOUNT_CHANGED } from '../account/account-change';
 import type { SyncContext } from '../context';
-import { scheduleRetry } from './react';
+import { scheduleRetry } from './on-upload-error';
 import { markLive } from './upload-one';
 
 export const contentKey = (name: string, size: number, md5: string) => `${size}:${md5}:${name}`;
@@ -69,7 +69,9 @@ export async function reconcileJournal(ctx: SyncContext, inFlight: ReadonlySet<n
         // Not on this account: sent as a new upload, with the md5 on record (upload-one checks the stat first).
         ctx.db.transaction(() => {
           ctx.journal.settle(entry.id, 'NOT-FOUND');
-          ctx.move(row.id, 'QUEUED', { reasonCode: null, reason: null, nextRetryAt: null }, ['UPLOADING']);
+          ctx.transition(row.id, 'QUEUED', { reasonCode: null, reason: null, nextRetryAt: null }, [
+            'UPLOADING',
+          ]);
         })();
         moved.queued++;
       } else {

@@ -4,7 +4,7 @@ import type { SyncContext } from '../context';
 import { inspectPath, sameStat } from '../local/inspect';
 import { localGone, observe } from '../local/observe';
 import type { FileRow } from '../types';
-import { reactToUploadError } from './react';
+import { reactToUploadError } from './on-upload-error';
 
 /**
  * QUEUED -> UPLOADING -> LIVE for one file: checks the file once more, journals the intent in the same
@@ -22,14 +22,14 @@ export async function uploadOne(
   const seen = await inspectPath(abs);
   if (seen.kind !== 'file' || !sameStat(row, seen)) {
     if (seen.kind === 'gone') localGone(ctx, folder, row);
-    else ctx.move(row.id, 'NEW', { md5: null, notBefore: null }, ['QUEUED', 'FAILED']);
+    else ctx.transition(row.id, 'NEW', { md5: null, notBefore: null }, ['QUEUED', 'FAILED']);
     ctx.wake();
     return;
   }
   const md5 = row.md5;
   const size = row.size;
   const journalId = ctx.db.transaction(() => {
-    if (!ctx.move(row.id, 'UPLOADING', {}, ['QUEUED', 'FAILED'])) return null;
+    if (!ctx.transition(row.id, 'UPLOADING', {}, ['QUEUED', 'FAILED'])) return null;
     // '' = hashed while sending: set before the last bytes leave (md5Later below).
     return ctx.journal.open({ fileId: row.id, bucket: folder.bucket, name: row.name, size, md5: md5 ?? '' });
   })();
@@ -77,7 +77,7 @@ function hashAlongside(
     if (h.value.bytes !== size) throw new Error('The file changed while it was sent.');
     ctx.db.transaction(() => {
       ctx.journal.setMd5(journalId, h.value.md5);
-      ctx.move(fileId, 'UPLOADING', { md5: h.value.md5 }, ['UPLOADING']);
+      ctx.transition(fileId, 'UPLOADING', { md5: h.value.md5 }, ['UPLOADING']);
     })();
     return h.value.md5;
   };
@@ -93,7 +93,7 @@ export function markLive(
 ): void {
   ctx.db.transaction(() => {
     ctx.journal.settle(journalId, outcome, remote.id);
-    const moved = ctx.move(
+    const moved = ctx.transition(
       row.id,
       'LIVE',
       {

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../../../shared-node/sqlite';
+import { statements } from '../../../shared-node/statements';
 
 export type ClientStatus = 'ACTIVE' | 'PAUSED' | 'CLOSED';
 
@@ -26,18 +27,19 @@ function newApiKey(): string {
 
 /** Clients and their API keys. */
 export function clientStore(db: Db) {
-  const insertClient = db.prepare(
+  const prep = statements(db);
+  const insertClient = prep(
     'INSERT INTO clients (name, default_bucket, balance_paise, created_at) VALUES (?, ?, ?, ?)',
   );
-  const byId = db.prepare('SELECT * FROM clients WHERE id = ?');
-  const insertKey = db.prepare('INSERT INTO api_keys (client_id, digest, created_at) VALUES (?, ?, ?)');
-  const byKey = db.prepare(
+  const byId = prep('SELECT * FROM clients WHERE id = ?');
+  const insertKey = prep('INSERT INTO api_keys (client_id, digest, created_at) VALUES (?, ?, ?)');
+  const byKey = prep(
     'SELECT c.* FROM api_keys k JOIN clients c ON c.id = k.client_id WHERE k.digest = ? AND k.revoked_at IS NULL',
   );
-  const revoke = db.prepare('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?');
-  const keyExists = db.prepare('SELECT id FROM api_keys WHERE id = ?');
-  const open = db.prepare("SELECT * FROM clients WHERE status != 'CLOSED' ORDER BY id");
-  const close = db.prepare("UPDATE clients SET status = 'CLOSED', closed_at = ? WHERE id = ?");
+  const revoke = prep('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?');
+  const keyExists = prep('SELECT id FROM api_keys WHERE id = ?');
+  const open = prep("SELECT * FROM clients WHERE status != 'CLOSED' ORDER BY id");
+  const close = prep("UPDATE clients SET status = 'CLOSED', closed_at = ? WHERE id = ?");
 
   const mintKey = (clientId: number, now: number) => {
     const apiKey = newApiKey();

@@ -1,4 +1,5 @@
 import type { Db } from '../../../shared-node/sqlite';
+import { statements } from '../../../shared-node/statements';
 
 export interface FileRow {
   id: number;
@@ -57,39 +58,36 @@ export type NewFile = Omit<FileRow, 'id' | 'status' | 'deleted_at'>;
  * through this store and drops that client's cached counts, so the cache is never stale.
  */
 export function fileStore(db: Db) {
+  const prep = statements(db);
   const counts = new Map<number, Map<string, number>>();
   const forget = (clientId: number) => counts.delete(clientId);
-  const insert = db.prepare(
+  const insert = prep(
     `INSERT INTO files (client_id, bucket, name, url_name, object_key, extension, mime, size_bytes, hash, status, created_at)
      VALUES (@client_id, @bucket, @name, @url_name, @object_key, @extension, @mime, @size_bytes, @hash, 'ACTIVE', @created_at)`,
   );
-  const byId = db.prepare('SELECT * FROM files WHERE id = ? AND client_id = ?');
-  const countLive = db.prepare("SELECT COUNT(*) AS n FROM files WHERE client_id = ? AND status = 'ACTIVE'");
-  const countLiveIn = db.prepare(
+  const byId = prep('SELECT * FROM files WHERE id = ? AND client_id = ?');
+  const countLive = prep("SELECT COUNT(*) AS n FROM files WHERE client_id = ? AND status = 'ACTIVE'");
+  const countLiveIn = prep(
     "SELECT COUNT(*) AS n FROM files WHERE client_id = ? AND status = 'ACTIVE' AND bucket = ?",
   );
   // Raw rows built into objects here: better-sqlite3's own row objects cost twice as much on a 100-row page.
-  const pageLive = db
-    .prepare(
-      `SELECT ${COLUMNS} FROM files WHERE client_id = ? AND status = 'ACTIVE' ORDER BY id DESC LIMIT ? OFFSET ?`,
-    )
-    .raw();
-  const pageLiveIn = db
-    .prepare(
-      `SELECT ${COLUMNS} FROM files WHERE client_id = ? AND status = 'ACTIVE' AND bucket = ? ORDER BY id DESC LIMIT ? OFFSET ?`,
-    )
-    .raw();
-  const totals = db.prepare(
+  const pageLive = prep(
+    `SELECT ${COLUMNS} FROM files WHERE client_id = ? AND status = 'ACTIVE' ORDER BY id DESC LIMIT ? OFFSET ?`,
+  ).raw();
+  const pageLiveIn = prep(
+    `SELECT ${COLUMNS} FROM files WHERE client_id = ? AND status = 'ACTIVE' AND bucket = ? ORDER BY id DESC LIMIT ? OFFSET ?`,
+  ).raw();
+  const totals = prep(
     "SELECT COUNT(*) AS files_count, COALESCE(SUM(size_bytes), 0) AS bytes_used FROM files WHERE client_id = ? AND status = 'ACTIVE'",
   );
-  const markDeleted = db.prepare(
+  const markDeleted = prep(
     "UPDATE files SET status = 'DELETED', deleted_at = ? WHERE id = ? AND client_id = ? AND status = 'ACTIVE'",
   );
-  const liveKeys = db.prepare("SELECT object_key FROM files WHERE client_id = ? AND status = 'ACTIVE'");
-  const deleteAll = db.prepare(
+  const liveKeys = prep("SELECT object_key FROM files WHERE client_id = ? AND status = 'ACTIVE'");
+  const deleteAll = prep(
     "UPDATE files SET status = 'DELETED', deleted_at = ? WHERE client_id = ? AND status = 'ACTIVE'",
   );
-  const byUrl = db.prepare(
+  const byUrl = prep(
     "SELECT f.* FROM files f JOIN clients c ON c.id = f.client_id WHERE f.client_id = ? AND f.bucket = ? AND f.url_name = ? AND f.status = 'ACTIVE' AND c.status != 'CLOSED'",
   );
 

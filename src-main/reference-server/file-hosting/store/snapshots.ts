@@ -1,4 +1,5 @@
 import type { Db } from '../../../shared-node/sqlite';
+import { statements } from '../../../shared-node/statements';
 
 export interface SnapshotRow {
   usage_date: string;
@@ -9,7 +10,8 @@ export interface SnapshotRow {
 }
 
 export function snapshotStore(db: Db) {
-  const since = db.prepare(
+  const prep = statements(db);
+  const since = prep(
     'SELECT usage_date, bytes_used, files_count, rent_paise, outcome FROM usage_snapshots WHERE client_id = ? AND usage_date >= ? ORDER BY usage_date DESC',
   );
   return {

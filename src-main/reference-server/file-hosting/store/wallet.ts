@@ -1,4 +1,5 @@
 import type { Db } from '../../../shared-node/sqlite';
+import { statements } from '../../../shared-node/statements';
 import type { ClientRow } from './clients';
 
 export type DayOutcome = 'CHARGED' | 'FREE' | 'ARREARS';
@@ -18,17 +19,18 @@ export interface DayCharge {
  * arrears; a top-up pays arrears before it adds to the balance).
  */
 export function walletStore(db: Db) {
-  const byId = db.prepare('SELECT * FROM clients WHERE id = ?');
-  const setMoney = db.prepare(
+  const prep = statements(db);
+  const byId = prep('SELECT * FROM clients WHERE id = ?');
+  const setMoney = prep(
     'UPDATE clients SET balance_paise = ?, arrears_paise = ?, arrears_since = ?, status = ? WHERE id = ?',
   );
-  const addLine = db.prepare(
+  const addLine = prep(
     'INSERT INTO ledger (client_id, at, kind, amount_paise, balance_after_paise, arrears_after_paise, usage_date) VALUES (?, ?, ?, ?, ?, ?, ?)',
   );
-  const addSnapshot = db.prepare(
+  const addSnapshot = prep(
     'INSERT OR IGNORE INTO usage_snapshots (client_id, usage_date, bytes_used, files_count, rent_paise, outcome) VALUES (?, ?, ?, ?, ?, ?)',
   );
-  const lines = db.prepare('SELECT * FROM ledger WHERE client_id = ? ORDER BY id');
+  const lines = prep('SELECT * FROM ledger WHERE client_id = ? ORDER BY id');
 
   const save = (c: ClientRow) =>
     setMoney.run(c.balance_paise, c.arrears_paise, c.arrears_since, c.status, c.id);

@@ -1,4 +1,5 @@
 import type { Db } from '../../../shared-node/sqlite';
+import { statements } from '../../../shared-node/statements';
 
 export type DeliveryState = 'PENDING' | 'DELIVERED' | 'FAILED' | 'REFUSED';
 
@@ -54,34 +55,33 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 /** Conversations, deliveries and their attempts: the durable part of the webhook. */
 export function deliveryStore(db: Db) {
-  const insertConversation = db.prepare(
+  const prep = statements(db);
+  const insertConversation = prep(
     'INSERT INTO kb_conversations (bot_id, visitor_ref, started_at_ms) VALUES (?, ?, ?)',
   );
-  const insertDelivery = db.prepare(
+  const insertDelivery = prep(
     `INSERT INTO kb_deliveries (bot_id, conversation_id, event, body, state, next_attempt_at_ms, created_at_ms)
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
   );
-  const load = db.prepare(
+  const load = prep(
     `SELECT d.id, d.bot_id, d.conversation_id, d.event, d.body, d.state, d.next_attempt_at_ms,
             (SELECT COUNT(*) FROM kb_delivery_attempts a WHERE a.delivery_id = d.id) AS attempt_count
      FROM kb_deliveries d WHERE d.id = ?`,
   );
-  const setNext = db.prepare('UPDATE kb_deliveries SET next_attempt_at_ms = ? WHERE id = ?');
-  const setState = db.prepare('UPDATE kb_deliveries SET state = ?, next_attempt_at_ms = ? WHERE id = ?');
-  const insertAttempt = db.prepare(
+  const setNext = prep('UPDATE kb_deliveries SET next_attempt_at_ms = ? WHERE id = ?');
+  const setState = prep('UPDATE kb_deliveries SET state = ?, next_attempt_at_ms = ? WHERE id = ?');
+  const insertAttempt = prep(
     `INSERT INTO kb_delivery_attempts (delivery_id, number, at_ms, status, error, duration_ms)
      VALUES (?, (SELECT COUNT(*) + 1 FROM kb_delivery_attempts WHERE delivery_id = ?), ?, ?, ?, ?)`,
   );
-  const due = db.prepare(
+  const due = prep(
     `SELECT id FROM kb_deliveries WHERE state = 'PENDING' AND next_attempt_at_ms <= ? ORDER BY next_attempt_at_ms, id`,
   );
-  const minDue = db.prepare(
-    `SELECT MIN(next_attempt_at_ms) AS at FROM kb_deliveries WHERE state = 'PENDING'`,
-  );
-  const listAll = db.prepare(
+  const minDue = prep(`SELECT MIN(next_attempt_at_ms) AS at FROM kb_deliveries WHERE state = 'PENDING'`);
+  const listAll = prep(
     'SELECT id, bot_id, conversation_id, event, state, next_attempt_at_ms FROM kb_deliveries WHERE (? IS NULL OR bot_id = ?) ORDER BY id',
   );
-  const attemptsOf = db.prepare(
+  const attemptsOf = prep(
     `SELECT a.delivery_id, a.at_ms, a.status, a.error, a.duration_ms FROM kb_delivery_attempts a
      JOIN kb_deliveries d ON d.id = a.delivery_id WHERE (? IS NULL OR d.bot_id = ?) ORDER BY a.delivery_id, a.number`,
   );

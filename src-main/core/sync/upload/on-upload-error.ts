@@ -19,7 +19,7 @@ export function reactToUploadError(ctx: SyncContext, row: FileRow, journalId: nu
   const ref = { folderId: row.folderId, fileId: row.id };
   if (e.reaction === 'retry' && isAmbiguous(e)) {
     // Left UPLOADING with its journal entry open until the listing says whether it arrived.
-    ctx.move(
+    ctx.transition(
       row.id,
       'UPLOADING',
       { reasonCode: e.code, reason: `${e.message} Checking whether it arrived before sending again.` },
@@ -34,21 +34,23 @@ export function reactToUploadError(ctx: SyncContext, row: FileRow, journalId: nu
       scheduleRetry(ctx, row, e);
       return;
     case 'pause':
-      ctx.move(row.id, 'PAUSED', { reasonCode: e.code, reason: e.message }, ['UPLOADING']);
+      ctx.transition(row.id, 'PAUSED', { reasonCode: e.code, reason: e.message }, ['UPLOADING']);
       ctx.pauseForAccount(e);
       return;
     case 'auth':
     case 'closed':
-      ctx.move(row.id, 'QUEUED', { reasonCode: e.code, reason: e.message }, ['UPLOADING']);
+      ctx.transition(row.id, 'QUEUED', { reasonCode: e.code, reason: e.message }, ['UPLOADING']);
       ctx.stopFor(e.reaction, e);
       return;
     case 'reject':
-      ctx.move(row.id, 'FAILED', { reasonCode: e.code, reason: e.message, nextRetryAt: null }, ['UPLOADING']);
+      ctx.transition(row.id, 'FAILED', { reasonCode: e.code, reason: e.message, nextRetryAt: null }, [
+        'UPLOADING',
+      ]);
       ctx.log('rejected', `${row.name}: ${e.message}`, ref);
       return;
     case 'rehash':
       if (!row.rehashed) {
-        ctx.move(
+        ctx.transition(
           row.id,
           'NEW',
           { rehashed: true, notBefore: null, md5: null, reasonCode: e.code, reason: e.message },
@@ -56,7 +58,7 @@ export function reactToUploadError(ctx: SyncContext, row: FileRow, journalId: nu
         );
         ctx.wake();
       } else {
-        ctx.move(
+        ctx.transition(
           row.id,
           'FAILED',
           {
@@ -80,7 +82,7 @@ export function scheduleRetry(
   const attempts = row.attempts + 1;
   const { backoff } = ctx.options;
   if (attempts >= backoff.maxAttempts) {
-    ctx.move(row.id, 'FAILED', {
+    ctx.transition(row.id, 'FAILED', {
       attempts,
       reasonCode: e.code,
       reason: `${e.message} Gave up after ${attempts} attempts; retry it when the problem is solved.`,
@@ -93,5 +95,5 @@ export function scheduleRetry(
     return;
   }
   const at = ctx.now() + backoffDelayMs(attempts, backoff, e.retryAfterMs);
-  ctx.move(row.id, 'FAILED', { attempts, reasonCode: e.code, reason: e.message, nextRetryAt: at });
+  ctx.transition(row.id, 'FAILED', { attempts, reasonCode: e.code, reason: e.message, nextRetryAt: at });
 }

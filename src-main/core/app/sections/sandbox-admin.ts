@@ -1,0 +1,85 @@
+import { request } from 'undici';
+import { z } from 'zod';
+import { type AppError, appError, err, ok, type Result } from '../../../../src-shared/errors';
+
+/**
+ * The sandbox's admin surface (`/__admin/v1`, docs/reference-server.md) over HTTP, the same way the
+ * app reaches any service: no reference-server module is imported. The admin token is sent in a
+ * header and never put in an error, a reply or a log line.
+ */
+const Clock = z.object({ now: z.string(), ist: z.string() });
+const Faults = z.object({ storage_fail_rate: z.number(), connection_reset_rate: z.number() });
+const Wallet = z.object({ balance_paise: z.number().int(), arrears_paise: z.number().int() });
+const Raised = z.object({ conversation_id: z.number().int(), delivery_id: z.number().int() });
+const ServerError = z.object({ error: z.string() });
+
+export interface LeadEvent {
+  event: 'LEAD-CAPTURED' | 'HANDOFF-REQUESTED';
+  lead: { name: string; email: string; phone: string; note: string | null; asked_for_a_person: boolean };
+}
+
+export function sandboxAdmin(baseUrl: string, adminToken: string) {
+  async function send<T>(
+    method: 'GET' | 'POST' | 'PUT',
+    path: string,
+    body: unknown,
+    schema: z.ZodType<T>,
+    timeoutMs = 15_000,
+  ): Promise<Result<T, AppError>> {
+    let status: number;
+    let text: string;
+    try {
+      const res = await request(`${baseUrl}/__admin/v1${path}`, {
+        method,
+        headers: {
+          'x-admin-token': adminToken,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+      status = res.statusCode;
+      text = await res.body.text();
+    } catch (e) {
+      const why = (e as { code?: string }).code ?? (e as Error).name;
+      return err(appError('SANDBOX-UNREACHABLE', `The local sandbox did not answer (${why}).`));
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    if (status >= 200 && status < 300) {
+      const parsed = schema.safeParse(json);
+      if (parsed.success) return ok(parsed.data);
+      return err(
+        appError('SANDBOX-BAD-REPLY', `The local sandbox answered ${method} ${path} in an unknown shape.`),
+      );
+    }
+    const said = ServerError.safeParse(json);
+    return err(
+      appError(
+        'SANDBOX-REFUSED',
+        `The local sandbox refused ${method} ${path} (HTTP ${status})${said.success ? `: ${said.data.error}` : '.'}`,
+        { status },
+      ),
+    );
+  }
+
+  return {
+    clock: () => send('GET', '/clock', undefined, Clock),
+    /** Runs every job that falls due on the way (billing, webhook retries), so it may take a while. */
+    advance: (seconds: number) => send('POST', '/clock/advance', { seconds }, Clock, 120_000),
+    wallet: (clientId: number, amountPaise: number) =>
+      send('POST', `/clients/${clientId}/wallet`, { amount_paise: amountPaise }, Wallet),
+    /** With an empty body nothing changes and the faults in force are answered. */
+    faults: (patch: { storage_fail_rate?: number; connection_reset_rate?: number }) =>
+      send('PUT', '/faults', patch, Faults),
+    raise: (remoteBotId: number, event: LeadEvent) =>
+      send('POST', `/bots/${remoteBotId}/events`, event, Raised),
+  };
+}
+
+export type SandboxAdmin = ReturnType<typeof sandboxAdmin>;

@@ -1,0 +1,141 @@
+import type { SyncEmitter, SyncEvents } from '../events';
+import { etaSeconds } from '../progress';
+import type { FilesStore } from '../state/files-store';
+import type { FoldersStore } from '../state/folders-store';
+import type { TrashStore } from '../state/trash-store';
+import type { FileRow, FileState } from '../types';
+import type { EngineState, UploadSlot } from './engine-state';
+
+export interface ProgressBookkeeping {
+  /**
+   * The one way out of a `file` event (SyncContext.transition and insertNew call it): the listeners are told,
+   * and the session's counts and the folder's in-sync flag follow.
+   */
+  fileChanged(row: FileRow, from: FileState): void;
+  /** Bytes of one upload sent so far: the speed, its `upload-progress` event, the overall `progress`. */
+  uploadProgress(row: FileRow, slot: UploadSlot, sent: number): void;
+  /** The overall `progress` event, at most four times a second unless forced. */
+  emitProgress(force?: boolean): void;
+  /** Says `folder-in-sync` for changed folders with nothing left to do, and wakes settle waiters. */
+  checkInSync(): void;
+  /** Nothing pending, in flight or starting (or the engine stopped). */
+  isSettled(): boolean;
+}
+
+/**
+ * Progress bookkeeping for this session: files and bytes queued since start, done, in flight; speed and
+ * ETA; which folders are in sync; when the engine has settled. Reads the stores, writes none.
+ */
+export function createProgressBookkeeping(
+  state: EngineState,
+  deps: {
+    events: SyncEmitter;
+    files: FilesStore;
+    folders: FoldersStore;
+    trash: TrashStore;
+    now: () => number;
+  },
+): ProgressBookkeeping {
+  const { events, files, folders, trash, now } = deps;
+  const p = state.progress;
+
+  function fileChanged(row: FileRow, from: FileState) {
+    const e = fileEvent(row, from);
+    events.emit('file', e);
+    p.inSync.delete(e.folderId);
+    p.dirtyFolders.add(e.folderId);
+    if (e.to === 'QUEUED' && !p.counted.has(e.fileId))
+      p.counted.set(e.fileId, files.get(e.fileId)?.size ?? 0);
+    if (e.to === 'LIVE' && p.counted.has(e.fileId)) {
+      p.filesDone++;
+      p.bytesDone += p.counted.get(e.fileId) ?? 0;
+      p.counted.delete(e.fileId);
+      p.filesDone > 0 && emitProgress(true);
+    } else if (
+      (e.to === 'SKIPPED' || e.to === 'DELETED' || (e.to === 'FAILED' && e.nextRetryAt === null)) &&
+      p.counted.has(e.fileId)
+    ) {
+      p.counted.delete(e.fileId);
+    }
+  }
+
+  function emitProgress(force = false) {
+    const t = now();
+    if (!force && t - p.lastEmittedAt < 250) return;
+    p.lastEmittedAt = t;
+    let inflight = 0;
+    for (const u of state.uploading.values()) inflight += u.sent;
+    let pendingBytes = 0;
+    for (const b of p.counted.values()) pendingBytes += b;
+    const bps = p.meter.bytesPerSecond(t);
+    events.emit('progress', {
+      filesDone: p.filesDone,
+      filesTotal: p.filesDone + p.counted.size,
+      bytesSent: p.bytesDone + inflight,
+      bytesTotal: p.bytesDone + pendingBytes,
+      bytesPerSecond: Math.round(bps),
+      etaSeconds: etaSeconds(pendingBytes - inflight, bps),
+    });
+  }
+
+  function uploadProgress(row: FileRow, slot: UploadSlot, sent: number) {
+    const at = now();
+    p.meter.add(sent - slot.sent, at);
+    slot.sent = sent;
+    // Per file at most ten times a second, and always the last bytes.
+    if (sent >= slot.size || at - slot.shownAt >= 100) {
+      slot.shownAt = at;
+      events.emit('upload-progress', {
+        fileId: row.id,
+        folderId: row.folderId,
+        sentBytes: sent,
+        totalBytes: slot.size,
+      });
+    }
+    emitProgress();
+  }
+
+  function checkInSync() {
+    for (const id of p.dirtyFolders) {
+      if (p.inSync.has(id) || state.scanning.has(id) || !folders.get(id)) continue;
+      if (!files.hasPending(id)) {
+        p.inSync.add(id);
+        events.emit('folder-in-sync', { folderId: id });
+      }
+    }
+    p.dirtyFolders.clear();
+    if (state.settleWaiters.length && isSettled()) for (const w of state.settleWaiters.splice(0)) w();
+  }
+
+  function isSettled(): boolean {
+    if (state.stopped) return true;
+    // Still starting (or waiting for /me to say which account this is): nothing is known to be done.
+    if (state.startingUp) return false;
+    return (
+      state.scanning.size === 0 &&
+      state.preparing.size === 0 &&
+      state.uploading.size === 0 &&
+      !state.deleting &&
+      !state.reconciling &&
+      !files.hasPending() &&
+      trash.count() === 0
+    );
+  }
+
+  return { fileChanged, uploadProgress, emitProgress, checkInSync, isSettled };
+}
+
+function fileEvent(row: FileRow, from: FileState): SyncEvents['file'] {
+  return {
+    fileId: row.id,
+    folderId: row.folderId,
+    name: row.name,
+    from,
+    to: row.state,
+    reasonCode: row.reasonCode,
+    reason: row.reason,
+    remoteUrl: row.remoteUrl,
+    nextRetryAt: row.nextRetryAt,
+    renamedFrom: row.renamedFrom,
+  };
+}

@@ -1,0 +1,24 @@
+import { join } from 'node:path';
+import { PROJECT_ROOT } from './project-paths';
+
+// Here, not in the launcher: both `npm start` (launcher) and `assets-sync web` (headless) build the UI
+// on first use, and the headless shell must not import the launcher that may start it.
+
+/** `vite build` of the renderer into out/renderer (or `outDir`: tests build their own copy, side by side). */
+export async function buildRenderer(outDir?: string): Promise<void> {
+  const vite = await import('vite');
+  // Under a test runner NODE_ENV is 'test', which makes both the JSX transform and React development builds.
+  const previous = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await vite.build({
+      configFile: join(PROJECT_ROOT, 'vite.config.ts'),
+      logLevel: 'warn',
+      mode: 'production',
+      ...(outDir ? { build: { outDir, emptyOutDir: true } } : {}),
+    });
+  } finally {
+    if (previous === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = previous;
+  }
+}

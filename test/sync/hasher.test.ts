@@ -1,0 +1,87 @@
+import { randomBytes } from 'node:crypto';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Worker } from 'node:worker_threads';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SyncEvents } from '../../src-main/core/sync/events';
+import { createHasher, HASHER_FAILED } from '../../src-main/core/sync/hash/hasher';
+import { makeEngine, md5Of, type SyncTestServer, startServer, tempDir, testClient, until } from './helpers';
+
+/** Terminates the worker right after each of the first `n` jobs is posted to it: the job dies with it. */
+function killer(n: number) {
+  const state = { kills: 0 };
+  const onJobPosted = (w: Worker) => {
+    if (state.kills >= n) return;
+    state.kills++;
+    void w.terminate();
+  };
+  return { state, onJobPosted };
+}
+
+describe('the hasher when its worker dies', () => {
+  const dir = tempDir('hasher-');
+  const file = join(dir, 'data.bin');
+  writeFileSync(file, randomBytes(3 * 1024 * 1024 + 17));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('starts a new worker and reads the file again on it', async () => {
+    const k = killer(1);
+    const hasher = createHasher(1, { onJobPosted: k.onJobPosted });
+    try {
+      const r = await hasher.md5(file);
+      expect(k.state.kills).toBe(1);
+      expect(r.ok && r.value.md5).toBe(md5Of(file));
+    } finally {
+      await hasher.close();
+    }
+  });
+
+  it('says HASHER-FAILED when the second worker dies too, and hashes the next file on a third', async () => {
+    const k = killer(2);
+    const hasher = createHasher(1, { onJobPosted: k.onJobPosted });
+    try {
+      const first = await hasher.md5(file);
+      expect(first.ok ? 'ok' : first.error.code).toBe(HASHER_FAILED);
+      const next = await hasher.md5(file);
+      expect(next.ok && next.value.md5).toBe(md5Of(file));
+      expect(k.state.kills).toBe(2);
+    } finally {
+      await hasher.close();
+    }
+  });
+});
+
+describe('the engine when the hasher worker dies under a file', () => {
+  let server: SyncTestServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it('reads the file again and it goes live', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'victim.png'), randomBytes(64 * 1024));
+    // Two deaths: the hasher's own retry dies too, so the row goes back to NEW and is read later.
+    const k = killer(2);
+    const h = makeEngine(testClient(server.baseUrl, server.demoKey), {
+      hasher: createHasher(1, { onJobPosted: k.onJobPosted }),
+    });
+    const moves: string[] = [];
+    h.engine.on('file', (e: SyncEvents['file']) => moves.push(`${e.from}>${e.to}`));
+    try {
+      await h.engine.start();
+      expect((await h.engine.addFolder({ path: dir, bucket: 'hasher' })).ok).toBe(true);
+      await until('the file live', () => h.engine.listFiles({ state: 'LIVE' }).length === 1);
+      expect(k.state.kills).toBe(2);
+      expect(moves).toContain('HASHING>NEW');
+      expect(h.engine.activity().some((a) => a.kind === 'hash-retried')).toBe(true);
+      const [remote] = await server.liveFiles('hasher');
+      expect(remote?.hash).toBe(md5Of(join(dir, 'victim.png')));
+    } finally {
+      await h.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
