@@ -36,11 +36,11 @@ const component = fc
 const path = fc.array(component, { minLength: 1, maxLength: 3 }).map((parts) => parts.join('/'));
 
 describe('scan index', () => {
-  it('finds each row by its path with its columns, and nothing that is not a row', () => {
-    fc.assert(
-      fc.property(fc.uniqueArray(path, { minLength: 0, maxLength: 60 }), path, (names, other) => {
+  it('finds each row by its path with its columns, and nothing that is not a row', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.uniqueArray(path, { minLength: 0, maxLength: 60 }), path, async (names, other) => {
         const folderId = folderWith(names);
-        const index = files.scanIndex(folderId);
+        const index = await files.scanIndex(folderId);
         try {
           expect(index.size).toBe(names.length);
           names.forEach((name, i) => {
@@ -61,10 +61,10 @@ describe('scan index', () => {
     );
   });
 
-  it('reads more rows than a page holds, and marks what the walk met', () => {
+  it('reads more rows than a page holds, and marks what the walk met', async () => {
     const names = Array.from({ length: 12_345 }, (_, i) => `d${i % 97}/file ${i}.txt`);
     const folderId = folderWith(names);
-    const index = files.scanIndex(folderId);
+    const index = await files.scanIndex(folderId);
     try {
       expect(index.size).toBe(names.length);
       for (const name of names) if (!name.endsWith('7.txt')) index.markMet(index.lookup(name));
@@ -76,13 +76,13 @@ describe('scan index', () => {
     }
   });
 
-  it('an index built on the tables another one released knows nothing of the first', () => {
-    const first = files.scanIndex(folderWith(Array.from({ length: 3_000 }, (_, i) => `a/${i}`)));
+  it('an index built on the tables another one released knows nothing of the first', async () => {
+    const first = await files.scanIndex(folderWith(Array.from({ length: 3_000 }, (_, i) => `a/${i}`)));
     for (let row = 0; row < first.size; row++) first.markMet(row);
     first.release();
     expect(() => first.lookup('a/1')).toThrow(/after release/);
     const names = Array.from({ length: 2_000 }, (_, i) => `b/${i}`);
-    const second = files.scanIndex(folderWith(names));
+    const second = await files.scanIndex(folderWith(names));
     try {
       expect(second.lookup('a/1')).toBe(-1);
       expect(second.lookup('b/1999')).toBeGreaterThanOrEqual(0);
@@ -92,11 +92,11 @@ describe('scan index', () => {
     }
   });
 
-  it('reason codes come with their rows', () => {
+  it('reason codes come with their rows', async () => {
     const folderId = folderWith(['ok.txt', 'odd.txt']);
     const odd = files.getByName(folderId, 'odd.txt')!;
     files.transition(odd.id, 'SKIPPED', { reasonCode: 'NOT-A-FILE', reason: 'a pipe' });
-    const index = files.scanIndex(folderId);
+    const index = await files.scanIndex(folderId);
     try {
       expect(index.reasonCode(index.lookup('odd.txt'))).toBe('NOT-A-FILE');
       expect(index.state(index.lookup('odd.txt'))).toBe('SKIPPED');
@@ -106,9 +106,34 @@ describe('scan index', () => {
     }
   });
 
-  it('leaves the connection its page cache limit', () => {
+  it('makes room for rows added while it reads, between pages', async () => {
+    const folderId = folderWith(Array.from({ length: 6_000 }, (_, i) => `old/${i}`));
+    const reading = files.scanIndex(folderId);
+    // The read gives the event loop a turn after its first page: rows added then come in later pages.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    const folder = folders.get(folderId)!;
+    db.transaction(() => {
+      for (let i = 0; i < 20_000; i++)
+        files.insertNew(folder.id, `new/${i}`, { size: 1, mtimeMs: 1, inode: i }, 0);
+    })();
+    const index = await reading;
+    try {
+      expect(index.size).toBe(26_000);
+      expect(index.lookup('old/5999')).toBeGreaterThanOrEqual(0);
+      expect(index.lookup('new/19999')).toBeGreaterThanOrEqual(0);
+      expect(index.lookup('new/20000')).toBe(-1);
+    } finally {
+      index.release();
+    }
+  });
+
+  it('reads under a small page cache and gives the connection its limit back, also when two overlap', async () => {
     const before = db.pragma('cache_size', { simple: true });
-    files.scanIndex(folderWith(['x'])).release();
+    const a = files.scanIndex(folderWith(Array.from({ length: 12_000 }, (_, i) => `a/${i}`)));
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(db.pragma('cache_size', { simple: true })).toBe(-2000);
+    const b = files.scanIndex(folderWith(Array.from({ length: 6_000 }, (_, i) => `b/${i}`)));
+    for (const index of await Promise.all([a, b])) index.release();
     expect(db.pragma('cache_size', { simple: true })).toBe(before);
   });
 });

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { type Dirent, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import type { IgnoreTest } from './ignore-rules';
 import { type Inspection, inspectPathSync } from './inspect';
 
@@ -106,7 +107,7 @@ function findWalk(
     let any = false;
     let finished = false;
     try {
-      for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
+      for await (const chunk of drained(child.stdout)) {
         any = true;
         const data: Buffer = rest.length ? Buffer.concat([rest, chunk]) : chunk;
         let start = 0;
@@ -142,6 +143,58 @@ function findWalk(
     }
   }
   return { batches: batches(), complete: () => (fallback ? fallback.complete() : complete) };
+}
+
+/** find's output held in memory while nobody reads it, at most this much (about 40 bytes per file). */
+const HELD_BYTES = 32 * 1024 * 1024;
+
+/**
+ * The chunks of a stream, read as soon as they arrive rather than when asked for: find then never
+ * waits on a full pipe while the consumer is busy elsewhere (the scanner reads its rows meanwhile,
+ * scanner.ts), so the two run side by side. Past HELD_BYTES unread, the stream is paused after all.
+ */
+async function* drained(stream: Readable): AsyncGenerator<Buffer> {
+  const queue: Buffer[] = [];
+  let held = 0;
+  let ended = false;
+  let failed: Error | null = null;
+  let wake: (() => void) | null = null;
+  const signal = () => {
+    const w = wake;
+    wake = null;
+    w?.();
+  };
+  const onData = (chunk: Buffer) => {
+    queue.push(chunk);
+    held += chunk.length;
+    if (held > HELD_BYTES) stream.pause();
+    signal();
+  };
+  const onEnd = () => {
+    ended = true;
+    signal();
+  };
+  const onError = (e: Error) => {
+    failed = e;
+    signal();
+  };
+  stream.on('data', onData).once('end', onEnd).once('error', onError);
+  try {
+    for (;;) {
+      for (let chunk = queue.shift(); chunk; chunk = queue.shift()) {
+        held -= chunk.length;
+        if (stream.isPaused() && held < HELD_BYTES / 2) stream.resume();
+        yield chunk;
+      }
+      if (failed) throw failed;
+      if (ended) return;
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+      });
+    }
+  } finally {
+    stream.off('data', onData).off('end', onEnd).off('error', onError);
+  }
 }
 
 function parseEntry(root: string, record: string, ignored: IgnoreTest, pruned: Set<string>): Listed | null {
