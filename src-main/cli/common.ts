@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { type AppError, appError } from '../../src-shared/errors';
@@ -10,10 +9,15 @@ import { createFileApiClient, type FileApiClient } from '../core/service/file-ap
 import { closePools } from '../core/service/http-pool';
 import { type ServiceSettingsStore, serviceSettingsStore } from '../core/service/settings';
 import { APP_MIGRATIONS } from '../core/state/migrations';
+import { makePrivateDir } from '../shared-node/private-files';
 import { type Db, openDatabase } from '../shared-node/sqlite';
+import { forTerminalLines } from './terminal-text';
 
-/** Exit codes of every command: 0 done, 1 the service or the system said no, 2 the command line is wrong. */
-export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+/**
+ * Exit codes of every command: 0 done, 1 the service or the system said no, 2 the command line is wrong,
+ * 3 done except for files or folders that could not be read (`sync --once`, which names them).
+ */
+export const EXIT = { ok: 0, failed: 1, usage: 2, unreadable: 3 } as const;
 
 /** The flags every command takes. */
 export const COMMON_OPTIONS = {
@@ -40,19 +44,20 @@ export class Output {
     readonly json: boolean,
     private readonly command: string,
   ) {}
-  /** `text` for people, `event` for scripts. */
+  /** `text` for people (control characters escaped: terminal-text.ts), `event` for scripts (exact). */
   emit(text: string | null, event: Record<string, unknown>): void {
     if (this.json) process.stdout.write(`${JSON.stringify(event)}\n`);
-    else if (text !== null) process.stdout.write(`${text}\n`);
+    else if (text !== null) process.stdout.write(`${forTerminalLines(text)}\n`);
   }
   /** Notes for people only (standard error, so piping the output keeps just the data). */
   note(text: string): void {
-    if (!this.json) process.stderr.write(`${text}\n`);
+    if (!this.json) process.stderr.write(`${forTerminalLines(text)}\n`);
   }
   error(e: AppError): void {
     if (this.json)
       process.stdout.write(`${JSON.stringify({ event: 'error', code: e.code, message: e.message })}\n`);
-    else process.stderr.write(`assets-sync ${this.command}: ${e.message} [${e.code}]\n`);
+    else
+      process.stderr.write(`${forTerminalLines(`assets-sync ${this.command}: ${e.message} [${e.code}]`)}\n`);
   }
 }
 
@@ -122,7 +127,7 @@ export function parseCommand<O extends Options>(
 
 /** The app database of a data dir, with every module's migrations applied. */
 export function openAppDb(dataDir: string): Db {
-  mkdirSync(dataDir, { recursive: true });
+  makePrivateDir(dataDir);
   return openDatabase(join(dataDir, 'app.sqlite'), APP_MIGRATIONS);
 }
 

@@ -1,9 +1,11 @@
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
+import type { Duplex } from 'node:stream';
 import { TOKEN_HEADER, UPLOAD_PATH, WS_PATH, WS_PROTOCOL } from '../../src-shared/transport/ws-messages';
 import { checkRequest, newToken } from './access';
 import type { CoreEndpoint } from './core-endpoint';
+import { applyHeadlessLimits, HEADLESS_LIMITS, type HeadlessLimits, headlessServerOptions } from './limits';
 import { plain, serveStatic } from './static-files';
 import { handleUpload } from './upload-route';
 import { createWsBridge } from './ws-bridge';
@@ -16,6 +18,8 @@ export interface HeadlessShellOptions {
   dropDir: string;
   port?: number;
   token?: string;
+  /** Tests tighten these; the defaults are HEADLESS_LIMITS. */
+  limits?: Partial<HeadlessLimits>;
 }
 
 export interface HeadlessShell {
@@ -33,8 +37,10 @@ export async function startHeadlessShell(options: HeadlessShellOptions): Promise
   const bridge = createWsBridge(options.core);
   let origin = '';
 
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', origin);
+  const limits: HeadlessLimits = { ...HEADLESS_LIMITS, ...options.limits };
+  const server = createServer(headlessServerOptions(limits), (req, res) => {
+    const url = targetOf(req, origin);
+    if (!url) return plain(res, 400, 'The request target is not a path.');
     if (url.pathname === UPLOAD_PATH) {
       if (req.method !== 'POST') return plain(res, 405, 'POST only');
       const access = checkRequest(req, origin, token, headerValue(req.headers[TOKEN_HEADER]));
@@ -46,11 +52,17 @@ export async function startHeadlessShell(options: HeadlessShellOptions): Promise
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return plain(res, 405, 'GET only');
     if (req.headers.host !== new URL(origin).host) return plain(res, 421, 'wrong Host header');
-    serveStatic(root, origin, req, res);
+    serveStatic(root, origin, url, req, res);
   });
 
+  applyHeadlessLimits(server, limits);
+
   server.on('upgrade', (req, socket, head) => {
-    const url = new URL(req.url ?? '/', origin);
+    // Node takes its own error listener off an upgraded socket: a reset before ws adopts it (or
+    // while a refusal is written) would otherwise be an uncaught error, the end of the app.
+    socket.on('error', () => socket.destroy());
+    const url = targetOf(req, origin);
+    if (!url) return refuseUpgrade(socket, 400, 'Bad Request');
     const offered = String(req.headers['sec-websocket-protocol'] ?? '')
       .split(',')
       .map((p) => p.trim());
@@ -59,10 +71,7 @@ export async function startHeadlessShell(options: HeadlessShellOptions): Promise
       url.pathname === WS_PATH && offered.includes(WS_PROTOCOL)
         ? checkRequest(req, origin, token, given)
         : ({ ok: false, status: 404, reason: 'no such socket' } as const);
-    if (!access.ok) {
-      socket.end(`HTTP/1.1 ${access.status} Refused\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
-      return;
-    }
+    if (!access.ok) return refuseUpgrade(socket, access.status, 'Refused');
     bridge.upgrade(req, socket, head);
   });
 
@@ -83,6 +92,22 @@ export async function startHeadlessShell(options: HeadlessShellOptions): Promise
       await new Promise<void>((ok) => server.close(() => ok()));
     },
   };
+}
+
+/** The request target as a URL, or null when it is none (`//[`, `http://[`): a 400, never a throw. */
+function targetOf(req: IncomingMessage, origin: string): URL | null {
+  try {
+    return new URL(req.url ?? '/', origin);
+  } catch {
+    return null;
+  }
+}
+
+/** Answers an upgrade that will not happen, then lets go of the socket whatever the peer does. */
+function refuseUpgrade(socket: Duplex, status: number, reason: string): void {
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`, () =>
+    socket.destroy(),
+  );
 }
 
 const headerValue = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? null;

@@ -4,8 +4,14 @@ import { join, sep } from 'node:path';
 import { contentTypeOf, rendererCsp, rendererPath } from '../shared-node/renderer-files';
 
 /** Serves the built renderer; unknown paths get index.html (the views route inside the page). */
-export function serveStatic(root: string, origin: string, req: IncomingMessage, res: ServerResponse): void {
-  const path = rendererPath(root, new URL(req.url ?? '/', origin).pathname);
+export function serveStatic(
+  root: string,
+  origin: string,
+  url: URL,
+  req: IncomingMessage,
+  res: ServerResponse,
+): void {
+  const path = rendererPath(root, url.pathname);
   if (!path.ok) {
     plain(res, path.status, path.reason);
     return;

@@ -8,6 +8,9 @@ import { isValidBucket } from '../../src-shared/domain/bucket';
 import { MAX_FILE_BYTES } from '../../src-shared/domain/limits';
 import type { CoreEndpoint } from './core-endpoint';
 
+/** One path component on the usual file systems (ext4, APFS, NTFS count bytes or UTF-16 units). */
+const MAX_NAME_BYTES = 255;
+
 /**
  * A browser page cannot hand the core a file path, so a file dropped on the page is streamed here
  * into the app's data folder first, then queued like any dropped file. The body is cut off past the
@@ -27,6 +30,13 @@ export async function handleUpload(
     return json(res, 422, { code: 'BUCKET-INVALID', message: `"${bucket}" is not a valid bucket name.` });
   if (!name || name === '.' || name === '..' || [...name].some((c) => c.charCodeAt(0) < 32))
     return json(res, 422, { code: 'VALIDATION', message: 'The dropped file has no usable name.' });
+  // Past this the file system refuses the name (ENAMETOOLONG), which would read as a broken upload.
+  const nameBytes = Buffer.byteLength(name);
+  if (nameBytes > MAX_NAME_BYTES)
+    return json(res, 422, {
+      code: 'NAME-TOO-LONG',
+      message: `The name of the dropped file is ${nameBytes} bytes long; names can be at most ${MAX_NAME_BYTES} bytes. Rename it and drop it again.`,
+    });
   const dir = join(dropDir, randomUUID());
   mkdirSync(dir, { recursive: true });
   const file = join(dir, name);

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { AnyEvent } from '../../src-shared/contract';
+import type { AppError, Result } from '../../src-shared/errors';
 import { ClientMessageSchema, type ServerMessage, WS_PROTOCOL } from '../../src-shared/transport/ws-messages';
 import type { CoreEndpoint } from './core-endpoint';
 
@@ -26,6 +27,9 @@ export function createWsBridge(core: CoreEndpoint) {
       send(ws, { t: 'event', event: e.event, payload: e.payload }),
     );
     ws.on('close', unsubscribe);
+    // A frame over maxPayload, invalid UTF-8, a bad opcode: ws has already sent the close code
+    // (1009, 1007, 1002) and closes the socket itself; without a listener the error would end the app.
+    ws.on('error', () => {});
     ws.on('message', async (data, isBinary) => {
       if (isBinary) return ws.close(1003, 'text frames only');
       let parsed: ReturnType<typeof ClientMessageSchema.safeParse>;
@@ -36,7 +40,12 @@ export function createWsBridge(core: CoreEndpoint) {
       }
       if (!parsed.success) return ws.close(1007, 'not a contract call');
       const { id, name, request } = parsed.data;
-      const result = await core.call(name, request);
+      const result = await core.call(name, request).catch(
+        (error: unknown): Result<unknown, AppError> => ({
+          ok: false,
+          error: { code: 'INTERNAL', message: error instanceof Error ? error.message : String(error) },
+        }),
+      );
       send(ws, { t: 'reply', id, result });
     });
   });

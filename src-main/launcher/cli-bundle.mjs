@@ -22,6 +22,7 @@ const ROOT = join(import.meta.dirname, '..', '..');
 const ENTRY_POINTS = {
   'assets-sync': 'src-main/cli/main.ts',
   'engine-child': 'src-main/cli/commands/bench-sync/engine-child.ts',
+  'soak-app-child': 'src-main/cli/commands/soak/app-child.ts',
 };
 
 /** What the bundle is made of: a change to any of these makes it stale. */

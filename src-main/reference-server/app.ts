@@ -2,7 +2,8 @@ import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { requireAdminToken } from './admin/auth';
 import { registerClockRoutes } from './admin/clock-routes';
 import type { ServerContext, ServerModule } from './context';
-import { installErrorHandling } from './http/error-handling';
+import { JSON_BODY_LIMIT } from './http/body-limits';
+import { answerError, installErrorHandling } from './http/error-handling';
 
 export const ADMIN_PREFIX = '/__admin/v1';
 
@@ -15,7 +16,9 @@ export async function buildApp(
   const app = Fastify({
     loggerInstance: ctx.log,
     logController: new LogController({ disableRequestLogging: true }),
-    bodyLimit: 1024 * 1024,
+    bodyLimit: JSON_BODY_LIMIT,
+    // A path Fastify cannot decode (`%ff`) answers in the surface's own error shape, not Fastify's.
+    frameworkErrors: answerError,
     // Object URLs are long: names up to 255 bytes, percent-encoded.
     routerOptions: { maxParamLength: 4096 },
     return503OnClosing: true,

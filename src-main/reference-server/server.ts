@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
+import { makePrivateDir } from '../shared-node/private-files';
 import { openDatabase } from '../shared-node/sqlite';
 import { buildApp } from './app';
 import { persistentClock, Scheduler } from './clock';
@@ -26,11 +27,11 @@ export interface RunningServer {
 export async function startReferenceServer(input: ServerOptionsInput = {}): Promise<RunningServer> {
   const options = ServerOptionsSchema.parse(input);
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'assets-ref-'));
-  mkdirSync(dataDir, { recursive: true });
+  makePrivateDir(dataDir);
   const dbFile = join(dataDir, 'reference-server.sqlite');
   const isNew = !existsSync(dbFile);
   const objectsDir = join(dataDir, 'objects');
-  mkdirSync(objectsDir, { recursive: true });
+  makePrivateDir(objectsDir);
 
   const db = openDatabase(dbFile, SERVER_MIGRATIONS);
   const clock = persistentClock(db);

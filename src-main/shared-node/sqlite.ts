@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { makePrivateFile, tightenIfPresent } from './private-files';
 
 /**
  * One numbered migration. Ids are unique across a database and applied in ascending order, each in
@@ -24,8 +25,17 @@ export interface MigrationRange {
 
 export type Db = Database.Database;
 
-/** Opens a SQLite file in WAL mode with foreign keys on, and applies the migrations not yet applied. */
+/**
+ * Opens a SQLite file in WAL mode with foreign keys on, and applies the migrations not yet applied.
+ * The file is created (or tightened to) 0600 first: SQLite makes its -wal and -shm with the
+ * database's own mode, and existing ones are tightened too.
+ */
 export function openDatabase(file: string, migrations: readonly Migration[]): Db {
+  const onDisk = file !== ':memory:' && file !== '';
+  if (onDisk) {
+    makePrivateFile(file);
+    for (const suffix of ['-wal', '-shm']) tightenIfPresent(`${file}${suffix}`);
+  }
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');

@@ -32,6 +32,8 @@ export const FolderViewSchema = z.object({
   bucket: z.string(),
   mode: FolderModeSchema,
   paused: z.boolean(),
+  /** Whether links whose real path leaves the folder are followed (off by default: they could publish any file). */
+  followOutsideLinks: z.boolean(),
   counts: FolderCountsSchema,
   /** A watcher problem in words (a vanished folder, a full inotify table), else null. */
   problem: z.string().nullable(),
@@ -94,6 +96,7 @@ export const AddFolderSchema = z.object({
   path: z.string().trim().min(1, 'Give the folder path'),
   bucket: BucketSchema,
   mode: FolderModeSchema.default('upload-only'),
+  followOutsideLinks: z.boolean().default(false),
 });
 
 /** Copies of one file on the server (same bucket, name, size and md5): one is kept, the rest are extra. */
@@ -119,7 +122,12 @@ export const syncCommands = {
   'sync.overview': command(Empty, SyncOverviewSchema),
   'sync.folders.add': command(AddFolderSchema, FolderViewSchema),
   'sync.folders.update': command(
-    z.object({ id: z.number().int(), bucket: BucketSchema.optional(), mode: FolderModeSchema.optional() }),
+    z.object({
+      id: z.number().int(),
+      bucket: BucketSchema.optional(),
+      mode: FolderModeSchema.optional(),
+      followOutsideLinks: z.boolean().optional(),
+    }),
     FolderViewSchema,
   ),
   'sync.folders.remove': command(z.object({ id: z.number().int() }), Done),

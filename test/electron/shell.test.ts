@@ -232,6 +232,7 @@ describe('tray', () => {
       bucket: 'b',
       mode: 'upload-only' as const,
       paused: false,
+      followOutsideLinks: false,
       problem: null,
     };
     const syncing = trayView(

@@ -2,6 +2,7 @@ import type { Account } from '../../../src-shared/api/file-hosting';
 import { parseIst } from '../../../src-shared/domain/ist-time';
 import { formatRupees, runwayDays } from '../../../src-shared/domain/money';
 import { EXIT, formatBytes, parseCommand, withConnection } from '../common';
+import { forTerminal } from '../terminal-text';
 
 const USAGE = `assets-sync account
   The account: wallet in rupees, the upload floor, daily rent, monthly estimate, runway, arrears and
@@ -62,7 +63,7 @@ function renderAccount(a: Account, v: ReturnType<typeof accountView>, baseUrl: s
   const rows: [string, string][] = [
     [
       'Account',
-      `${a.client.name} (client ${a.client.id}, ${a.client.status}) at ${baseUrl}${kind === 'sandbox' ? ' [sandbox]' : ''}`,
+      `${forTerminal(a.client.name)} (client ${a.client.id}, ${a.client.status}) at ${baseUrl}${kind === 'sandbox' ? ' [sandbox]' : ''}`,
     ],
     [
       'Wallet',

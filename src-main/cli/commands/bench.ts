@@ -2,6 +2,7 @@
 const BENCHES: Record<string, () => Promise<{ run(argv: string[]): Promise<number> }>> = {
   server: () => import('./bench-server'),
   sync: () => import('./bench-sync'),
+  soak: () => import('./soak'),
 };
 
 export async function run(argv: string[]): Promise<number> {

@@ -2,6 +2,7 @@ import { isValidBucket } from '../../../src-shared/domain/bucket';
 import { appError } from '../../../src-shared/errors';
 import { ApiFailure } from '../../core/service/api-error';
 import { EXIT, formatBytes, parseCommand, withConnection } from '../common';
+import { forTerminal } from '../terminal-text';
 
 const USAGE = `assets-sync files [--bucket B]
   The account's live files, newest first: id, bucket, size, date (IST), name and CDN URL.`;
@@ -25,7 +26,7 @@ export async function run(argv: string[]): Promise<number> {
         count++;
         bytes += f.size_bytes;
         out.emit(
-          `${String(f.id).padStart(7)}  ${f.bucket}  ${formatBytes(f.size_bytes).padStart(9)}  ${f.created_at}  ${f.name}  ${f.url}`,
+          `${String(f.id).padStart(7)}  ${f.bucket}  ${formatBytes(f.size_bytes).padStart(9)}  ${f.created_at}  ${forTerminal(f.name)}  ${forTerminal(f.url)}`,
           { event: 'file', ...f },
         );
       }

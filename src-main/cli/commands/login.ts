@@ -4,6 +4,7 @@ import { createFileApiClient } from '../../core/service/file-api-client';
 import { SETTING } from '../../core/service/settings';
 import { EXIT, parseCommand, withSession } from '../common';
 import { readSecret } from '../read-secret';
+import { forTerminal } from '../terminal-text';
 
 const USAGE = `assets-sync login --base-url URL
   Checks an API key with the service (GET /me) and keeps it in the system keychain.
@@ -66,11 +67,14 @@ export async function run(argv: string[]): Promise<number> {
     s.settings.set(SETTING.accountBaseUrl, baseUrl);
     s.cache.putAccount(baseUrl, me.value);
     const c = me.value.client;
-    out.emit(`Logged in to ${baseUrl} as "${c.name}" (client ${c.id}). The key is in the system keychain.`, {
-      event: 'login',
-      base_url: baseUrl,
-      client: { id: c.id, name: c.name, status: c.status },
-    });
+    out.emit(
+      `Logged in to ${baseUrl} as "${forTerminal(c.name)}" (client ${c.id}). The key is in the system keychain.`,
+      {
+        event: 'login',
+        base_url: baseUrl,
+        client: { id: c.id, name: c.name, status: c.status },
+      },
+    );
     return EXIT.ok;
   });
 }

@@ -2,6 +2,7 @@ import { activityStore } from '../../core/sync/state/activity-store';
 import { filesStore } from '../../core/sync/state/files-store';
 import { foldersStore } from '../../core/sync/state/folders-store';
 import { EXIT, parseCommand, withSession } from '../common';
+import { forTerminal } from '../terminal-text';
 
 const USAGE = `assets-sync status
   The synced folders with their files counted by state, the files that need attention, and the last activity.
@@ -24,7 +25,7 @@ export async function run(argv: string[]): Promise<number> {
         .map(([st, n]) => `${st} ${n}`)
         .join(', ');
       out.emit(
-        `${f.path} -> ${f.bucket} (${f.mode}${f.paused ? ', paused' : ''}): ${summary || 'no files'}${pending === 0 ? '; in sync' : `; ${pending} pending`}${f.problem ? `\n  problem: ${f.problem}` : ''}`,
+        `${forTerminal(f.path)} -> ${f.bucket} (${f.mode}${f.paused ? ', paused' : ''}): ${summary || 'no files'}${pending === 0 ? '; in sync' : `; ${pending} pending`}${f.problem ? `\n  problem: ${forTerminal(f.problem)}` : ''}`,
         {
           event: 'folder',
           id: f.id,
@@ -41,20 +42,23 @@ export async function run(argv: string[]): Promise<number> {
         const retry = r.nextRetryAt
           ? `next retry ${new Date(r.nextRetryAt).toLocaleString()}`
           : 'no automatic retry';
-        out.emit(`  FAILED ${r.name}: ${r.reasonCode} ${r.reason ?? ''} (${retry})`, {
-          event: 'file',
-          id: r.id,
-          folderId: f.id,
-          name: r.name,
-          state: r.state,
-          reasonCode: r.reasonCode,
-          reason: r.reason,
-          nextRetryAt: r.nextRetryAt,
-        });
+        out.emit(
+          `  FAILED ${forTerminal(r.name)}: ${r.reasonCode} ${forTerminal(r.reason ?? '')} (${retry})`,
+          {
+            event: 'file',
+            id: r.id,
+            folderId: f.id,
+            name: r.name,
+            state: r.state,
+            reasonCode: r.reasonCode,
+            reason: r.reason,
+            nextRetryAt: r.nextRetryAt,
+          },
+        );
       }
     }
     for (const a of activityStore(s.db).list({ limit: 10 }).reverse()) {
-      out.emit(`${new Date(a.at).toLocaleString()}  ${a.message}`, { event: 'activity', ...a });
+      out.emit(`${new Date(a.at).toLocaleString()}  ${forTerminal(a.message)}`, { event: 'activity', ...a });
     }
     return EXIT.ok;
   });

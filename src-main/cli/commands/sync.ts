@@ -4,14 +4,18 @@ import { appError } from '../../../src-shared/errors';
 import { serviceIdentity } from '../../core/sync/account/service-identity';
 import { createSyncEngine, type SettledSummary } from '../../core/sync/engine';
 import { EXIT, parseCommand, withConnection } from '../common';
+import { forTerminal } from '../terminal-text';
 import { progressLine } from './sync-progress';
+import { type Unreadable, unreadableLines, unreadableOf } from './sync-unreadable';
 
 const USAGE = `assets-sync sync DIR [--bucket B] [--mirror] [--once] [--concurrency N] [--polling]
   Keeps DIR in sync with a bucket: every file becomes a live CDN URL, exactly once.
   --bucket B       the bucket (default: the account's default bucket)
   --mirror         a file deleted locally is deleted on the service too (default: upload-only)
   --once           scan, upload what is pending, wait until settled, then exit:
-                   0 only when every file is live or skipped for a stated reason
+                   0 when every file is live or skipped for a stated reason,
+                   3 when that holds but some file or folder could not be read (each is named),
+                   1 otherwise
   --concurrency N  uploads at once (default 4)
   --polling        poll the folder instead of native events (network shares)`;
 
@@ -80,7 +84,7 @@ export async function run(argv: string[]): Promise<number> {
         clearBar();
         const why = e.to === 'LIVE' ? (e.remoteUrl ?? '') : `${e.reasonCode ?? ''} ${e.reason ?? ''}`.trim();
         const retry = e.nextRetryAt ? ` (retry at ${new Date(e.nextRetryAt).toLocaleTimeString()})` : '';
-        process.stdout.write(`${e.to.padEnd(7)} ${e.name}  ${why}${retry}\n`);
+        process.stdout.write(`${e.to.padEnd(7)} ${forTerminal(e.name)}  ${forTerminal(why)}${retry}\n`);
       }
     });
     engine.on('progress', (pr) => {
@@ -90,14 +94,21 @@ export async function run(argv: string[]): Promise<number> {
         barShown = true;
       }
     });
+    // A folder no row can stand for (its root could not be listed) is named from its error.
+    const folderErrors: Unreadable[] = [];
+    engine.on('error', (e) => {
+      if (e.code !== 'FOLDER-UNREADABLE') return;
+      const path = engine.listFolders().find((f) => f.id === e.folderId)?.path ?? '';
+      folderErrors.push({ path, code: e.code, message: e.message });
+    });
     for (const name of ['paused', 'resumed', 'stopped', 'error', 'folder-in-sync'] as const) {
       engine.on(name, (payload) => {
         clearBar();
         const text =
           'message' in payload
-            ? `${name}: ${payload.message}`
+            ? `${name}: ${forTerminal(payload.message)}`
             : 'folderId' in payload
-              ? `${engine.listFolders().find((f) => f.id === payload.folderId)?.path ?? 'The folder'} is in sync.`
+              ? `${forTerminal(engine.listFolders().find((f) => f.id === payload.folderId)?.path ?? 'The folder')} is in sync.`
               : `${name}: ${JSON.stringify(payload)}`;
         out.emit(text, {
           event: name,
@@ -126,7 +137,9 @@ export async function run(argv: string[]): Promise<number> {
       await engine.stop();
       return EXIT.failed;
     }
-    out.note(`Syncing ${dir} to bucket "${bucket}" (${mode})${once ? ', once' : '; Ctrl-C stops'}.`);
+    out.note(
+      `Syncing ${forTerminal(dir)} to bucket "${bucket}" (${mode})${once ? ', once' : '; Ctrl-C stops'}.`,
+    );
 
     let interrupted = false;
     const stopSignal = new Promise<void>((res) => {
@@ -143,6 +156,7 @@ export async function run(argv: string[]): Promise<number> {
     } else {
       await Promise.race([stopSignal, new Promise<void>((res) => engine.on('stopped', () => res()))]);
     }
+    const unreadable = once ? unreadableOf(engine, folderErrors) : [];
     await engine.stop();
     summary ??= {
       counts: engine.listFolders().find((f) => f.path === dir)?.counts ?? ({} as SettledSummary['counts']),
@@ -155,16 +169,19 @@ export async function run(argv: string[]): Promise<number> {
       .map(([st, n]) => `${st} ${n}`)
       .join(', ');
     out.emit(
-      `${summary.allDone ? 'In sync' : interrupted ? 'Interrupted' : 'Not all files are live'}: ${counts || 'no files'}.`,
+      `${summary.allDone ? (unreadable.length ? 'In sync, except what could not be read' : 'In sync') : interrupted ? 'Interrupted' : 'Not all files are live'}: ${counts || 'no files'}.`,
       {
         event: 'summary',
         allDone: summary.allDone,
         interrupted,
         counts: summary.counts,
         stopped: summary.stopped,
+        unreadable,
       },
     );
+    if (unreadable.length && !common.json) process.stdout.write(`${unreadableLines(unreadable)}\n`);
     if (summary.stopped) out.error(appError(summary.stopped.code, summary.stopped.message));
-    return summary.allDone ? EXIT.ok : EXIT.failed;
+    if (!summary.allDone) return EXIT.failed;
+    return unreadable.length ? EXIT.unreadable : EXIT.ok;
   });
 }

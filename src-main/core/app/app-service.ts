@@ -1,7 +1,7 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AnyEvent } from '../../../src-shared/contract';
 import type { AppError, Result } from '../../../src-shared/errors';
+import { makePrivateDir } from '../../shared-node/private-files';
 import { openDatabase } from '../../shared-node/sqlite';
 import { osKeychain, type SecretStore } from '../secrets/keychain';
 import { serviceCache } from '../service/cache';
@@ -51,7 +51,7 @@ export interface AppService {
 }
 
 export async function createAppService(o: AppServiceOptions): Promise<AppService> {
-  mkdirSync(o.dataDir, { recursive: true });
+  makePrivateDir(o.dataDir);
   const db = openDatabase(join(o.dataDir, 'app.sqlite'), APP_MIGRATIONS);
   const log = o.log ?? ((line: string) => process.stderr.write(`assets-sync: ${line}\n`));
   const bus = createEventBus({ coalesce: ['sync.changed', 'sync.queue', 'files.changed'], coalesceMs: 250 });

@@ -21,7 +21,9 @@ export function createSettingsStore(db: Db) {
       return merged.success ? merged.data : { ...DEFAULT_SETTINGS };
     },
     update(patch: Partial<Settings>): Settings {
-      const next = SettingsSchema.parse({ ...this.get(), ...patch });
+      // A key sent as undefined (Electron IPC keeps them, JSON drops them) leaves that setting as is.
+      const given = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
+      const next = SettingsSchema.parse({ ...this.get(), ...given });
       write.run(JSON.stringify(next));
       return next;
     },

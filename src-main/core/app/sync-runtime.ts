@@ -132,6 +132,7 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
       bucket: f.bucket,
       mode: f.mode,
       paused: f.paused,
+      followOutsideLinks: f.followOutsideLinks,
       problem: f.problem,
       counts: {
         live: f.counts.LIVE,

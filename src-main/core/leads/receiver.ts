@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { SIGNATURE_HEADER } from '../../../src-shared/api/knowledge';
 import type { LeadsStore, StoredLead } from './leads-store';
 import { parseLeadBody } from './payload';
+import { RECEIVER_LIMITS, receiverServerOptions } from './receiver-limits';
 import { whichSecretSigned } from './signature';
 
 export interface SigningKey {
@@ -17,6 +18,8 @@ export interface ReceiverOptions {
   path?: string;
   /** A lead is a few hundred bytes; anything past this is not one. */
   maxBodyBytes?: number;
+  /** Connections at once (default RECEIVER_LIMITS.maxConnections). */
+  maxConnections?: number;
   store: LeadsStore;
   /** The signing secrets of the configured bots, read on each delivery (kept in memory by the caller). */
   keys: () => readonly SigningKey[];
@@ -59,6 +62,10 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
     });
     req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
+    // A peer cut off by the request timeout: settle, so nothing waits on a body that will not come.
+    req.on('close', () => {
+      if (!req.complete) reject(new Error('the connection closed before the body arrived'));
+    });
   });
 }
 
@@ -118,15 +125,13 @@ export function startLeadReceiver(options: ReceiverOptions): Promise<RunningRece
     }
   }
 
-  const server: Server = createServer((req, res) => {
+  const server: Server = createServer(receiverServerOptions(), (req, res) => {
     handle(req, res).catch((error: unknown) => {
       log(`lead webhook: ${(error as Error).message}`);
       reply(res, 400, { ok: false, error: 'The request could not be read.' });
     });
   });
-  // The service waits 8 s; a slow or stalled client must not hold a socket much longer than that.
-  server.requestTimeout = 10_000;
-  server.headersTimeout = 5_000;
+  server.maxConnections = options.maxConnections ?? RECEIVER_LIMITS.maxConnections;
 
   return new Promise((resolve, reject) => {
     server.once('error', reject);

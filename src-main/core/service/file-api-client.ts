@@ -1,3 +1,4 @@
+import type { FileHandle } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
@@ -41,6 +42,8 @@ export interface FileApiClient {
   /** Streamed multipart from disk with the md5 in `hash`; never retried here (the journal decides). */
   uploadFile(input: {
     path: string;
+    /** The file opened (and checked) by the caller: read from it instead of opening `path`. */
+    handle?: FileHandle;
     size: number;
     name: string;
     bucket?: string;
@@ -230,7 +233,12 @@ export function createFileApiClient(opts: FileApiClientOptions): FileApiClient {
       if (input.md5 !== undefined) fields.push(['hash', input.md5]);
       const body = multipartBody(
         fields,
-        { path: input.path, size: input.size, filename: basename(input.name) },
+        {
+          path: input.path,
+          size: input.size,
+          filename: basename(input.name),
+          ...(input.handle ? { handle: input.handle } : {}),
+        },
         input.md5 === undefined && input.md5Later ? { field: 'hash', value: input.md5Later } : undefined,
       );
       const watchdog = new Watchdog(timeoutMs);

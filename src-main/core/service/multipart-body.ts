@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 
 /** Reads of at least 1 MiB: fewer syscalls and chunks for the same bytes (the hasher reads the same way). */
 export const UPLOAD_CHUNK_BYTES = 1024 * 1024;
@@ -10,6 +11,8 @@ export interface MultipartFile {
   size: number;
   /** The filename in the part header; the service takes the extension from it. */
   filename: string;
+  /** Read from this open file instead of opening `path` (the caller checked what it opened); not closed here. */
+  handle?: FileHandle;
 }
 
 export interface MultipartBody {
@@ -64,11 +67,10 @@ export function multipartBody(
       let sent = 0;
       if (file.size > 0) {
         // `end` caps the read at the announced size; a file that grew or shrank is caught below.
-        const reader = createReadStream(file.path, {
-          start: 0,
-          end: file.size - 1,
-          highWaterMark: UPLOAD_CHUNK_BYTES,
-        });
+        const range = { start: 0, end: file.size - 1, highWaterMark: UPLOAD_CHUNK_BYTES };
+        const reader = file.handle
+          ? file.handle.createReadStream({ ...range, autoClose: false })
+          : createReadStream(file.path, range);
         try {
           for await (const chunk of reader as AsyncIterable<Buffer>) {
             sent += chunk.length;

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { z } from 'zod';
 import { type AppError, appError, err, ok, type Result } from '../../../src-shared/errors';
+import { makePrivateDir } from '../../shared-node/private-files';
 import type { SecretStore } from '../secrets/keychain';
 import { closePools } from './http-pool';
 
@@ -34,7 +35,7 @@ export async function startSandbox(opts: {
   ratePerMinute?: number;
 }): Promise<Result<Sandbox, AppError>> {
   const dir = join(opts.dataDir, 'sandbox');
-  mkdirSync(dir, { recursive: true });
+  makePrivateDir(dir);
   const adminToken = randomBytes(24).toString('base64url');
   let server: Awaited<ReturnType<typeof import('../../reference-server/server').startReferenceServer>>;
   try {

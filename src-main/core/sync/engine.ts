@@ -91,10 +91,17 @@ export interface SyncEngine {
     mode?: FolderMode;
     ignore?: string;
     watcher?: WatcherKind;
+    followOutsideLinks?: boolean;
   }): Promise<Result<Folder>>;
   updateFolder(
     id: number,
-    patch: { bucket?: string; mode?: FolderMode; ignore?: string; watcher?: WatcherKind },
+    patch: {
+      bucket?: string;
+      mode?: FolderMode;
+      ignore?: string;
+      watcher?: WatcherKind;
+      followOutsideLinks?: boolean;
+    },
   ): Promise<Result<Folder>>;
   removeFolder(id: number): Promise<Result<true>>;
   listFolders(): FolderStatus[];

@@ -18,6 +18,11 @@ export interface Folder {
   /** gitignore-style patterns, one per line, on top of the built-in rules. */
   ignore: string;
   watcher: WatcherKind;
+  /**
+   * Whether a link whose real path leaves the folder is followed (off by default): such a link could
+   * publish any file the user can read, e.g. `ln -s ~/.ssh/id_ed25519 photos/p.jpg`.
+   */
+  followOutsideLinks: boolean;
   /** Set when the folder itself is missing or unreadable (renamed, unmounted); null when fine. */
   problem: string | null;
 }

@@ -6,6 +6,7 @@ import { FormError, TextField } from '../../components/Field';
 import { useAccount } from '../../stores/account-store';
 import { useSync } from '../../stores/sync-store';
 import { useUi } from '../../stores/ui-store';
+import { OutsideLinksToggle } from './OutsideLinksToggle';
 
 /** In Electron the folder comes from the native dialog; in a browser the path is typed. */
 export function AddFolderForm({ onDone }: { onDone(): void }) {
@@ -14,6 +15,7 @@ export function AddFolderForm({ onDone }: { onDone(): void }) {
   const [path, setPath] = useState('');
   const [bucket, setBucket] = useState('');
   const [mode, setMode] = useState<FolderMode>('upload-only');
+  const [followOutsideLinks, setFollowOutsideLinks] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const target = bucket || defaultBucket;
@@ -27,7 +29,7 @@ export function AddFolderForm({ onDone }: { onDone(): void }) {
         e.preventDefault();
         setBusy(true);
         setError(null);
-        const r = await call('sync.folders.add', { path, bucket: target, mode });
+        const r = await call('sync.folders.add', { path, bucket: target, mode, followOutsideLinks });
         setBusy(false);
         if (!r.ok) return setError(r.error.message);
         useUi.getState().toast('info', `Watching ${r.value.path}`);
@@ -76,6 +78,7 @@ export function AddFolderForm({ onDone }: { onDone(): void }) {
           </select>
         </label>
       </div>
+      <OutsideLinksToggle checked={followOutsideLinks} onChange={setFollowOutsideLinks} />
       {!bucketOk ? (
         <span className="error-text">
           Bucket: a-z, 0-9, dots and dashes, starting with a letter or digit.

@@ -4,6 +4,7 @@ import { call } from '../../api/core-ref';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Icon } from '../../components/Icon';
 import { orToast } from '../../stores/ui-store';
+import { OutsideLinksToggle } from './OutsideLinksToggle';
 
 export function FolderCard({ folder }: { folder: FolderView }) {
   const [confirm, setConfirm] = useState(false);
@@ -75,6 +76,13 @@ export function FolderCard({ folder }: { folder: FolderView }) {
             <option value="mirror">Mirror</option>
           </select>
         </label>
+        <OutsideLinksToggle
+          compact
+          checked={folder.followOutsideLinks}
+          onChange={(followOutsideLinks) =>
+            orToast(call('sync.folders.update', { id: folder.id, followOutsideLinks }))
+          }
+        />
         <span className="spacer" />
         <button type="button" className="btn small ghost danger" onClick={() => setConfirm(true)}>
           Stop syncing

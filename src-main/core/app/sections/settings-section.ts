@@ -18,8 +18,10 @@ export function settingsSection(ctx: AppContext, runtime: SyncRuntime): Section 
         const live = ctx.session.live;
         if (live && next.requestsPerMinute !== before.requestsPerMinute)
           budgetFor(live.connection.baseUrl, 'files', { perMinute: next.requestsPerMinute });
-        // The engine takes its concurrency when it is built.
-        if (live && next.concurrency !== before.concurrency) await runtime.restart();
+        // The engine takes its concurrency when it is built. Rebuilt in the background, as on a connection
+        // change: its start waits on the network and the request budget, which a settings save must not.
+        if (live && next.concurrency !== before.concurrency)
+          runtime.restart().catch((e: unknown) => ctx.log(`the sync engine did not restart: ${String(e)}`));
         ctx.bus.emit('settings.changed', next);
         runtime.emitState();
         return ok(next);

@@ -28,12 +28,21 @@ export function syncSection(ctx: AppContext, runtime: SyncRuntime): Section {
       },
       'sync.folders.add': (r) =>
         withEngine(async (e) => {
-          const added = await e.addFolder({ path: r.path, bucket: r.bucket, mode: r.mode });
+          const added = await e.addFolder({
+            path: r.path,
+            bucket: r.bucket,
+            mode: r.mode,
+            followOutsideLinks: r.followOutsideLinks,
+          });
           return added.ok ? ok(folderView(added.value.id)) : added;
         }),
       'sync.folders.update': (r) =>
         withEngine(async (e) => {
-          const patch = { ...(r.bucket ? { bucket: r.bucket } : {}), ...(r.mode ? { mode: r.mode } : {}) };
+          const patch = {
+            ...(r.bucket ? { bucket: r.bucket } : {}),
+            ...(r.mode ? { mode: r.mode } : {}),
+            ...(r.followOutsideLinks !== undefined ? { followOutsideLinks: r.followOutsideLinks } : {}),
+          };
           const updated = await e.updateFolder(r.id, patch);
           return updated.ok ? ok(folderView(updated.value.id)) : updated;
         }),

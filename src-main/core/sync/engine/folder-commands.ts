@@ -61,6 +61,7 @@ export function createFolderCommands(
       const folderInput: FolderInput = { path, bucket, mode: input.mode ?? DEFAULT_FOLDER_MODE };
       if (input.ignore !== undefined) folderInput.ignore = input.ignore;
       if (input.watcher !== undefined) folderInput.watcher = input.watcher;
+      if (input.followOutsideLinks !== undefined) folderInput.followOutsideLinks = input.followOutsideLinks;
       const folder = folders.insert(folderInput);
       ctx.log('folder-added', `Syncing ${path} to bucket ${bucket} (${folder.mode}).`, {
         folderId: folder.id,
@@ -86,7 +87,10 @@ export function createFolderCommands(
       }
       const next = folders.update(id, stripUndefined(patch))!;
       ctx.log('folder-updated', `Settings of ${next.path} changed.`, { folderId: id });
-      if (state.running && (patch.ignore !== undefined || patch.watcher !== undefined)) {
+      if (
+        state.running &&
+        (patch.ignore !== undefined || patch.watcher !== undefined || patch.followOutsideLinks !== undefined)
+      ) {
         await watching.stopWatch(id);
         await watching.rescan(id);
         await watching.startWatch(next);

@@ -108,7 +108,7 @@ export function createWatchBatching(
           .some((_part, i, all) => i < all.length - 1 && ignored(all.slice(0, i + 1).join('/'), true))
       )
         continue;
-      const insp = await inspectPath(`${folder.path}/${name}`);
+      const insp = await inspectPath(`${folder.path}/${name}`, folder);
       if (insp.kind === 'dir') needScan = true;
       else seen.push({ name, insp });
       if (kind === 'delete' || insp.kind === 'gone') {

@@ -16,7 +16,7 @@ export async function prepareFile(ctx: SyncContext, row: FileRow): Promise<void>
   const folder = ctx.folder(row.folderId);
   if (!folder) return;
   const abs = join(folder.path, row.name);
-  const before = await inspectPath(abs);
+  const before = await inspectPath(abs, folder);
   if (!settleNonFile(ctx, folder, row, before) || before.kind !== 'file') return;
 
   const skip = localSkipReason(row.name, before.size, ctx.rules());

@@ -1,9 +1,15 @@
 import { spawn } from 'node:child_process';
-import { type Dirent, readdirSync } from 'node:fs';
+import { type Dirent, readdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { IgnoreTest } from './ignore-rules';
-import { type Inspection, inspectPathSync } from './inspect';
+import {
+  type Inspection,
+  inspectPathSync,
+  type LinkScope,
+  type ResolvedScope,
+  unreadableFolder,
+} from './inspect';
 
 /** One file of a folder as a walk found it: its path relative to the folder ('/'-separated). */
 export interface Listed {
@@ -12,7 +18,10 @@ export interface Listed {
 }
 
 export interface TreeWalk {
-  /** Batches of files (never folders), after the ignore rules. */
+  /**
+   * Batches of files, after the ignore rules; and folders that could not be opened, as skips (their
+   * files cannot be listed, so the folder stands for them: nothing found goes unreported).
+   */
   batches: AsyncGenerator<Listed[]>;
   /** After the batches ran out: whether every subfolder was read (otherwise nothing may count as deleted). */
   complete(): boolean;
@@ -31,19 +40,34 @@ const FIND_FROM_FILES = 2_000;
 export function listTree(
   root: string,
   ignored: IgnoreTest,
+  /** A failure that no listed path can stand for: the root itself, or find failing with no folder to blame. */
   onUnreadable: (path: string, code: string) => void,
   /** Files the folder had last time: starting find costs 10-40 ms, worth it only for large trees. */
   expected = Number.POSITIVE_INFINITY,
+  /** Where links may lead (the folder and its setting); without it links are judged by their target only. */
+  links?: LinkScope,
 ): TreeWalk {
+  const scope = links ? resolveScope(root, links) : undefined;
   if (process.platform === 'linux' && expected >= FIND_FROM_FILES)
-    return findWalk(root, ignored, onUnreadable);
-  return nodeWalk(root, ignored, onUnreadable);
+    return findWalk(root, ignored, onUnreadable, scope);
+  return nodeWalk(root, ignored, onUnreadable, scope);
+}
+
+function resolveScope(root: string, links: LinkScope): ResolvedScope {
+  let realRoot = root;
+  try {
+    realRoot = realpathSync.native(root);
+  } catch {
+    // The walk of a root that cannot be resolved fails too, and says so.
+  }
+  return { realRoot, followOutsideLinks: links.followOutsideLinks };
 }
 
 function nodeWalk(
   root: string,
   ignored: IgnoreTest,
   onUnreadable: (path: string, code: string) => void,
+  scope: ResolvedScope | undefined,
 ): TreeWalk {
   let complete = true;
   async function* batches(): AsyncGenerator<Listed[]> {
@@ -54,8 +78,13 @@ function nodeWalk(
       try {
         entries = readdirSync(join(root, rel), { withFileTypes: true });
       } catch (e) {
-        complete = false;
-        onUnreadable(join(root, rel), (e as NodeJS.ErrnoException).code ?? String(e));
+        const code = (e as NodeJS.ErrnoException).code ?? String(e);
+        // A folder refused now may be readable later, and its rows must not count as deleted meanwhile.
+        // One too deep to open stays so, and nothing below it can ever have been sent (the upload opens
+        // by the same full path): the rest of the walk still tells what is gone.
+        if (code !== 'ENAMETOOLONG') complete = false;
+        if (rel === '') onUnreadable(root, code);
+        else yield [{ name: rel, seen: unreadableFolder(code) }];
         continue;
       }
       let batch: Listed[] = [];
@@ -64,7 +93,7 @@ function nodeWalk(
         if (entry.isDirectory()) {
           if (!ignored(name, true)) stack.push(name);
         } else if (!ignored(name)) {
-          batch.push({ name, seen: inspectPathSync(join(root, name)) });
+          batch.push({ name, seen: inspectPathSync(join(root, name), scope) });
           if (batch.length >= BATCH) {
             yield batch;
             batch = [];
@@ -86,6 +115,7 @@ function findWalk(
   root: string,
   ignored: IgnoreTest,
   onUnreadable: (path: string, code: string) => void,
+  scope: ResolvedScope | undefined,
 ): TreeWalk {
   let complete = true;
   let fallback: TreeWalk | null = null;
@@ -103,6 +133,7 @@ function findWalk(
     });
     // Folders left out by the ignore rules, as "name/": find lists a folder before what it holds.
     const pruned = new Set<string>();
+    const childless = childlessFolders();
     let rest: Buffer = Buffer.alloc(0);
     let any = false;
     let finished = false;
@@ -113,7 +144,14 @@ function findWalk(
         let start = 0;
         let batch: Listed[] = [];
         for (let end = data.indexOf(0, start); end >= 0; end = data.indexOf(0, start)) {
-          const listed = parseEntry(root, data.toString('utf8', start, end), ignored, pruned);
+          const listed = parseEntry(
+            root,
+            data.toString('utf8', start, end),
+            ignored,
+            pruned,
+            scope,
+            childless,
+          );
           start = end + 1;
           if (!listed) continue;
           batch.push(listed);
@@ -133,13 +171,16 @@ function findWalk(
     const { code, error } = await exited;
     if (error && !any) {
       // No find here (a minimal system): walk in this process instead.
-      fallback = nodeWalk(root, ignored, onUnreadable);
+      fallback = nodeWalk(root, ignored, onUnreadable, scope);
       yield* fallback.batches;
       return;
     }
     if (code !== 0) {
       complete = false;
-      onUnreadable(root, stderr.trim().split('\n').slice(0, 3).join('; ') || `find exited with ${code}`);
+      // find's messages are for people (quoted, localised): name the folders by opening them instead.
+      const refused = unreadableAmong(root, childless.end());
+      if (refused.length) yield refused;
+      else onUnreadable(root, stderr.trim().split('\n').slice(0, 3).join('; ') || `find exited with ${code}`);
     }
   }
   return { batches: batches(), complete: () => (fallback ? fallback.complete() : complete) };
@@ -197,7 +238,14 @@ async function* drained(stream: Readable): AsyncGenerator<Buffer> {
   }
 }
 
-function parseEntry(root: string, record: string, ignored: IgnoreTest, pruned: Set<string>): Listed | null {
+function parseEntry(
+  root: string,
+  record: string,
+  ignored: IgnoreTest,
+  pruned: Set<string>,
+  scope: ResolvedScope | undefined,
+  childless: ChildlessFolders,
+): Listed | null {
   // "%y %i %s %T@ %P": the first four fields hold no spaces; the path may.
   const s1 = record.indexOf(' ');
   const s2 = record.indexOf(' ', s1 + 1);
@@ -208,14 +256,18 @@ function parseEntry(root: string, record: string, ignored: IgnoreTest, pruned: S
   const name = record.slice(s4 + 1);
   if (underPruned(name, pruned)) return null;
   if (type === 'd') {
-    if (ignored(name, true)) pruned.add(`${name}/`);
+    const left = ignored(name, true);
+    if (left) pruned.add(`${name}/`);
+    childless.see(name, !left);
     return null;
   }
+  childless.see(name, false);
   if (ignored(name)) return null;
   const mtimeMs = type === 'f' ? epochMs(record.slice(s3 + 1, s4)) : null;
-  if (mtimeMs === null) {
-    // Links, pipes, sockets, devices, odd times: the same rules as everywhere else.
-    return { name, seen: inspectPathSync(join(root, name)) };
+  if (mtimeMs === null || tooLongToOpen(root, name)) {
+    // Links, pipes, sockets, devices, odd times, paths over PATH_MAX (find walks relative to each
+    // folder, so it lists what no open() can reach): the same rules as everywhere else.
+    return { name, seen: inspectPathSync(join(root, name), scope) };
   }
   return {
     name,
@@ -264,4 +316,46 @@ function epochMs(text: string): number | null {
   }
   for (; digits < 9; digits++) nsec *= 10;
   return Math.trunc(seconds * 1e3 + nsec / 1e6);
+}
+
+/** A path this long (PATH_MAX is 4096 on Linux) cannot be opened whole: inspect it, so it says so. */
+function tooLongToOpen(root: string, name: string): boolean {
+  return root.length + name.length >= 1000 && Buffer.byteLength(join(root, name)) >= 4000;
+}
+
+interface ChildlessFolders {
+  /** Each entry in find's order (a folder is listed before what it holds). */
+  see(name: string, isFolder: boolean): void;
+  /** The folders listed with nothing under them: empty ones, and those find could not open. */
+  end(): string[];
+}
+
+function childlessFolders(): ChildlessFolders {
+  let last: string | null = null;
+  const found: string[] = [];
+  return {
+    see(name, isFolder) {
+      if (last !== null && !name.startsWith(`${last}/`)) found.push(last);
+      last = isFolder ? name : null;
+    },
+    end() {
+      if (last !== null) found.push(last);
+      last = null;
+      return found;
+    },
+  };
+}
+
+/** The folders among `names` this process cannot open, as skips saying why (only after find failed). */
+function unreadableAmong(root: string, names: string[]): Listed[] {
+  const out: Listed[] = [];
+  for (const name of names) {
+    try {
+      readdirSync(join(root, name));
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code ?? String(e);
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') out.push({ name, seen: unreadableFolder(code) });
+    }
+  }
+  return out;
 }

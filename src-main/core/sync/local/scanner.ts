@@ -46,6 +46,7 @@ export async function scanFolder(
         message: `The folder ${path} could not be read (${code}).`,
       }),
     ctx.files.countIn(folder.id),
+    folder,
   );
   // The walk starts now (find, in its own process) and goes on while the rows are read: its output
   // waits in memory (list-tree.ts) and the read gives the event loop a turn between pages.

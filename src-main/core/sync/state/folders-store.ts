@@ -11,6 +11,7 @@ interface DbFolder {
   ignore_patterns: string;
   watcher: WatcherKind;
   problem: string | null;
+  follow_outside_links: number;
 }
 
 const toFolder = (r: DbFolder): Folder => ({
@@ -22,6 +23,7 @@ const toFolder = (r: DbFolder): Folder => ({
   ignore: r.ignore_patterns,
   watcher: r.watcher,
   problem: r.problem,
+  followOutsideLinks: r.follow_outside_links === 1,
 });
 
 export interface FolderInput {
@@ -30,6 +32,7 @@ export interface FolderInput {
   mode: FolderMode;
   ignore?: string;
   watcher?: WatcherKind;
+  followOutsideLinks?: boolean;
 }
 
 export function foldersStore(db: Db, now: () => number = Date.now) {
@@ -48,8 +51,16 @@ export function foldersStore(db: Db, now: () => number = Date.now) {
     },
     insert(f: FolderInput): Folder {
       const id = prep(
-        'INSERT INTO sync_folders (path, bucket, mode, ignore_patterns, watcher, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-      ).run(f.path, f.bucket, f.mode, f.ignore ?? '', f.watcher ?? 'native', now()).lastInsertRowid;
+        'INSERT INTO sync_folders (path, bucket, mode, ignore_patterns, watcher, follow_outside_links, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ).run(
+        f.path,
+        f.bucket,
+        f.mode,
+        f.ignore ?? '',
+        f.watcher ?? 'native',
+        f.followOutsideLinks ? 1 : 0,
+        now(),
+      ).lastInsertRowid;
       return this.get(Number(id))!;
     },
     update(id: number, patch: Partial<Omit<Folder, 'id' | 'path'>>): Folder | null {
@@ -57,8 +68,17 @@ export function foldersStore(db: Db, now: () => number = Date.now) {
       if (!cur) return null;
       const next = { ...cur, ...patch };
       prep(
-        'UPDATE sync_folders SET bucket = ?, mode = ?, paused = ?, ignore_patterns = ?, watcher = ?, problem = ? WHERE id = ?',
-      ).run(next.bucket, next.mode, next.paused ? 1 : 0, next.ignore, next.watcher, next.problem, id);
+        'UPDATE sync_folders SET bucket = ?, mode = ?, paused = ?, ignore_patterns = ?, watcher = ?, problem = ?, follow_outside_links = ? WHERE id = ?',
+      ).run(
+        next.bucket,
+        next.mode,
+        next.paused ? 1 : 0,
+        next.ignore,
+        next.watcher,
+        next.problem,
+        next.followOutsideLinks ? 1 : 0,
+        id,
+      );
       return this.get(id);
     },
     remove(id: number): boolean {

@@ -101,4 +101,9 @@ export const SYNC_MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    id: 10,
+    name: 'sync: per-folder setting to follow links that leave the folder (off)',
+    up: `ALTER TABLE sync_folders ADD COLUMN follow_outside_links INTEGER NOT NULL DEFAULT 0;`,
+  },
 ];

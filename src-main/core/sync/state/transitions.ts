@@ -12,7 +12,8 @@ const NEXT: Record<FileState, readonly FileState[]> = {
   // LIVE/PAUSED -> UPLOADING: another account; an intent is journaled and the bucket's listing decides
   // (adopted as LIVE, or QUEUED to be sent), as for an upload whose reply was lost.
   LIVE: ['NEW', 'UPLOADING', 'DELETING', 'DELETED'],
-  SKIPPED: ['NEW', 'DELETING', 'DELETED'],
+  // SKIPPED -> SKIPPED: the reason changed (a link now allowed to leave the folder, but to a folder).
+  SKIPPED: ['SKIPPED', 'NEW', 'DELETING', 'DELETED'],
   FAILED: ['NEW', 'QUEUED', 'UPLOADING', 'FAILED', 'DELETING', 'DELETED'],
   PAUSED: ['NEW', 'QUEUED', 'UPLOADING', 'DELETING', 'DELETED'],
   DELETING: ['DELETING', 'DELETED', 'NEW'],

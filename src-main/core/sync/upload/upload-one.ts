@@ -3,6 +3,7 @@ import type { RemoteFile } from '../../../../src-shared/api/file-hosting';
 import type { SyncContext } from '../context';
 import { inspectPath, sameStat } from '../local/inspect';
 import { localGone, observe } from '../local/observe';
+import { openInFolder, pathOfHandle } from '../local/open-in-folder';
 import type { FileRow } from '../types';
 import { reactToUploadError } from './on-upload-error';
 
@@ -19,13 +20,17 @@ export async function uploadOne(
   const folder = ctx.folder(row.folderId);
   if (!folder || row.size === null) return;
   const abs = join(folder.path, row.name);
-  const seen = await inspectPath(abs);
-  if (seen.kind !== 'file' || !sameStat(row, seen)) {
-    if (seen.kind === 'gone') localGone(ctx, folder, row);
+  // The bytes sent are read from this handle, checked after opening (a link retargeted since the hash
+  // must not send what it points to now): see open-in-folder.ts.
+  const opened = await openInFolder(abs, folder);
+  if (!opened.ok || !sameStat(row, opened.stat)) {
+    if (opened.ok) await opened.handle.close();
+    if (!opened.ok && opened.seen.kind === 'gone') localGone(ctx, folder, row);
     else ctx.transition(row.id, 'NEW', { md5: null, notBefore: null }, ['QUEUED', 'FAILED']);
     ctx.wake();
     return;
   }
+  const { handle } = opened;
   const md5 = row.md5;
   const size = row.size;
   const journalId = ctx.db.transaction(() => {
@@ -33,17 +38,30 @@ export async function uploadOne(
     // '' = hashed while sending: set before the last bytes leave (md5Later below).
     return ctx.journal.open({ fileId: row.id, bucket: folder.bucket, name: row.name, size, md5: md5 ?? '' });
   })();
-  if (journalId === null) return;
+  if (journalId === null) {
+    await handle.close();
+    return;
+  }
 
-  const res = await ctx.client.uploadFile({
-    path: abs,
-    size,
-    name: row.name,
-    bucket: folder.bucket,
-    ...(md5 !== null ? { md5 } : { md5Later: hashAlongside(ctx, row.id, abs, size, journalId) }),
-    ...(opts.signal ? { signal: opts.signal } : {}),
-    ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
-  });
+  const hashing = md5 === null ? ctx.hasher.md5(pathOfHandle(handle, abs)) : null;
+  let res: Awaited<ReturnType<typeof ctx.client.uploadFile>>;
+  try {
+    res = await ctx.client.uploadFile({
+      path: abs,
+      handle,
+      size,
+      name: row.name,
+      bucket: folder.bucket,
+      ...(hashing === null
+        ? { md5: md5! }
+        : { md5Later: hashAlongside(ctx, row.id, hashing, size, journalId) }),
+      ...(opts.signal ? { signal: opts.signal } : {}),
+      ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
+    });
+  } finally {
+    // The md5 worker may still read through the handle's /proc entry after a refused upload.
+    void Promise.resolve(hashing).finally(() => handle.close().catch(() => undefined));
+  }
   const current = ctx.files.get(row.id);
   if (!current) return;
   if (!res.ok) {
@@ -51,7 +69,7 @@ export async function uploadOne(
     return;
   }
   markLive(ctx, current, res.value, journalId, 'LIVE');
-  const after = await inspectPath(abs);
+  const after = await inspectPath(abs, folder);
   const live = ctx.files.get(row.id);
   if (live?.state === 'LIVE') observe(ctx, folder, row.name, after);
 }
@@ -66,11 +84,10 @@ export async function uploadOne(
 function hashAlongside(
   ctx: SyncContext,
   fileId: number,
-  abs: string,
+  hashing: ReturnType<SyncContext['hasher']['md5']>,
   size: number,
   journalId: number,
 ): () => Promise<string> {
-  const hashing = ctx.hasher.md5(abs);
   return async () => {
     const h = await hashing;
     if (!h.ok) throw new Error(`The file could not be read while it was sent: ${h.error.message}`);

@@ -1,5 +1,6 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
+import { URL_UPLOAD_JSON_LIMIT } from '../../http/body-limits';
 import { callerOf } from '../auth';
 import { failure, type Outcome, sendFailure } from '../failure';
 import type { Hosting } from '../hosting';
@@ -12,15 +13,13 @@ import { urlBaseName } from '../upload/names';
 import { receiveMultipart } from '../upload/receive-multipart';
 import { downloadToTemp, parseUrlUpload } from '../upload/receive-url';
 
-const JSON_BODY_LIMIT = 64 * 1024;
-
 export async function registerFilesUpload(api: FastifyInstance, hosting: Hosting): Promise<void> {
   await api.register(multipart);
   // Bodies are read by the handler, after the account's gate: JSON as text, anything else not at all.
   api.removeContentTypeParser('application/json');
   api.addContentTypeParser(
     'application/json',
-    { parseAs: 'string', bodyLimit: JSON_BODY_LIMIT },
+    { parseAs: 'string', bodyLimit: URL_UPLOAD_JSON_LIMIT },
     (_r, body, done) => done(null, body),
   );
   api.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));

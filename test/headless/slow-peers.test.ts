@@ -1,0 +1,153 @@
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { createDispatcher } from '../../src-main/core/app/dispatcher';
+import { createEventBus } from '../../src-main/core/app/event-bus';
+import type { HeadlessLimits } from '../../src-main/headless/limits';
+import { type HeadlessShell, startHeadlessShell } from '../../src-main/headless/server';
+import { DEFAULT_SETTINGS } from '../../src-shared/contract';
+import { ok } from '../../src-shared/errors';
+import { WS_PROTOCOL } from '../../src-shared/transport/ws-messages';
+import { exchange, getStatus } from '../fuzz/raw-client';
+
+/** Only a ceiling (Node's default check ran every 30 s); the tests wait on the sockets' close events. */
+const CEILING_MS = 30_000;
+
+function closedWithin(socket: Socket, ms = CEILING_MS): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (socket.destroyed) return resolve();
+    const timer = setTimeout(() => reject(new Error(`the shell kept the socket open past ${ms} ms`)), ms);
+    socket.once('close', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+describe('headless shell and slow or greedy peers', () => {
+  let dir: string;
+  let shell: HeadlessShell;
+  let port: number;
+  const sockets: Socket[] = [];
+  const uploads: string[][] = [];
+  const bus = createEventBus();
+  const dispatch = createDispatcher([
+    {
+      name: 't',
+      handlers: {
+        'settings.get': async () => ok(DEFAULT_SETTINGS),
+        'files.uploadPaths': async (r) => {
+          uploads.push(r.paths);
+          return ok({ queued: r.paths.length });
+        },
+      },
+    },
+  ]);
+
+  const start = async (limits: Partial<HeadlessLimits> = {}) => {
+    dir = mkdtempSync(join(tmpdir(), 'headless-slow-'));
+    mkdirSync(join(dir, 'renderer'));
+    writeFileSync(join(dir, 'renderer', 'index.html'), '<!doctype html><title>t</title>');
+    shell = await startHeadlessShell({
+      core: { call: dispatch, subscribe: bus.subscribe },
+      rendererDir: join(dir, 'renderer'),
+      dropDir: join(dir, 'incoming'),
+      limits,
+    });
+    port = Number(new URL(shell.origin).port);
+  };
+  afterEach(async () => {
+    for (const s of sockets.splice(0)) s.destroy();
+    await shell.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const open = (first = '') => {
+    const socket = connect({ port, host: '127.0.0.1' });
+    socket.on('error', () => {});
+    // Read (and drop) whatever comes back: a paused socket would never see the shell's close.
+    socket.resume();
+    if (first) socket.write(first);
+    sockets.push(socket);
+    return socket;
+  };
+  const authorized = () =>
+    `Host: 127.0.0.1:${port}\r\nOrigin: ${shell.origin}\r\nX-Assets-Token: ${shell.token}\r\n`;
+  const call = () =>
+    new Promise<unknown>((resolve, reject) => {
+      const ws = new WebSocket(
+        `${shell.origin.replace('http', 'ws')}/ws`,
+        [WS_PROTOCOL, `t.${shell.token}`],
+        {
+          headers: { Origin: shell.origin },
+        },
+      );
+      ws.once('error', reject);
+      ws.once('open', () => ws.send(JSON.stringify({ t: 'call', id: 1, name: 'settings.get', request: {} })));
+      ws.once('message', (m) => {
+        ws.close();
+        resolve(JSON.parse(String(m)));
+      });
+    });
+
+  it('drops an idle connection, stalled headers, a stalled upgrade and a stalled upload body', async () => {
+    await start();
+    const stalled = [
+      open(),
+      open(`GET / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAccept: te`),
+      open(`GET /ws HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n`),
+      open(
+        `POST /upload?bucket=site&name=a.txt HTTP/1.1\r\n${authorized()}Content-Length: 1000\r\n\r\nhello`,
+      ),
+    ];
+    await Promise.all(stalled.map((s) => closedWithin(s)));
+    expect(uploads).toEqual([]);
+    // The half-received drop is not left behind.
+    await expect.poll(() => readdirSync(join(dir, 'incoming'))).toEqual([]);
+  });
+
+  it('serves the page, calls and drops while 200 sockets dribble headers, and lets every dribbler go', async () => {
+    await start();
+    const slow = Array.from({ length: 200 }, (_, i) =>
+      open(
+        i % 2 ? `GET / HTTP/1.1\r\n` : `GET /ws HTTP/1.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n`,
+      ),
+    );
+    const drip = setInterval(() => {
+      for (const s of slow) if (!s.destroyed) s.write('X-a: b\r\n');
+    }, 500);
+    try {
+      for (let i = 0; i < 5; i++) {
+        expect(await getStatus(port, '/')).toBe(200);
+        expect(await call()).toMatchObject({ t: 'reply', id: 1, result: { ok: true } });
+      }
+      const drop = await exchange(
+        port,
+        `POST /upload?bucket=site&name=a.txt HTTP/1.1\r\n${authorized()}Content-Length: 5\r\nConnection: close\r\n\r\nhello`,
+      );
+      expect(drop.statuses).toEqual([202]);
+      await Promise.all(slow.map((s) => closedWithin(s)));
+    } finally {
+      clearInterval(drip);
+    }
+  });
+
+  it('refuses connections past the cap without reading them', async () => {
+    await start({ maxConnections: 8 });
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        const s = open();
+        const answered = new Promise<string>((resolve) => s.once('data', (d) => resolve(String(d))));
+        s.write(`GET / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
+        expect(await answered).toMatch(/^HTTP\/1\.1 200/);
+      }),
+    );
+    expect(await exchange(port, `GET / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`)).toMatchObject({
+      statuses: [],
+      closed: true,
+    });
+  });
+});
