@@ -31,6 +31,18 @@ describe('built-in ignore rules without user patterns', () => {
     'tmp',
     '-dash.txt',
     'ünïcødé name.pdf',
+    '~',
+    '~$',
+    'a/~',
+    'x.Tmp',
+    '.tmp',
+    'tmp.',
+    'İ.tmp',
+    '\u212Aelvin.PaRt',
+    'a.\u0130MP',
+    'thumbs.db/x.pdf',
+    'xthumbs.db',
+    'a//b.pdf',
   ];
   it.each(paths)('%s', (p) => {
     expect(fast(p)).toBe(reference.ignores(p));

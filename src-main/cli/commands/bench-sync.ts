@@ -6,6 +6,8 @@ import { stopChildren } from './bench/processes';
 import { type Row, renderTable } from './bench/table';
 import { appServiceFigure } from './bench-sync/figures/app-service';
 import { bigUploadFigure } from './bench-sync/figures/big-upload';
+import { linkBigUploadFigure } from './bench-sync/figures/link-big-upload';
+import { linkSmallFilesFigure } from './bench-sync/figures/link-small-files';
 import { md5Figure } from './bench-sync/figures/md5';
 import { rateLimitedFigure } from './bench-sync/figures/rate-limited';
 import { restartFigure } from './bench-sync/figures/restart';
@@ -18,6 +20,9 @@ const FIGURES: Record<string, (dir: string, opts: { files?: number }) => Promise
   'rate-limited': (dir) => rateLimitedFigure(dir),
   restart: (dir, o) => restartFigure(dir, o.files),
   'app-service': (dir) => appServiceFigure(dir),
+  // Over a shaped link (200 Mbit/s, 20 ms each way): what a user on a real network feels.
+  'link-big-upload': (dir) => linkBigUploadFigure(dir),
+  'link-small-files': (dir) => linkSmallFilesFigure(dir),
 };
 
 const USAGE = `npm run bench:sync [-- --only NAME[,NAME]] [--files N]
@@ -88,5 +93,5 @@ export async function run(argv: string[]): Promise<number> {
     `sync engine benchmark (one run; each baseline measured in this run; ${((performance.now() - started) / 1000).toFixed(0)} s)`,
   );
   console.log(renderTable(rows));
-  return rows.every((r) => r.pass) ? 0 : 1;
+  return rows.every((r) => r.pass || r.skipped) ? 0 : 1;
 }

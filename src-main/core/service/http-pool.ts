@@ -3,14 +3,22 @@ import { Pool } from 'undici';
 /** One keep-alive connection pool per service origin, shared by every client of that address. */
 const pools = new Map<string, Pool>();
 
-// Four uploads at once plus listing and /me need a few more sockets than the upload concurrency.
-const CONNECTIONS_PER_ORIGIN = 8;
+/**
+ * Above any number of requests the client has in flight: the engine's uploads at once (`concurrency`,
+ * at most 32 from the CLI, 16 from the app's settings) plus /me, listing and deletes. A request that
+ * waits in the pool for a connection is not being sent, so an upload queued there would trip its idle
+ * watchdog (no byte sent for 30 s) and fail; at 8 that happened from a concurrency of about 7 up.
+ * undici opens a connection only when a request needs one, so the cap costs nothing below it.
+ */
+const CONNECTIONS_PER_ORIGIN = 64;
 
 export function poolFor(origin: string): Pool {
   let pool = pools.get(origin);
   if (!pool || pool.closed || pool.destroyed) {
     pool = new Pool(origin, {
       connections: CONNECTIONS_PER_ORIGIN,
+      // No pipelining: uploads are POSTs (undici never pipelines those), and a reply stuck behind a
+      // slow one would only add latency. Keep-alive saves a round trip per request on a real link.
       pipelining: 1,
       keepAliveTimeout: 10_000,
       // The client runs its own timers (an idle watchdog for uploads); undici's would cut a slow 200 MB upload.

@@ -6,6 +6,7 @@
  * the `sync` command builds them; only the request budget and the hooks that count requests differ.
  */
 import { join } from 'node:path';
+import { getHeapSpaceStatistics } from 'node:v8';
 import { createFileApiClient } from '../../../core/service/file-api-client';
 import { closePools } from '../../../core/service/http-pool';
 import { budgetFor } from '../../../core/service/request-budget';
@@ -25,6 +26,8 @@ export interface ChildInput {
   perMinute?: number;
   /** After "in sync", keep watching this long, then report the RSS while watching. */
   watchMs?: number;
+  /** Uploads at once; absent for the engine's default. */
+  concurrency?: number;
 }
 
 export interface ChildReport {
@@ -69,7 +72,12 @@ async function main(): Promise<void> {
       replies[status] = (replies[status] ?? 0) + 1;
     },
   });
-  const engine = createSyncEngine({ db, client, watch: input.watchMs !== undefined });
+  const engine = createSyncEngine({
+    db,
+    client,
+    watch: input.watchMs !== undefined,
+    ...(input.concurrency === undefined ? {} : { concurrency: input.concurrency }),
+  });
   const openMs = performance.now() - t0;
 
   const t1 = performance.now();
@@ -96,6 +104,13 @@ async function main(): Promise<void> {
     const m = process.memoryUsage();
     const mb = (n: number) => Math.round(n / 1024 / 1024);
     heap = { usedMb: mb(m.heapUsed), totalMb: mb(m.heapTotal), externalMb: mb(m.external) };
+    // BENCH_SYNC_HEAP=1: where the heap's pages are (V8's spaces), on stderr, to see what an RSS holds.
+    if (process.env.BENCH_SYNC_HEAP === '1') {
+      const spaces = getHeapSpaceStatistics().map(
+        (s) => `${s.space_name} ${mb(s.space_size)}/${mb(s.space_used_size)}`,
+      );
+      console.error(`engine-child: heap spaces (MB committed/used): ${spaces.join(', ')}`);
+    }
   }
   await engine.stop();
   db.close();

@@ -36,7 +36,9 @@ export async function startReadyChild(argv: string[]) {
         // not the ready line
       }
     });
-    child.once('exit', (code) => reject(new Error(`${argv[1]} exited with ${code} before it was ready`)));
+    child.once('exit', (code) =>
+      reject(new Error(`${argv.join(' ').slice(0, 120)} exited with ${code} before it was ready`)),
+    );
   });
   return {
     child,
@@ -57,9 +59,18 @@ export interface BenchServer {
   stop(): Promise<void>;
 }
 
-/** The reference server in its own process (as a user runs it), its limit per minute given (0 = off). */
-export async function startServer(dataDir: string, ratePerMinute: number): Promise<BenchServer> {
+/**
+ * The reference server in its own process (as a user runs it), its limit per minute given (0 = off);
+ * optionally inside a network namespace, listening on that namespace's address (link.ts).
+ */
+export async function startServer(
+  dataDir: string,
+  ratePerMinute: number,
+  where: { netns?: string; host?: string } = {},
+): Promise<BenchServer> {
   const server = await startReadyChild([
+    // `ip netns exec` execs the command in place: the child's pid is the server's, stopped by it.
+    ...(where.netns ? ['ip', 'netns', 'exec', where.netns] : []),
     process.execPath,
     join(REPO, 'bin', 'assets-sync.mjs'),
     'reference-server',
@@ -69,6 +80,7 @@ export async function startServer(dataDir: string, ratePerMinute: number): Promi
     String(ratePerMinute),
     '--data-dir',
     dataDir,
+    ...(where.host ? ['--host', where.host] : []),
   ]);
   const demo = server.ready.demo as { api_key?: string } | undefined;
   if (!demo?.api_key) throw new Error('the reference server printed no demo API key (data dir not new?)');

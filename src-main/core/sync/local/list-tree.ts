@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { type Dirent, readdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import type { IgnoreTest } from './ignore-rules';
 import {
   type Inspection,
@@ -137,7 +138,7 @@ function findWalk(
     let any = false;
     let finished = false;
     try {
-      for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
+      for await (const chunk of drained(child.stdout)) {
         any = true;
         const data: Buffer = rest.length ? Buffer.concat([rest, chunk]) : chunk;
         let start = 0;
@@ -183,6 +184,58 @@ function findWalk(
     }
   }
   return { batches: batches(), complete: () => (fallback ? fallback.complete() : complete) };
+}
+
+/** find's output held in memory while nobody reads it, at most this much (about 40 bytes per file). */
+const HELD_BYTES = 32 * 1024 * 1024;
+
+/**
+ * The chunks of a stream, read as soon as they arrive rather than when asked for: find then never
+ * waits on a full pipe while the consumer is busy elsewhere (the scanner reads its rows meanwhile,
+ * scanner.ts), so the two run side by side. Past HELD_BYTES unread, the stream is paused after all.
+ */
+async function* drained(stream: Readable): AsyncGenerator<Buffer> {
+  const queue: Buffer[] = [];
+  let held = 0;
+  let ended = false;
+  let failed: Error | null = null;
+  let wake: (() => void) | null = null;
+  const signal = () => {
+    const w = wake;
+    wake = null;
+    w?.();
+  };
+  const onData = (chunk: Buffer) => {
+    queue.push(chunk);
+    held += chunk.length;
+    if (held > HELD_BYTES) stream.pause();
+    signal();
+  };
+  const onEnd = () => {
+    ended = true;
+    signal();
+  };
+  const onError = (e: Error) => {
+    failed = e;
+    signal();
+  };
+  stream.on('data', onData).once('end', onEnd).once('error', onError);
+  try {
+    for (;;) {
+      for (let chunk = queue.shift(); chunk; chunk = queue.shift()) {
+        held -= chunk.length;
+        if (stream.isPaused() && held < HELD_BYTES / 2) stream.resume();
+        yield chunk;
+      }
+      if (failed) throw failed;
+      if (ended) return;
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+      });
+    }
+  } finally {
+    stream.off('data', onData).off('end', onEnd).off('error', onError);
+  }
 }
 
 function parseEntry(
@@ -237,13 +290,32 @@ function underPruned(name: string, pruned: Set<string>): boolean {
 
 /**
  * "1732170000.1234567890" -> ms since the epoch computed as Node computes `stat.mtimeMs` (seconds * 1e3
- * + nanoseconds / 1e6, in doubles) and then truncated as inspect.ts does, so both listers agree.
+ * + nanoseconds / 1e6, in doubles) and then truncated as inspect.ts does, so both listers agree. Read
+ * digit by digit (no regex, no substrings): a scan reads one per file.
  */
 function epochMs(text: string): number | null {
-  const m = /^(\d+)(?:\.(\d+))?$/.exec(text);
-  if (!m) return null;
-  const nsec = Number((m[2] ?? '').slice(0, 9).padEnd(9, '0'));
-  return Math.trunc(Number(m[1]) * 1e3 + nsec / 1e6);
+  const dot = text.indexOf('.');
+  const secondsEnd = dot < 0 ? text.length : dot;
+  // Past 15 digits of seconds (millions of years away) a double may not hold them: lstat decides.
+  if (secondsEnd === 0 || secondsEnd > 15 || dot === text.length - 1) return null;
+  let seconds = 0;
+  for (let i = 0; i < secondsEnd; i++) {
+    const d = text.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return null;
+    seconds = seconds * 10 + d;
+  }
+  let nsec = 0;
+  let digits = 0;
+  for (let i = secondsEnd + 1; i < text.length; i++) {
+    const d = text.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return null;
+    if (digits < 9) {
+      nsec = nsec * 10 + d;
+      digits++;
+    }
+  }
+  for (; digits < 9; digits++) nsec *= 10;
+  return Math.trunc(seconds * 1e3 + nsec / 1e6);
 }
 
 /** A path this long (PATH_MAX is 4096 on Linux) cannot be opened whole: inspect it, so it says so. */

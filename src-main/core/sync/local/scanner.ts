@@ -1,9 +1,9 @@
 import type { SyncContext } from '../context';
-import type { ScanRow } from '../state/files-store';
-import type { Folder } from '../types';
+import type { ScanIndex } from '../state/scan-index';
+import type { FileState, Folder } from '../types';
 import { ignoreRules } from './ignore-rules';
 import { type Inspection, inspectPath } from './inspect';
-import { listTree } from './list-tree';
+import { type Listed, listTree, type TreeWalk } from './list-tree';
 import { FOLDER_MISSING, folderMissing, localGone, observe } from './observe';
 
 /** Rows read and written per query / transaction. */
@@ -15,9 +15,10 @@ export interface ScanResult {
 }
 
 /**
- * Walks a folder (list-tree.ts) and compares each file with the rows read in one pass at the start
- * (about 20 MB per 100,000 files, freed after the scan); only what changed is written, one transaction
- * per batch. So a restart over 100,000 unchanged files costs little more than `find` (docs/benchmarks.md).
+ * Walks a folder (list-tree.ts) and compares each file with the folder's rows, read while the walk
+ * starts (state/scan-index.ts: about 6 MB per 100,000 files, outside the JS heap, handed on to the
+ * next scan); only what changed is written, one transaction per batch. So a restart over 100,000
+ * unchanged files costs little more than `find` (docs/benchmarks.md).
  * Rows not found by the walk were deleted while nobody watched, but only when the walk read every
  * subfolder: a folder that could not be read deletes nothing.
  */
@@ -35,40 +36,68 @@ export async function scanFolder(
     ctx.folders.update(folder.id, { problem: null });
     ctx.log('folder-back', `The folder ${folder.path} is readable again.`, { folderId: folder.id });
   }
-  const ignored = ignoreRules(folder.ignore);
-  // The rows as the last run left them, by path; the walk takes out each path it meets, so what is
-  // left at the end is gone. Read whole before the first await (the statement is not shared then).
-  const known = ctx.files.scanRows(folder.id);
-  const record = ctx.db.transaction((items: { name: string; seen: Inspection; known: boolean }[]) => {
-    // A known row is read whole again by observe(); for a new path there is nothing to read.
-    for (const it of items) observe(ctx, folder, it.name, it.seen, it.known ? undefined : null);
-  });
-  let files = 0;
   const walk = listTree(
     folder.path,
-    ignored,
+    ignoreRules(folder.ignore),
     (path, code) =>
       ctx.events.emit('error', {
         folderId: folder.id,
         code: 'FOLDER-UNREADABLE',
         message: `The folder ${path} could not be read (${code}).`,
       }),
-    known.size,
+    ctx.files.countIn(folder.id),
     folder,
   );
-  for await (const batch of walk.batches) {
-    if (signal?.aborted) {
-      await walk.batches.return(undefined);
-      return { files, ok: false };
+  // The walk starts now (find, in its own process) and goes on while the rows are read: its output
+  // waits in memory (list-tree.ts) and the read gives the event loop a turn between pages.
+  const first = walk.batches.next();
+  let known: ScanIndex;
+  try {
+    // The rows as the last run left them, by path; the walk marks each path it meets, so what is
+    // left unmet at the end is gone.
+    known = await ctx.files.scanIndex(folder.id);
+  } catch (e) {
+    first.catch(() => undefined);
+    await walk.batches.return(undefined);
+    throw e;
+  }
+  try {
+    return await compareWithDisk(ctx, folder, known, walk, first, signal);
+  } finally {
+    known.release();
+  }
+}
+
+async function compareWithDisk(
+  ctx: SyncContext,
+  folder: Folder,
+  known: ScanIndex,
+  walk: TreeWalk,
+  first: Promise<IteratorResult<Listed[]>>,
+  signal: AbortSignal | undefined,
+): Promise<ScanResult> {
+  const record = ctx.db.transaction((items: { name: string; seen: Inspection; known: boolean }[]) => {
+    // A known row is read whole again by observe(); for a new path there is nothing to read.
+    for (const it of items) observe(ctx, folder, it.name, it.seen, it.known ? undefined : null);
+  });
+  let files = 0;
+  let walked = false;
+  try {
+    for (let next = await first; !next.done; next = await walk.batches.next()) {
+      if (signal?.aborted) return { files, ok: false };
+      const changed: { name: string; seen: Inspection; known: boolean }[] = [];
+      for (const { name, seen } of next.value) {
+        const row = known.lookup(name);
+        if (row >= 0 && seen.kind !== 'gone') known.markMet(row);
+        if (row < 0 || !unchanged(known, row, seen)) changed.push({ name, seen, known: row >= 0 });
+      }
+      files += next.value.length;
+      if (changed.length) record(changed);
     }
-    const changed: { name: string; seen: Inspection; known: boolean }[] = [];
-    for (const { name, seen } of batch) {
-      const row = known.get(name);
-      if (row && seen.kind !== 'gone') known.delete(name);
-      if (!row || !unchanged(row, seen)) changed.push({ name, seen, known: row !== undefined });
-    }
-    files += batch.length;
-    if (changed.length) record(changed);
+    walked = true;
+  } finally {
+    // Stopped early (cancelled, or a write failed): find must not go on for nobody.
+    if (!walked) await walk.batches.return(undefined);
   }
   const complete = walk.complete();
 
@@ -78,7 +107,10 @@ export async function scanFolder(
       folderMissing(ctx, folder);
       return { files, ok: false };
     }
-    const gone = [...known.values()].filter((r) => !NOT_EXPECTED.has(r[2])).map((r) => r[1]);
+    const gone = known
+      .unmet()
+      .filter((row) => !NOT_EXPECTED.has(known.state(row)))
+      .map((row) => known.id(row));
     for (let i = 0; i < gone.length; i += BATCH) {
       ctx.db.transaction(() => {
         for (const id of gone.slice(i, i + BATCH)) {
@@ -92,14 +124,15 @@ export async function scanFolder(
 }
 
 /** Rows a scan does not expect on disk: gone already, or busy being read or sent (those steps check). */
-const NOT_EXPECTED = new Set(['DELETED', 'DELETING', 'UPLOADING', 'HASHING']);
+const NOT_EXPECTED = new Set<FileState | null>(['DELETED', 'DELETING', 'UPLOADING', 'HASHING']);
 
 /** What observe() would leave as it is: the common case of a restart, decided without a write. */
-function unchanged([, , state, size, mtimeMs, inode, reasonCode]: ScanRow, seen: Inspection): boolean {
-  if (seen.kind === 'skip') return state === 'SKIPPED' && reasonCode === seen.code;
+function unchanged(known: ScanIndex, row: number, seen: Inspection): boolean {
+  const state = known.state(row);
+  if (seen.kind === 'skip') return state === 'SKIPPED' && known.reasonCode(row) === seen.code;
   if (seen.kind !== 'file') return false;
   if (state === 'HASHING' || state === 'UPLOADING') return true;
   if (state === 'DELETED' || state === 'DELETING') return false;
-  if (state === 'FAILED' && reasonCode === FOLDER_MISSING) return false;
-  return size === seen.size && mtimeMs === seen.mtimeMs && inode === seen.inode;
+  if (state === 'FAILED' && known.reasonCode(row) === FOLDER_MISSING) return false;
+  return known.sameStat(row, seen.size, seen.mtimeMs, seen.inode);
 }

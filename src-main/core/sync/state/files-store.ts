@@ -1,6 +1,7 @@
 import type { Db } from '../../../shared-node/sqlite';
 import { statements } from '../../../shared-node/statements';
 import { FILE_STATES, type FileRow, type FileState, type FolderCounts } from '../types';
+import { ScanIndex } from './scan-index';
 import { canMove, PENDING_STATES } from './transitions';
 
 /** Columns a transition may set along with the state. */
@@ -75,17 +76,6 @@ export function toFileRow(r: DbRow): FileRow {
   };
 }
 
-/** What a scan compares with the disk: name, id, state, size, mtime_ms, inode, reason_code. */
-export type ScanRow = [
-  name: string,
-  id: number,
-  state: FileState,
-  size: number | null,
-  mtimeMs: number | null,
-  inode: number | null,
-  reasonCode: string | null,
-];
-
 export interface Transition {
   row: FileRow;
   from: FileState;
@@ -102,8 +92,48 @@ export interface FileQuery {
   limit?: number;
 }
 
+/**
+ * Rows per page of a scan's read: each page takes a few ms and its arrays die young. find's output is
+ * read between two pages, and the pipe holds about 200 KB, so find waits while a page takes longer
+ * than find needs to write that much (busy, a 5,000-row page did).
+ */
+const SCAN_PAGE = 2_500;
+/** SQLite's page cache while a scan reads the table (SQLite's own default, 2 MB; negative = KiB). */
+const SCAN_CACHE_SIZE = -2_000;
+/** A row's state as its index in FILE_STATES (scan-index.ts keeps one byte per row). */
+const STATE_NUMBER = `CASE state ${FILE_STATES.map((s, i) => `WHEN '${s}' THEN ${i}`).join(' ')} END`;
+type ScanPageRow = [Buffer | null, string, string, string, string, string, string, number | null];
+
 /** PENDING_STATES as SQL; with FAILED rows that have a retry time, the rows isPending() counts. */
 const PENDING_SQL = PENDING_STATES.map((s) => `'${s}'`).join(',');
+
+/**
+ * A scan's read passes over every page of the table once: SQLite's page cache (16 MB in better-sqlite3's
+ * build) gains nothing from it and would keep them all, resident for the life of the process. While
+ * scans read, the connection runs with a small cache; the last scan to finish gives it its limit back.
+ */
+function scanPageCache(db: Db): { enter(): void; leave(): void } {
+  const known = pageCaches.get(db);
+  if (known) return known;
+  let reading = 0;
+  let limit = 0;
+  const cache = {
+    enter() {
+      if (reading++ === 0) {
+        limit = db.pragma('cache_size', { simple: true }) as number;
+        db.pragma(`cache_size = ${SCAN_CACHE_SIZE}`);
+      }
+    },
+    leave() {
+      if (--reading === 0) db.pragma(`cache_size = ${limit}`);
+    },
+  };
+  pageCaches.set(db, cache);
+  return cache;
+}
+
+/** One per connection: every store of it counts the same scans. */
+const pageCaches = new WeakMap<Db, { enter(): void; leave(): void }>();
 
 /** The rows of local files. Each state change is one SQLite transaction (read, check, write). */
 export function filesStore(db: Db, now: () => number = Date.now) {
@@ -115,6 +145,15 @@ export function filesStore(db: Db, now: () => number = Date.now) {
      VALUES (?, ?, 'NEW', ?, ?, ?, ?, ?)`,
   );
   const updates = new Map<string, ReturnType<Db['prepare']>>();
+
+  const scanPage = prep<[number, number, number], ScanPageRow>(
+    `SELECT CAST(group_concat(name, char(0)) AS BLOB), json_group_array(id), json_group_array(state),
+            json_group_array(size), json_group_array(mtime_ms), json_group_array(inode),
+            json_group_array(reason_code), max(id)
+       FROM (SELECT id, name, ${STATE_NUMBER} AS state, size, mtime_ms, inode, reason_code
+               FROM sync_files NOT INDEXED WHERE folder_id = ? AND id > ? ORDER BY id LIMIT ?)`,
+  ).raw();
+  const pageCache = scanPageCache(db);
 
   const get = (id: number): FileRow | null => {
     const r = byId.get(id);
@@ -174,19 +213,52 @@ export function filesStore(db: Db, now: () => number = Date.now) {
         insert.run(folderId, name, stat.size, stat.mtimeMs, stat.inode, notBefore, now()).lastInsertRowid,
       );
     },
+    /** Rows of a folder, whatever their state (a scan's first guess at the size of its index). */
+    countIn(folderId: number): number {
+      return prep<[number], { n: number }>('SELECT COUNT(*) AS n FROM sync_files WHERE folder_id = ?').get(
+        folderId,
+      )!.n;
+    },
     /**
-     * What a scan compares with the disk, for every row of a folder, by path: one pass in table order
-     * (no index lookups), rows as plain tuples (100,000 in about 0.1 s; objects cost twice that).
+     * What a scan compares with the disk, for every row of a folder (scan-index.ts): read in table
+     * order (no index lookups), in pages of SCAN_PAGE rows, each page one row of SQL: the paths joined
+     * (UTF-8 bytes) and one JSON array per column. No JS object is made per row, and what a page
+     * makes dies young (100,000 rows in about 0.1 s; as tuples they took twice that and 20 MB of heap).
+     *
+     * The event loop gets a turn between pages, so that find's output is read while the rows are
+     * (list-tree.ts holds it): the two run side by side. Each page is read on its own; a row changed
+     * in between is seen as one of the two versions, as if the whole read had come a moment earlier or
+     * later, and the scanner reads a row again before it acts on it.
      */
-    scanRows(folderId: number): Map<string, ScanRow> {
-      const rows = prep<[number], ScanRow>(
-        `SELECT name, id, state, size, mtime_ms, inode, reason_code FROM sync_files NOT INDEXED WHERE folder_id = ?`,
-      )
-        .raw()
-        .all(folderId);
-      const byName = new Map<string, ScanRow>();
-      for (const r of rows) byName.set(r[0], r);
-      return byName;
+    async scanIndex(folderId: number): Promise<ScanIndex> {
+      const index = new ScanIndex(this.countIn(folderId));
+      pageCache.enter();
+      try {
+        for (let after = 0; ; ) {
+          const [names, ids, states, sizes, mtimes, inodes, reasons, last] = scanPage.get(
+            folderId,
+            after,
+            SCAN_PAGE,
+          )!;
+          if (last === null) break;
+          index.addPage(names ?? Buffer.alloc(0), {
+            ids: JSON.parse(ids),
+            states: JSON.parse(states),
+            sizes: JSON.parse(sizes),
+            mtimes: JSON.parse(mtimes),
+            inodes: JSON.parse(inodes),
+            reasons: JSON.parse(reasons),
+          });
+          after = last;
+          await new Promise<void>((resolve) => setImmediate(resolve));
+        }
+        return index;
+      } catch (e) {
+        index.release();
+        throw e;
+      } finally {
+        pageCache.leave();
+      }
     },
     /** Rows under a path (the path itself or anything below it), for a directory's delete event. */
     underPath(folderId: number, name: string): FileRow[] {

@@ -49,8 +49,8 @@ export async function restartFigure(dir: string, count = 100_000): Promise<Row[]
         measured: `${fmtS(inSyncMs)} (watching at ${fmtS(r.startMs)})`,
         baseline: `find ${fmtS(findMs)}`,
         ratio: `${ratio.toFixed(2)}x find's time`,
-        target: '<= 3.00x',
-        pass: ratio <= 3,
+        target: '<= 2.00x',
+        pass: ratio <= 2,
       },
       {
         figure: `${label}: upload requests`,
@@ -65,8 +65,8 @@ export async function restartFigure(dir: string, count = 100_000): Promise<Row[]
         measured: `${fmtMb(r.watchRssMb ?? Number.NaN)} (peak ${fmtMb(r.vmHwmMb)})`,
         baseline: '-',
         ratio: '-',
-        target: '< 250 MB',
-        pass: (r.watchRssMb ?? Number.POSITIVE_INFINITY) < 250,
+        target: '< 150 MB',
+        pass: (r.watchRssMb ?? Number.POSITIVE_INFINITY) < 150,
       },
     ];
   });
