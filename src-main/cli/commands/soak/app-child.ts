@@ -179,9 +179,15 @@ async function settle(
         stuck.push({ folder, name: r.name, state: r.state, reasonCode: r.reasonCode });
     }
   }
-  // Entries: push what is left, then compare the local copy with the server's.
-  for (let i = 0; i < 10 && kb.outbox(botId).length > 0; i++) await kb.syncNow(botId);
-  await kb.syncNow(botId);
+  // Entries: push what is left, then compare the local copy with the server's. A delete waits out its
+  // undo window (outbox `notBefore`, 6 s) before any round sends it: wait for that moment, not a clock.
+  for (let round = 0; round < 20; round++) {
+    await kb.syncNow(botId);
+    const left = kb.outbox(botId);
+    if (left.length === 0) break;
+    const heldUntil = Math.max(0, ...left.map((o) => o.notBefore ?? 0));
+    await new Promise((r) => setTimeout(r, Math.min(10_000, Math.max(200, heldUntil - Date.now()))));
+  }
   const snap = kb.snapshot(botId);
   const local = snap.ok ? snap.value.entries.filter((e) => !e.deleted) : [];
   const remote = await createKbClient({
