@@ -1,3 +1,7 @@
+// Over 400 lines on purpose: the entry rows and their outbox change together in one transaction per
+// edit, acknowledgement or server list, and every such transaction lives here so that the folding rule
+// (one outbox row per entry, `rev` guarding acknowledgements) is enforced in one file. Split it by
+// caller (edits vs the sync loop) only together with that rule.
 import type { KbEntry } from '../../../src-shared/api/knowledge';
 import { checkEntryCount, checkEntryFields } from '../../../src-shared/domain/kb-entry';
 import { type AppError, appError, err, ok, type Result } from '../../../src-shared/errors';

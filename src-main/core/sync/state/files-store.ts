@@ -1,3 +1,5 @@
+// Just over 400 lines: every SQL statement on the `files` table of the sync engine, so that the state
+// machine's columns and indexes are read and written in one place.
 import type { Db } from '../../../shared-node/sqlite';
 import { statements } from '../../../shared-node/statements';
 import { FILE_STATES, type FileRow, type FileState, type FolderCounts } from '../types';
