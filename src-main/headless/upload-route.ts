@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { basename, join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { isValidBucket } from '../../src-shared/domain/bucket';
+import { invalidBucketMessage, isValidBucket } from '../../src-shared/domain/bucket';
 import { MAX_FILE_BYTES } from '../../src-shared/domain/limits';
 import type { CoreEndpoint } from './core-endpoint';
 
@@ -27,7 +27,7 @@ export async function handleUpload(
   const rawName = url.searchParams.get('name') ?? '';
   const name = basename(rawName.replace(/\\/g, '/'));
   if (!isValidBucket(bucket))
-    return json(res, 422, { code: 'BUCKET-INVALID', message: `"${bucket}" is not a valid bucket name.` });
+    return json(res, 422, { code: 'BUCKET-INVALID', message: invalidBucketMessage(bucket) });
   if (!name || name === '.' || name === '..' || [...name].some((c) => c.charCodeAt(0) < 32))
     return json(res, 422, { code: 'VALIDATION', message: 'The dropped file has no usable name.' });
   // Past this the file system refuses the name (ENAMETOOLONG), which would read as a broken upload.

@@ -1,4 +1,4 @@
-import { isValidBucket } from '../../../src-shared/domain/bucket';
+import { invalidBucketMessage, isValidBucket } from '../../../src-shared/domain/bucket';
 import { parseCsvLine } from '../../../src-shared/domain/csv';
 import { ALLOWED_EXTENSIONS, extensionOf, isAllowedExtension } from '../../../src-shared/domain/extensions';
 import { type AppError, appError } from '../../../src-shared/errors';
@@ -77,10 +77,7 @@ function check(cells: string[]): {
   if (bucket !== null && !isValidBucket(bucket))
     return {
       ...base,
-      problem: appError(
-        'BUCKET-INVALID',
-        `"${bucket}" is not a bucket name: it must match [a-z0-9][a-z0-9.-]{0,49}.`,
-      ),
+      problem: appError('BUCKET-INVALID', invalidBucketMessage(bucket)),
     };
   if (md5 !== null && !MD5.test(md5))
     return {

@@ -1,5 +1,5 @@
 import { isAbsolute, resolve as resolvePath } from 'node:path';
-import { isValidBucket } from '../../../../src-shared/domain/bucket';
+import { invalidBucketMessage, isValidBucket } from '../../../../src-shared/domain/bucket';
 import { appError, err, ok } from '../../../../src-shared/errors';
 import type { SyncContext } from '../context';
 import type { SyncEngine } from '../engine';
@@ -37,12 +37,7 @@ export function createFolderCommands(
         return err(appError('FOLDER-NOT-FOUND', `${path} is not a folder that can be read.`));
       const bucket = input.bucket;
       if (!isValidBucket(bucket)) {
-        return err(
-          appError(
-            'BUCKET-INVALID',
-            `The bucket "${bucket}" must match [a-z0-9][a-z0-9.-]{0,49} (lower-case letters, digits, dots, dashes).`,
-          ),
-        );
+        return err(appError('BUCKET-INVALID', invalidBucketMessage(bucket)));
       }
       const bad = validatePatterns(input.ignore ?? '');
       if (bad) return err(appError('IGNORE-INVALID', bad));
@@ -77,9 +72,7 @@ export function createFolderCommands(
       const cur = folders.get(id);
       if (!cur) return err(appError('FOLDER-UNKNOWN', `No synced folder has id ${id}.`));
       if (patch.bucket !== undefined && !isValidBucket(patch.bucket)) {
-        return err(
-          appError('BUCKET-INVALID', `The bucket "${patch.bucket}" must match [a-z0-9][a-z0-9.-]{0,49}.`),
-        );
+        return err(appError('BUCKET-INVALID', invalidBucketMessage(patch.bucket)));
       }
       if (patch.ignore !== undefined) {
         const bad = validatePatterns(patch.ignore);
