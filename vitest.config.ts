@@ -8,5 +8,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Servers, SQLite files and browsers are real: two cores run at most two files at once.
     maxWorkers: 2,
+    // expect.poll waits for an event (a row, a badge, a state); its default of 1 s is a clock that a
+    // busy machine misses. A poll still ends the moment its condition holds.
+    expect: { poll: { timeout: 15_000 } },
   },
 });
