@@ -21,7 +21,8 @@ function killer(n: number) {
 describe('the hasher when its worker dies', () => {
   const dir = tempDir('hasher-');
   const file = join(dir, 'data.bin');
-  writeFileSync(file, randomBytes(3 * 1024 * 1024 + 17));
+  // Large enough (several 4 MiB reads) that the worker is always terminated before it can answer.
+  writeFileSync(file, randomBytes(32 * 1024 * 1024 + 17));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('starts a new worker and reads the file again on it', async () => {
@@ -62,7 +63,9 @@ describe('the engine when the hasher worker dies under a file', () => {
 
   it('reads the file again and it goes live', async () => {
     const dir = tempDir();
-    writeFileSync(join(dir, 'victim.png'), randomBytes(64 * 1024));
+    // Two 4 MiB reads, under the engine's large-file size (hashed while sent): a 64 KB file was hashed
+    // before the worker was terminated under load.
+    writeFileSync(join(dir, 'victim.png'), randomBytes(7 * 1024 * 1024));
     // Two deaths: the hasher's own retry dies too, so the row goes back to NEW and is read later.
     const k = killer(2);
     const h = makeEngine(testClient(server.baseUrl, server.demoKey), {
