@@ -116,13 +116,7 @@ export function createKbSync(options: KbSyncOptions) {
     if (!listed.ok) return failed(listed.error);
     options.entries.adoptOrphans(botId, listed.value);
     const server = new Map(listed.value.map((e) => [e.id, e]));
-    // A delete still in its undo window has not freed its slot on the server: a create queued after
-    // it waits too, or the server (at its 20-entry limit) would refuse it.
-    let deleteHeld = false;
     for (const op of options.entries.outbox(botId)) {
-      const inUndoWindow = op.notBefore !== null && op.notBefore > Date.now();
-      if (op.op === 'delete' && inUndoWindow) deleteHeld = true;
-      if (op.op === 'create' && deleteHeld) continue;
       const outcome = await send(client, op, server, botId);
       if (outcome) return outcome;
     }
