@@ -36,6 +36,8 @@ export interface SyncEvents {
   /** Uploads paused by the account (402): they resume by themselves once /me allows uploads. */
   paused: { code: string; message: string };
   resumed: { reason: string };
+  /** The service stopped answering (connection refused, DNS, timeout), a probe failed, or it answers again. */
+  connectivity: { offline: boolean };
   /** The engine stopped and needs the user: 'auth' (a key is needed) or 'closed' (account closed). */
   stopped: { reaction: 'auth' | 'closed'; code: string; message: string };
   /** A problem that is not one file's: a folder missing, a watcher failing, a listing failing. */
