@@ -16,6 +16,13 @@ export function wireEvents(core: CoreApi): () => void {
   // The OS says the network is back: the knowledge entries' outbox tries at once, not at its next retry.
   const online = () => void core.call('kb.syncNow', {});
   window.addEventListener('online', online);
+  // The window comes back (a top-up made in the browser, a laptop opened): the core asks the service
+  // at once whether it answers and whether uploads may resume, instead of waiting for its next try.
+  const recheck = () => {
+    if (document.visibilityState === 'visible') void core.call('sync.checkNow', {});
+  };
+  window.addEventListener('focus', recheck);
+  document.addEventListener('visibilitychange', recheck);
   const off = core.subscribe((e) => {
     switch (e.event) {
       case 'session.changed':
@@ -64,5 +71,7 @@ export function wireEvents(core: CoreApi): () => void {
   return () => {
     off();
     window.removeEventListener('online', online);
+    window.removeEventListener('focus', recheck);
+    document.removeEventListener('visibilitychange', recheck);
   };
 }

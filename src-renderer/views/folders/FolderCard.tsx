@@ -4,6 +4,7 @@ import { call } from '../../api/core-ref';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Icon } from '../../components/Icon';
 import { orToast } from '../../stores/ui-store';
+import { FolderStatus } from './FolderStatus';
 import { OutsideLinksToggle } from './OutsideLinksToggle';
 
 export function FolderCard({ folder }: { folder: FolderView }) {
@@ -26,15 +27,7 @@ export function FolderCard({ folder }: { folder: FolderView }) {
             {folder.mode === 'mirror' ? 'mirror (local deletes delete online)' : 'upload only'}
           </div>
         </div>
-        {folder.paused ? (
-          <span className="badge warn">Paused</span>
-        ) : c.pending > 0 ? (
-          <span className="badge ok">Syncing</span>
-        ) : (
-          <span className="badge ok">
-            <Icon name="check" /> In sync
-          </span>
-        )}
+        <FolderStatus folder={folder} />
       </div>
       {folder.problem ? <div className="error-text">{folder.problem}</div> : null}
       <dl className="row small" style={{ gap: '1.5rem', margin: 0 }}>
