@@ -57,11 +57,14 @@ function Sidebar() {
   const held = useSync((s) => s.overview?.held != null);
   const account = useAccount((s) => s.account);
   // The core's state in words; failed files alone are counted ("3 need attention"), never "Up to date".
+  const owes = (account?.value?.arrears.paise ?? 0) > 0;
   const label = offline
     ? 'Offline'
-    : state === 'error' && problems > 0 && !held
-      ? `${problems.toLocaleString('en')} need${problems === 1 ? 's' : ''} attention`
-      : SYNC_STATE_LABEL[state];
+    : owes && state === 'idle'
+      ? 'Uploads paused'
+      : state === 'error' && problems > 0 && !held
+        ? `${problems.toLocaleString('en')} need${problems === 1 ? 's' : ''} attention`
+        : SYNC_STATE_LABEL[state];
   const groups = (['files', 'bots', 'app'] as const).filter((g) => viewsFor(session, g).length > 0);
   return (
     <nav className="sidebar" aria-label="Sections">
@@ -89,7 +92,7 @@ function Sidebar() {
       ))}
       <div className="sidebar-foot stack" style={{ gap: '0.35rem' }}>
         <span
-          className={`badge ${state === 'error' ? 'danger' : state === 'paused' || offline ? 'warn' : 'ok'}`}
+          className={`badge ${state === 'error' ? 'danger' : state === 'paused' || offline || owes ? 'warn' : 'ok'}`}
           data-testid="sync-state"
         >
           <span className="dot" /> {label}

@@ -1,47 +1,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer, type Server, type Socket, connect as tcpConnect } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, startTestServer } from '../support/reference-server';
+import { tcpDoor } from '../support/tcp-door';
 import { screens, ZOOMABLE } from './screens';
 import { launchChromium, type Stack, startStack } from './stack';
-
-/**
- * A TCP door between the app and the service: `block()` closes it (every connection and the port
- * itself, so a request is refused as when the service is down), `open()` opens it on the same port.
- */
-async function tcpDoor(target: number) {
-  const sockets = new Set<Socket>();
-  let server: Server | null = null;
-  let port = 0;
-  const open = () =>
-    new Promise<void>((resolve) => {
-      server = createServer((inbound) => {
-        const outbound = tcpConnect(target, '127.0.0.1');
-        for (const s of [inbound, outbound]) {
-          sockets.add(s);
-          s.on('close', () => sockets.delete(s));
-          s.on('error', () => s.destroy());
-        }
-        inbound.pipe(outbound).pipe(inbound);
-      });
-      server.listen(port, '127.0.0.1', () => {
-        port = (server!.address() as { port: number }).port;
-        resolve();
-      });
-    });
-  await open();
-  return {
-    url: () => `http://127.0.0.1:${port}`,
-    open,
-    block: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server!.close(() => resolve());
-      }),
-  };
-}
 
 // Through the headless shell in Chromium: every view says what is true within seconds (issue 11).
 describe.sequential('the app tells the truth: offline, failures, money', () => {

@@ -8,11 +8,15 @@ import { useSync } from '../../stores/sync-store';
  */
 export function FolderStatus({ folder }: { folder: FolderView }) {
   const offline = useSync((s) => s.overview?.offline != null);
+  // The account holds uploads (402, a refused key): waiting files are paused, not syncing.
+  const held = useSync((s) => s.overview?.held != null);
   const c = folder.counts;
   const state = folder.paused ? (
     <span className="badge warn">Paused</span>
   ) : offline && c.pending > 0 ? (
     <span className="badge warn">Offline</span>
+  ) : held && c.pending > 0 ? (
+    <span className="badge warn">Paused</span>
   ) : c.pending > 0 ? (
     <span className="badge ok">Syncing</span>
   ) : c.failed === 0 ? (

@@ -41,12 +41,34 @@ export function createConnectivity(
   deps: { runReconcile(): Promise<void>; onChange(): void },
 ): Connectivity {
   let probing: FileApiClient | null = null;
+  let raw: FileApiClient | null = null;
+  /** A connection error is being confirmed by one /me: a dropped connection alone is not offline. */
+  let confirming = false;
 
   function failed(e: ApiError) {
-    if (!state.running) return;
-    if (state.offline) return;
+    if (!state.running || state.offline || confirming) return;
     const at = ctx.now();
-    state.offline = { since: at, code: e.code, message: e.message, nextTryAt: at, attempt: 0 };
+    // A timeout already waited its whole limit: offline at once. A refused or dropped connection is
+    // asked once more (about a second and a half with the client's own retries of a GET), so a single
+    // reset mid-upload does not stop the queue, and a service that is down shows within seconds.
+    if (e.code === 'TIMEOUT' || !raw) {
+      goOffline(at, e);
+      return;
+    }
+    confirming = true;
+    void raw
+      .me({ lane: 'user' })
+      .then((r) => {
+        if (!r.ok && isConnectionError(r.error)) goOffline(at, e);
+      })
+      .finally(() => {
+        confirming = false;
+      });
+  }
+
+  function goOffline(since: number, e: ApiError) {
+    if (!state.running || state.offline) return;
+    state.offline = { since, code: e.code, message: e.message, nextTryAt: ctx.now(), attempt: 0 };
     ctx.log('offline', `Offline: ${e.message} Uploads wait; the service is asked again in a few seconds.`);
     scheduleProbe();
     deps.onChange();
@@ -114,6 +136,7 @@ export function createConnectivity(
       },
     });
     probing = wrapped;
+    raw = client;
     return wrapped;
   }
 
