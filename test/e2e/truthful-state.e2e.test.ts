@@ -170,6 +170,20 @@ describe.sequential('the app tells the truth: offline, failures, money', () => {
     await expect.poll(() => count('live'), { timeout: 10_000, interval: 100 }).toBe('10');
     console.log(`resume after a top-up and the window regaining focus: ${Date.now() - focused} ms`);
   }, 240_000);
+
+  it('syncing: a file held by the request budget says Syncing, not In sync', async () => {
+    const before = await stack.app.call('settings.get', {});
+    expect(before.ok).toBe(true);
+    // One request a minute, after the minute's burst above: the next upload waits its turn.
+    expect((await stack.app.call('settings.update', { requestsPerMinute: 1 })).ok).toBe(true);
+    writeFileSync(join(folder, 'k.txt'), 'k');
+    await expect.poll(status, { timeout: 20_000 }).toContain('Syncing');
+    expect(await sidebar()).toContain('Syncing');
+    await screens(page, 'truth-syncing');
+    const perMinute = before.ok ? before.value.requestsPerMinute : 110;
+    expect((await stack.app.call('settings.update', { requestsPerMinute: perMinute })).ok).toBe(true);
+    await expect.poll(() => count('live'), { timeout: 70_000 }).toBe('11');
+  }, 120_000);
 });
 
 // The sandbox, whose clock moves: arrears counted on its clock, and usage totalled per outcome.
