@@ -61,7 +61,7 @@ function Sidebar() {
   const label = offline
     ? 'Offline'
     : owes && state === 'idle'
-      ? 'Paused: rent unpaid'
+      ? 'Rent unpaid'
       : state === 'error' && problems > 0 && !held
         ? `${problems.toLocaleString('en')} need${problems === 1 ? 's' : ''} attention`
         : SYNC_STATE_LABEL[state];

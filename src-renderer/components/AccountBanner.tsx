@@ -24,7 +24,7 @@ export function AccountBanner() {
     <>
       {nextCheckAt !== null ? (
         <span className="muted num" data-testid="next-check">
-          Checked again at {clockTime(nextCheckAt)}.{' '}
+          Next check at {clockTime(nextCheckAt)}.{' '}
         </span>
       ) : null}
       <CheckNowButton />
