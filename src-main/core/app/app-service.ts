@@ -20,6 +20,7 @@ import type { Section } from './section';
 import { accountSection } from './sections/account-section';
 import { duplicatesSection } from './sections/duplicates-section';
 import { filesSection } from './sections/files-section';
+import { remoteFilesSection } from './sections/remote-files-section';
 import { EXTRA_SECTIONS, type SectionFactory } from './sections/index';
 import { sessionSection } from './sections/session-section';
 import { settingsSection } from './sections/settings-section';
@@ -123,6 +124,7 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
     sessionSection(ctx),
     accountSection(ctx),
     filesSection(ctx, runtime),
+    remoteFilesSection(ctx),
     syncSection(ctx, runtime),
     duplicatesSection(ctx, runtime),
     settingsSection(ctx, runtime),
