@@ -29,7 +29,7 @@ type SelectionIn = Selection & { except?: number[] };
  * that refreshes it per account, and the bulk actions on a selection (delete as a job kept in SQLite,
  * export, the knowledge entries a delete would break).
  */
-export function remoteFilesSection(ctx: AppContext): Section {
+export function remoteFilesSection(ctx: AppContext): Section & { touched(): void } {
   const remote = createRemoteIndex(ctx.db);
   const jobs = bulkDeleteStore(ctx.db);
   const entries = createEntryStore(ctx.db);
@@ -151,6 +151,12 @@ export function remoteFilesSection(ctx: AppContext): Section {
 
   return {
     name: 'remote-files',
+    /** The client's replies changed the index (an upload, a delete): the view re-reads (coalesced by the bus). */
+    touched() {
+      void current.then((f) => {
+        if (f) emitStatus(f.index);
+      });
+    },
     handlers: {
       'files.index.query': async (q) => {
         const f = await followed();
