@@ -142,8 +142,9 @@ export async function runBulkDelete(o: RunOptions): Promise<BulkDeleteJob | null
       const id = queue.shift();
       if (id === undefined) return;
       taken.add(id);
-      // Not abortable once sent: a stop waits for the replies in flight (a second's wait at most).
-      const r = await client.deleteFile(id, { lane: 'user' });
+      // A stop aborts a delete still waiting for its place; one already sent is marked by its reply,
+      // or, if the stop cut it off, sent again after the restart, where a 410 counts as done.
+      const r = await client.deleteFile(id, { lane: 'user', signal });
       if (r.ok || r.error.code === 'GONE') store.mark(jobId, id, true);
       else if (signal.aborted) return;
       else if (r.error.reaction === 'auth' || r.error.reaction === 'closed') {

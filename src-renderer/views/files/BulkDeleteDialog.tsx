@@ -38,7 +38,8 @@ export function BulkDeleteDialog(props: {
     void call('files.linksBrokenBy', selection).then((r) => {
       if (live && r.ok) setBroken(r.value.entries);
     });
-    if (!useAccount.getState().account?.value) void useAccount.getState().loadAccount(false);
+    // Today's bytes and price, not the copy from the app's start: the rent saved is measured on them.
+    void useAccount.getState().loadAccount(true);
     return () => {
       live = false;
     };

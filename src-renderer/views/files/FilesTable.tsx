@@ -167,7 +167,9 @@ function FileCells(props: {
           title="Open"
           data-testid="file-url"
         >
-          <Icon name="open" />
+          <span className="ficon">
+            <Icon name="open" />
+          </span>
         </a>
         <button
           type="button"
@@ -176,7 +178,9 @@ function FileCells(props: {
           title="Delete"
           onClick={() => props.onDelete(file)}
         >
-          <Icon name="trash" />
+          <span className="ficon">
+            <Icon name="trash" />
+          </span>
         </button>
       </span>
     </>
