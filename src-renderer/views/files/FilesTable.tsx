@@ -7,6 +7,8 @@ import { INDEX_PAGE, useIndexView } from './index-store';
 const ROW_REM = 2.5;
 /** Rows drawn beyond the visible ones on each side, so a fast wheel does not show blanks. */
 const OVERSCAN = 8;
+/** Never more rows than this in the DOM, whatever height a layout gives the box. */
+const MAX_ROWS = 250;
 
 const COLUMNS: { sort: IndexSort; label: string; className: string }[] = [
   { sort: 'name', label: 'Name', className: 'c-name' },
@@ -44,7 +46,7 @@ export function FilesTable({ onDelete }: { onDelete(f: IndexedFile): void }) {
   }, [s.filter, s.sort, s.order]);
 
   const first = Math.max(0, Math.floor(scrollTop / rowPx) - OVERSCAN);
-  const last = Math.min(s.total, Math.ceil((scrollTop + height) / rowPx) + OVERSCAN);
+  const last = Math.min(s.total, Math.ceil((scrollTop + height) / rowPx) + OVERSCAN, first + MAX_ROWS);
   const { ensurePage, generation } = s;
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new generation needs its pages again
   useEffect(() => {
