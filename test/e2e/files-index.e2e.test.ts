@@ -58,7 +58,7 @@ describe.sequential('Files view on the remote index', () => {
     const form = new FormData();
     form.set('bucket', 'media');
     form.set('name', name);
-    form.set('file', new Blob([bytes]), name);
+    form.set('file', new Blob([new Uint8Array(bytes)]), name);
     expect((await api('POST', '/files', form)).status).toBe(201);
   };
   const nav = (label: string) =>

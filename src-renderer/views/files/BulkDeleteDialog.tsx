@@ -15,6 +15,8 @@ import { useAccount } from '../../stores/account-store';
  */
 export function BulkDeleteDialog(props: {
   selection: Selection | null;
+  /** The file's name when the selection is one file (its row's delete button). */
+  name?: string | undefined;
   onCancel(): void;
   onConfirm(selection: Selection): void;
 }) {
@@ -49,12 +51,13 @@ export function BulkDeleteDialog(props: {
   const saved =
     summary && a ? rentSavedPaise(a.usage.bytes_used, summary.bytes, a.pricing.per_gb_month_paise) : null;
   const count = summary?.count ?? 0;
+  const one = props.name !== undefined && count <= 1;
 
   return (
     <ConfirmDialog
       open={selection !== null}
-      title={summary ? `Delete ${plural(count, 'file')}?` : 'Delete files?'}
-      confirmLabel={summary ? `Delete ${plural(count, 'file')}` : 'Delete'}
+      title={one ? `Delete ${props.name}?` : summary ? `Delete ${plural(count, 'file')}?` : 'Delete files?'}
+      confirmLabel={one ? 'Delete file' : summary ? `Delete ${plural(count, 'file')}` : 'Delete'}
       danger
       onCancel={props.onCancel}
       onConfirm={() => {

@@ -23,6 +23,7 @@ export function FilesView() {
   const s = useIndexView();
   const [fromUrl, setFromUrl] = useState(false);
   const [doomed, setDoomed] = useState<Selection | null>(null);
+  const [doomedName, setDoomedName] = useState<string | undefined>(undefined);
   const [refreshing, setRefreshing] = useState(false);
   const toast = useUi((st) => st.toast);
 
@@ -43,7 +44,10 @@ export function FilesView() {
     useIndexView.getState().reload();
   };
 
-  const deleteOne = (f: IndexedFile) => setDoomed({ ids: [f.id] });
+  const deleteOne = (f: IndexedFile) => {
+    setDoomedName(f.name);
+    setDoomed({ ids: [f.id] });
+  };
 
   return (
     <>
@@ -55,7 +59,7 @@ export function FilesView() {
           <Icon name="link" /> Upload from URL
         </button>
       </ViewHeader>
-      <div className="content stack" style={{ overflow: 'hidden', display: 'flex', flexDirection: 'column' }}>
+      <div className="content stack" style={{ overflowY: 'auto', display: 'flex', flexDirection: 'column' }}>
         {fromUrl ? <UploadFromUrl onClose={() => setFromUrl(false)} /> : null}
         <Filters />
         {s.error ? (
@@ -66,7 +70,12 @@ export function FilesView() {
         <div className="files-layout">
           <div className="card files-main" style={{ padding: 0 }}>
             <JobProgress job={s.job} />
-            <SelectionBar onDelete={(sel) => setDoomed(sel)} />
+            <SelectionBar
+              onDelete={(sel) => {
+                setDoomedName(undefined);
+                setDoomed(sel);
+              }}
+            />
             <FilesTable onDelete={deleteOne} />
             <div
               className="small muted"
@@ -88,6 +97,7 @@ export function FilesView() {
       </div>
       <BulkDeleteDialog
         selection={doomed}
+        name={doomedName}
         onCancel={() => setDoomed(null)}
         onConfirm={async (sel) => {
           setDoomed(null);
