@@ -19,6 +19,8 @@ interface Followed {
   live: Live;
   index: AccountIndex;
   accountId: number;
+  /** The first pass of a new index, while it runs: a person's Refresh waits for it, not beside it. */
+  firstPass: Promise<unknown>;
   stopKeeper: () => Promise<void>;
 }
 
@@ -100,6 +102,7 @@ export function remoteFilesSection(ctx: AppContext): Section & { touched(): void
       live,
       index,
       accountId,
+      firstPass,
       async stopKeeper() {
         stop.abort();
         await firstPass;
@@ -178,6 +181,8 @@ export function remoteFilesSection(ctx: AppContext): Section & { touched(): void
       'files.index.refresh': async () => {
         const f = await followed();
         if (!f.ok) return f;
+        // Two passes over one index at once would each move its place; the second waits.
+        await f.value.firstPass;
         const r = await f.value.index.refresh(f.value.live.client, { lane: 'user' });
         if (!r.ok) return err(plainError(r.error));
         emitStatus(f.value.index);
