@@ -1,4 +1,5 @@
 import type { CoreApi } from '../../src-shared/contract';
+import { useIndexView } from '../views/files/index-store';
 import { applyKbBots, applyKbSnapshot } from '../views/kb/kb-store';
 import { applyLeadChanged, applyNewLead, applyReceiver } from '../views/leads/leads-store';
 import { useAccount } from './account-store';
@@ -48,6 +49,12 @@ export function wireEvents(core: CoreApi): () => void {
         break;
       case 'files.changed':
         useFiles.getState().reload();
+        break;
+      case 'files.index.changed':
+        useIndexView.getState().reload();
+        break;
+      case 'files.bulkDelete.changed':
+        useIndexView.setState({ job: e.payload });
         break;
       case 'kb.changed':
         applyKbSnapshot(e.payload);

@@ -5,6 +5,7 @@ import type { CommandDef } from './define';
 import { filesCommands, filesEvents } from './files';
 import { kbCommands, kbEvents } from './kb';
 import { leadsCommands, leadsEvents } from './leads';
+import { remoteIndexCommands, remoteIndexEvents } from './remote-index';
 import { sandboxCommands } from './sandbox';
 import { sessionCommands, sessionEvents } from './session';
 import { settingsCommands, settingsEvents } from './settings';
@@ -18,6 +19,7 @@ export const commands = {
   ...sessionCommands,
   ...accountCommands,
   ...filesCommands,
+  ...remoteIndexCommands,
   ...syncCommands,
   ...settingsCommands,
   ...kbCommands,
@@ -30,6 +32,7 @@ export const events = {
   ...sessionEvents,
   ...accountEvents,
   ...filesEvents,
+  ...remoteIndexEvents,
   ...syncEvents,
   ...settingsEvents,
   ...kbEvents,
@@ -82,6 +85,7 @@ export * from './define';
 export * from './files';
 export * from './kb';
 export * from './leads';
+export * from './remote-index';
 export * from './sandbox';
 export * from './session';
 export * from './settings';
