@@ -1,5 +1,6 @@
 import { type AppError, appError, err, ok, type Result } from '../../../src-shared/errors';
 import type { SecretStore } from '../secrets/keychain';
+import { isSandboxAddress, runningSandbox } from './running-sandbox';
 import { startSandbox } from './sandbox';
 import { SETTING, type ServiceSettingsStore } from './settings';
 
@@ -31,6 +32,12 @@ export interface ResolveOptions {
   baseUrl?: string;
   /** The sandbox's rate limit (tests and benchmarks); the service's 120/min by default. */
   sandboxRatePerMinute?: number;
+  /**
+   * A command that runs once (the CLI): the sandbox the app runs on this data folder is used rather
+   * than a second one started, also when its address is given without a key. The app itself never
+   * leans on another process's server.
+   */
+  useRunningSandbox?: boolean;
 }
 
 /**
@@ -59,7 +66,12 @@ export async function resolveConnection(o: ResolveOptions): Promise<Result<Conne
     return ok(account(baseUrl, envKey, 'env'));
   }
 
+  const running = o.useRunningSandbox
+    ? await runningSandbox(o.dataDir, o.secrets, SANDBOX_CACHE_SOURCE)
+    : null;
   const baseUrl = givenUrl?.value ?? saved;
+  if (running && (!baseUrl || (givenUrl?.ok && isSandboxAddress(givenUrl.value, running))))
+    return ok(running);
   if (baseUrl) {
     let key: string | null;
     try {
