@@ -43,7 +43,9 @@ export interface ResolveOptions {
 /**
  * ASSETS_API_KEY (with --base-url, ASSETS_BASE_URL or the saved base URL) > the saved account (base URL
  * in settings, key in the keychain) > the embedded sandbox. A base URL given without any key for it is
- * an error, not a silent fall back to the sandbox: the user asked for that account.
+ * an error, not a silent fall back to the sandbox: the user asked for that account (unless, for the
+ * CLI, it is the address of the sandbox the app runs). The CLI uses the app's running sandbox before it
+ * starts its own.
  */
 export async function resolveConnection(o: ResolveOptions): Promise<Result<Connection, AppError>> {
   const env = o.env ?? process.env;
@@ -66,12 +68,9 @@ export async function resolveConnection(o: ResolveOptions): Promise<Result<Conne
     return ok(account(baseUrl, envKey, 'env'));
   }
 
-  const running = o.useRunningSandbox
-    ? await runningSandbox(o.dataDir, o.secrets, SANDBOX_CACHE_SOURCE)
-    : null;
+  const running = () =>
+    o.useRunningSandbox ? runningSandbox(o.dataDir, o.secrets, SANDBOX_CACHE_SOURCE) : Promise.resolve(null);
   const baseUrl = givenUrl?.value ?? saved;
-  if (running && (!baseUrl || (givenUrl?.ok && isSandboxAddress(givenUrl.value, running))))
-    return ok(running);
   if (baseUrl) {
     let key: string | null;
     try {
@@ -80,6 +79,9 @@ export async function resolveConnection(o: ResolveOptions): Promise<Result<Conne
       return err(appError('KEYCHAIN-UNAVAILABLE', (e as Error).message));
     }
     if (!key) {
+      // No key for that address: it may be the sandbox the app runs (its address, as the app shows it).
+      const sandbox = givenUrl ? await running() : null;
+      if (sandbox && isSandboxAddress(baseUrl, sandbox)) return ok(sandbox);
       return err(
         appError(
           'NOT-LOGGED-IN',
@@ -89,6 +91,9 @@ export async function resolveConnection(o: ResolveOptions): Promise<Result<Conne
     }
     return ok(account(baseUrl, key, 'keychain'));
   }
+
+  const attached = await running();
+  if (attached) return ok(attached);
 
   const sandbox = await startSandbox({
     dataDir: o.dataDir,
