@@ -169,7 +169,7 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
     },
     insertNew(folderId, name, stat, notBefore) {
       const row = files.get(files.insertNew(folderId, name, stat, notBefore))!;
-      book.fileChanged(row, 'NEW');
+      book.fileChanged(row, null);
       return row;
     },
     log(kind, message, ref) {

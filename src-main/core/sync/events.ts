@@ -4,12 +4,12 @@ import type { FileState } from './types';
 
 /** Everything the engine tells its wrapper (CLI, app). Payloads are plain data, safe to serialize. */
 export interface SyncEvents {
-  /** A file row changed state. */
+  /** A file row changed state; `from` is null for a row just made (a file seen for the first time). */
   file: {
     fileId: number;
     folderId: number;
     name: string;
-    from: FileState;
+    from: FileState | null;
     to: FileState;
     reasonCode: string | null;
     reason: string | null;
