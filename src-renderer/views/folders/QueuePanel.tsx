@@ -1,7 +1,8 @@
 import type { FolderView, Queue } from '../../../src-shared/contract';
 import { call } from '../../api/core-ref';
 import { Icon } from '../../components/Icon';
-import { formatBytes, formatDuration, formatTime } from '../../lib/format';
+import { When } from '../../components/When';
+import { formatBytes, formatDuration } from '../../lib/format';
 import { plural } from '../../lib/plural';
 import { orToast } from '../../stores/ui-store';
 
@@ -118,7 +119,11 @@ export function ProblemsPanel({ queue, folders }: { queue: Queue; folders: Folde
                 <span className="mono muted">{p.code}</span> {p.reason}
               </td>
               <td className="right small">
-                {p.nextRetryAt ? <span className="muted">retry {formatTime(p.nextRetryAt)} </span> : null}
+                {p.nextRetryAt ? (
+                  <span className="muted">
+                    retry <When at={p.nextRetryAt} />{' '}
+                  </span>
+                ) : null}
                 {p.state === 'FAILED' ? (
                   <button
                     type="button"
