@@ -5,6 +5,7 @@ import { When } from '../../components/When';
 import { formatBytes, formatDuration } from '../../lib/format';
 import { plural } from '../../lib/plural';
 import { orToast } from '../../stores/ui-store';
+import { ProblemFolder } from './ProblemFolder';
 
 const STATE_WORD: Record<string, string> = {
   NEW: 'Waiting',
@@ -114,6 +115,7 @@ export function ProblemsPanel({ queue, folders }: { queue: Queue; folders: Folde
                 <span className={`badge ${p.state === 'FAILED' ? 'danger' : ''}`}>
                   {p.state === 'FAILED' ? 'Failed' : 'Skipped'}
                 </span>
+                <ProblemFolder folderId={p.folderId} folders={folders} />
               </td>
               <td className="small">
                 <span className="mono muted">{p.code}</span> {p.reason}
