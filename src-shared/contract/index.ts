@@ -3,6 +3,7 @@ import type { AppError, Result } from '../errors';
 import { accountCommands, accountEvents } from './account';
 import type { CommandDef } from './define';
 import { filesCommands, filesEvents } from './files';
+import { ignoredCommands } from './ignored';
 import { kbCommands, kbEvents } from './kb';
 import { leadsCommands, leadsEvents } from './leads';
 import { sandboxCommands } from './sandbox';
@@ -19,6 +20,7 @@ export const commands = {
   ...accountCommands,
   ...filesCommands,
   ...syncCommands,
+  ...ignoredCommands,
   ...settingsCommands,
   ...kbCommands,
   ...leadsCommands,
@@ -80,6 +82,7 @@ export function parseRequest<C extends CommandName>(
 export * from './account';
 export * from './define';
 export * from './files';
+export * from './ignored';
 export * from './kb';
 export * from './leads';
 export * from './sandbox';

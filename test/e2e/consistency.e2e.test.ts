@@ -36,6 +36,12 @@ describe.sequential('consistency and layout, in Chromium on New York time', () =
       mkdirSync(dir);
       writeFileSync(join(dir, 'setup.exe'), `not allowed in ${name}`);
       writeFileSync(join(dir, `${name}.txt`), `hello from ${name}\n`);
+      if (name === 'alpha') {
+        writeFileSync(join(dir, '.env'), 'SECRET=1');
+        writeFileSync(join(dir, 'draft.tmp'), 'half');
+        mkdirSync(join(dir, '.cache'));
+        writeFileSync(join(dir, '.cache', 'big.bin'), 'x');
+      }
       await ok(stack.app.call('sync.folders.add', { path: dir, bucket: name }));
     }
   });
@@ -65,6 +71,26 @@ describe.sequential('consistency and layout, in Chromium on New York time', () =
     await expect.poll(() => rows.count(), { timeout: 20_000 }).toBe(2);
     const folders = await rows.getByTestId('problem-folder').allTextContents();
     expect(folders.sort()).toEqual(['in alpha (alpha)', 'in beta (beta)']);
+  });
+
+  it('lists the files a folder ignores, collapsed, with the rule that ignored each', async () => {
+    const card = page.getByTestId('folder-card').filter({ hasText: '/alpha' });
+    const ignored = card.getByTestId('ignored-files');
+    await expect
+      .poll(() => ignored.locator('summary').textContent(), { timeout: 20_000 })
+      .toMatch(/^3 ignored items/);
+    await expect(ignored.getByTestId('ignored-row').first().isVisible()).resolves.toBe(false);
+    await ignored.locator('summary').click();
+    const rows = (await ignored.getByTestId('ignored-row').allTextContents()).sort();
+    expect(rows).toEqual([
+      '.cache/ — hidden folder (starts with a dot)',
+      '.env — hidden file (starts with a dot)',
+      'draft.tmp — temporary file (.tmp)',
+    ]);
+    await expect(
+      page.getByTestId('folder-card').filter({ hasText: '/beta' }).getByTestId('ignored-files').count(),
+    ).resolves.toBe(0);
+    await screens(page, 'consistency-ignored-files', ignored);
   });
 
   it('icons inside buttons are icon-sized, square, whatever the button', async () => {

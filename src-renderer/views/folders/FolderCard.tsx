@@ -4,6 +4,7 @@ import { call } from '../../api/core-ref';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Icon } from '../../components/Icon';
 import { orToast } from '../../stores/ui-store';
+import { IgnoredFiles } from './IgnoredFiles';
 import { OutsideLinksToggle } from './OutsideLinksToggle';
 
 export function FolderCard({ folder }: { folder: FolderView }) {
@@ -88,6 +89,7 @@ export function FolderCard({ folder }: { folder: FolderView }) {
           Stop syncing
         </button>
       </div>
+      <IgnoredFiles folder={folder} />
       <ConfirmDialog
         open={confirm}
         title="Stop syncing this folder?"
