@@ -32,7 +32,8 @@ export function formatRelative(epochMs: number, now: number): string {
   const diff = now - epochMs;
   const abs = Math.abs(diff);
   if (abs >= DAY) return formatIstTime(epochMs);
-  if (abs < 10_000) return diff >= 0 ? 'just now' : 'in a few seconds';
+  // Within 10 s either way is now: a stamp a tick ahead of the page's clock is not "in 1 s".
+  if (abs < 10_000) return 'just now';
   const amount =
     abs < MINUTE
       ? `${Math.round(abs / 1000)} s`

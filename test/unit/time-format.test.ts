@@ -34,6 +34,7 @@ describe('one time format: IST, labelled', () => {
   it('says how long ago within a day, in either direction', () => {
     const now = Date.UTC(2026, 10, 23, 12);
     expect(formatRelative(now - 3_000, now)).toBe('just now');
+    expect(formatRelative(now + 800, now)).toBe('just now');
     expect(formatRelative(now - 25_000, now)).toBe('25 s ago');
     expect(formatRelative(now - 3 * 60_000 - 5_000, now)).toBe('3 min ago');
     expect(formatRelative(now - 2 * 3_600_000, now)).toBe('2 h ago');
