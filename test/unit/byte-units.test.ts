@@ -34,7 +34,9 @@ describe('one unit system for sizes (IEC, formatBytes)', () => {
       maxFileBytes: 209_715_200,
       allowedExtensions: ['pdf'],
     });
-    expect(said?.message).toBe('The file is 250 MiB; the service takes files up to 200 MiB.');
+    expect(said?.message).toBe(
+      'The file is 250 MiB (262,144,000 bytes); the service takes files up to 200 MiB (209,715,200 bytes).',
+    );
   });
 
   it('no view, command or tray text formats bytes on its own (decimal units, / 1024)', () => {

@@ -27,7 +27,7 @@ export function localSkipReason(name: string, size: number, rules: UploadRules):
   if (size > rules.maxFileBytes) {
     return {
       code: 'FILE-TOO-LARGE',
-      message: `The file is ${formatBytes(size)}; the service takes files up to ${formatBytes(rules.maxFileBytes)}.`,
+      message: `The file is ${formatBytes(size)} (${size.toLocaleString('en')} bytes); the service takes files up to ${formatBytes(rules.maxFileBytes)} (${rules.maxFileBytes.toLocaleString('en')} bytes).`,
     };
   }
   return null;
