@@ -108,6 +108,22 @@ describe.sequential('consistency and layout, in Chromium on New York time', () =
     }
   });
 
+  it('Leads show when each arrived in IST, labelled', async () => {
+    // Content for the screens below: two leads, and three billed days for Usage.
+    await ok(stack.app.call('sandbox.raiseLead', { event: 'LEAD-CAPTURED' }));
+    await ok(stack.app.call('sandbox.raiseLead', { event: 'HANDOFF-REQUESTED' }));
+    await ok(stack.app.call('sandbox.advanceClock', { days: 3 }));
+    await expect
+      .poll(async () => (await ok<{ leads: unknown[] }>(stack.app.call('leads.list', {}))).leads.length, {
+        timeout: 20_000,
+      })
+      .toBe(2);
+    await nav('Leads');
+    const received = page.locator('.lead-received').first();
+    await received.waitFor();
+    expect(await received.textContent()).toMatch(/^\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2} IST$/);
+  });
+
   it.each(['Folders', 'Activity', 'Usage', 'Account', 'Settings', 'Knowledge', 'Leads', 'Sandbox'])(
     '%s is usable at 800x600 and at 200 percent zoom, in light and dark',
     async (view) => {
