@@ -5,6 +5,7 @@ import { basename, join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { invalidBucketMessage, isValidBucket } from '../../src-shared/domain/bucket';
+import { formatBytes } from '../../src-shared/domain/bytes';
 import { MAX_FILE_BYTES } from '../../src-shared/domain/limits';
 import type { CoreEndpoint } from './core-endpoint';
 
@@ -57,7 +58,7 @@ export async function handleUpload(
       req.resume();
       return json(res, 413, {
         code: 'FILE-TOO-LARGE',
-        message: `${name} is larger than the 200 MB ceiling.`,
+        message: `${name} is larger than the ${formatBytes(MAX_FILE_BYTES)} ceiling.`,
       });
     }
     return json(res, 400, {

@@ -1,11 +1,7 @@
-/** A time of day on this machine's clock, to the second: when the app went offline, when it tries next. */
-export function clockTime(epochMs: number): string {
-  return new Date(epochMs).toLocaleTimeString(undefined, {
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  });
-}
+import { formatIstClock } from '../../src-shared/domain/time-format';
+
+/** A time of day to the second, in IST like every time the app shows: when it went offline, when it tries next. */
+export const clockTime = formatIstClock;
 
 /** "in 8 s", "in 2 min", or "now" once it is due. */
 export function inHowLong(epochMs: number, now: number): string {

@@ -1,5 +1,8 @@
+import { formatIstTime, formatRelative } from '../../src-shared/domain/time-format';
+
 export { formatBytes } from '../../src-shared/domain/bytes';
 export { formatRupees } from '../../src-shared/domain/money';
+export { formatIstTime } from '../../src-shared/domain/time-format';
 
 export function formatDuration(seconds: number | null): string {
   if (seconds === null || !Number.isFinite(seconds)) return '—';
@@ -10,16 +13,12 @@ export function formatDuration(seconds: number | null): string {
   return `${Math.floor(h / 24)} days`;
 }
 
+/** "3 min ago" within a day, else the labelled IST time (docs/desktop-app.md, "Times"). */
 export function formatAgo(epochMs: number | null, now = Date.now()): string {
-  if (epochMs === null) return 'never';
-  const s = Math.round((now - epochMs) / 1000);
-  if (s < 10) return 'just now';
-  if (s < 60) return `${s}s ago`;
-  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
-  if (s < 86400) return `${Math.floor(s / 3600)} h ago`;
-  return new Date(epochMs).toLocaleString();
+  return epochMs === null ? 'never' : formatRelative(epochMs, now);
 }
 
+/** A service time: in IST and labelled, whatever the browser's zone. */
 export function formatTime(epochMs: number): string {
-  return new Date(epochMs).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return formatIstTime(epochMs);
 }

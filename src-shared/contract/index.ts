@@ -3,6 +3,7 @@ import type { AppError, Result } from '../errors';
 import { accountCommands, accountEvents } from './account';
 import type { CommandDef } from './define';
 import { filesCommands, filesEvents } from './files';
+import { ignoredCommands } from './ignored';
 import { kbCommands, kbEvents } from './kb';
 import { leadsCommands, leadsEvents } from './leads';
 import { remoteIndexCommands, remoteIndexEvents } from './remote-index';
@@ -21,6 +22,7 @@ export const commands = {
   ...filesCommands,
   ...remoteIndexCommands,
   ...syncCommands,
+  ...ignoredCommands,
   ...settingsCommands,
   ...kbCommands,
   ...leadsCommands,
@@ -83,6 +85,7 @@ export function parseRequest<C extends CommandName>(
 export * from './account';
 export * from './define';
 export * from './files';
+export * from './ignored';
 export * from './kb';
 export * from './leads';
 export * from './remote-index';

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AppService, createAppService } from '../../src-main/core/app/app-service';
 import { startHeadlessShell } from '../../src-main/headless/server';
 import { buildRenderer } from '../../src-main/shared-node/renderer-build';
+import { formatIstTime } from '../../src-shared/domain/time-format';
 import { testKeychain } from '../kb/helpers';
 import { adminCall, call } from '../support/reference-server';
 import { screens, ZOOMABLE } from './screens';
@@ -74,7 +75,7 @@ describe.sequential('the Sandbox panel and the leads it raises, in Chromium', ()
     await page.getByRole('heading', { name: 'Sandbox', exact: true, level: 1 }).waitFor();
     await expect
       .poll(() => page.getByTestId('sandbox-time').textContent())
-      .toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d IST$/);
+      .toMatch(/^\d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d IST$/);
   });
 
   it('tops up and drains the wallet; the sidebar and the Account view follow at once', async () => {
@@ -136,7 +137,7 @@ describe.sequential('the Sandbox panel and the leads it raises, in Chromium', ()
       expect(moved).toBeGreaterThanOrEqual(days * 86_400_000);
       expect(moved).toBeLessThan((days + 1) * 86_400_000);
       const shown = await page.getByTestId('sandbox-time').textContent();
-      expect(shown).toBe(`${((await admin('GET', '/clock')) as { ist: string }).ist} IST`);
+      expect(shown).toBe(formatIstTime(Date.parse(await serviceTime())));
     }
     await expect.poll(() => page.getByTestId('account-banner').count()).toBe(0);
   });

@@ -9,6 +9,9 @@ import { createFileApiClient } from '../../src-main/core/service/file-api-client
 import { closePools } from '../../src-main/core/service/http-pool';
 import { createRequestBudget } from '../../src-main/core/service/request-budget';
 import { SANDBOX_KEY_ACCOUNT } from '../../src-main/core/service/sandbox';
+import { formatBytes } from '../../src-shared/domain/bytes';
+import { parseIst } from '../../src-shared/domain/ist-time';
+import { formatIstTime } from '../../src-shared/domain/time-format';
 import { startTestServer, type TestServer } from './reference-server-helpers';
 
 // Runs the real CLI (bin/assets-sync.mjs) against a real reference server, with the real keychain
@@ -143,6 +146,11 @@ describe('assets-sync account commands', () => {
       expect.objectContaining({ event: 'file', id: up.value.id, name: 'a.txt', url: up.value.url }),
       { event: 'files.summary', count: 1, bytes: 8, bucket: 'cli' },
     ]);
+    // The text form: the service's time in the app's one format (IST, labelled), the size in IEC units.
+    const listed = await cli(['files', '--bucket', 'cli']);
+    const createdAt = up.value.created_at!;
+    expect(listed.stdout).toContain(`   8 B  ${formatIstTime(parseIst(createdAt)!)}  a.txt`);
+    expect(listed.stdout).toContain(`1 files, ${formatBytes(8)}`);
     const rm = await cli(['rm', String(up.value.id), '--json']);
     expect(rm.lines[0]).toEqual({ event: 'deleted', id: up.value.id, status: 'DELETED' });
     const after = await cli(['files', '--bucket', 'cli', '--json']);

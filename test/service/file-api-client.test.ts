@@ -111,6 +111,20 @@ describe('file API client against the reference server', () => {
     expect(up.ok && up.value.extension).toBe('pdf');
   });
 
+  it('keeps a unicode name in the URL, percent-encoded as UTF-8, and the URL serves the file', async () => {
+    const name = 'Résumé final — v2.pdf';
+    const f = writeFile('resume.pdf', '%PDF-1.4 résumé');
+    const up = await client.uploadFile({ path: f.path, size: f.size, name, bucket: 'docs' });
+    if (!up.ok) throw new Error(up.error.message);
+    expect(up.value.name).toBe(name);
+    const url = new URL(up.value.url);
+    expect(url.pathname).toMatch(new RegExp(`^/storage/\\d+/docs/[0-9a-z]+-${encodeURIComponent(name)}$`));
+    expect(decodeURIComponent(url.pathname.split('/').pop()!)).toMatch(new RegExp(`-${name}$`));
+    const served = await request(up.value.url);
+    expect(served.statusCode).toBe(200);
+    expect(await served.body.text()).toBe('%PDF-1.4 résumé');
+  });
+
   it('lists every file across pages of 100 (listAllFiles)', async () => {
     const f = writeFile('p.txt', 'page test');
     const ids: number[] = [];

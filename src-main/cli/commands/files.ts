@@ -1,6 +1,8 @@
 import { type IndexQuery, IndexQuerySchema } from '../../../src-shared/contract/remote-index';
 import { invalidBucketMessage, isValidBucket } from '../../../src-shared/domain/bucket';
 import { formatBytes } from '../../../src-shared/domain/bytes';
+import { parseIst } from '../../../src-shared/domain/ist-time';
+import { formatIstTime } from '../../../src-shared/domain/time-format';
 import { appError } from '../../../src-shared/errors';
 import { createRemoteIndex, csvHeader, csvRow, exportRow, serviceIdentity } from '../../core';
 import { EXIT, parseCommand, withConnection } from '../common';
@@ -116,7 +118,7 @@ export async function run(argv: string[]): Promise<number> {
       if (values.csv) process.stdout.write(csvRow(f));
       else
         out.emit(
-          `${String(f.id).padStart(7)}  ${f.bucket}  ${formatBytes(f.size).padStart(9)}  ${f.createdAt}  ${forTerminal(f.name)}  ${forTerminal(f.url)}`,
+          `${String(f.id).padStart(7)}  ${f.bucket}  ${formatBytes(f.size).padStart(9)}  ${serviceTime(f.createdAt)}  ${forTerminal(f.name)}  ${forTerminal(f.url)}`,
           { event: 'file', ...exportRow(f) },
         );
     }
@@ -126,4 +128,10 @@ export async function run(argv: string[]): Promise<number> {
     else out.emit(text, { event: 'files.summary', count, bytes, ...filter });
     return EXIT.ok;
   });
+}
+
+/** The service's `created_at` (IST, unlabelled) in the app's one time format; as sent when unreadable. */
+function serviceTime(text: string): string {
+  const ms = parseIst(text);
+  return ms === null ? text : formatIstTime(ms);
 }

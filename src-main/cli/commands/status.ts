@@ -1,3 +1,4 @@
+import { formatIstTime, formatIstTimeSeconds } from '../../../src-shared/domain/time-format';
 import { readLocalSyncStatus } from '../../core';
 import { EXIT, parseCommand, withSession } from '../common';
 import { forTerminal } from '../terminal-text';
@@ -34,9 +35,7 @@ export async function run(argv: string[]): Promise<number> {
         },
       );
       for (const r of failed) {
-        const retry = r.nextRetryAt
-          ? `next retry ${new Date(r.nextRetryAt).toLocaleString()}`
-          : 'no automatic retry';
+        const retry = r.nextRetryAt ? `next retry ${formatIstTime(r.nextRetryAt)}` : 'no automatic retry';
         out.emit(
           `  FAILED ${forTerminal(r.name)}: ${r.reasonCode} ${forTerminal(r.reason ?? '')} (${retry})`,
           {
@@ -53,7 +52,7 @@ export async function run(argv: string[]): Promise<number> {
       }
     }
     for (const a of [...status.activity].reverse()) {
-      out.emit(`${new Date(a.at).toLocaleString()}  ${forTerminal(a.message)}`, { event: 'activity', ...a });
+      out.emit(`${formatIstTimeSeconds(a.at)}  ${forTerminal(a.message)}`, { event: 'activity', ...a });
     }
     return EXIT.ok;
   });

@@ -1,5 +1,6 @@
 import { resolve, sep } from 'node:path';
 import { invalidBucketMessage, isValidBucket } from '../../../src-shared/domain/bucket';
+import { formatIstTime } from '../../../src-shared/domain/time-format';
 import { appError, ok } from '../../../src-shared/errors';
 import { createSyncEngine, type SettledSummary, serviceIdentity } from '../../core';
 import { EXIT, parseCommand, withConnection } from '../common';
@@ -98,7 +99,7 @@ export async function run(argv: string[]): Promise<number> {
       ) {
         clearBar();
         const why = e.to === 'LIVE' ? (e.remoteUrl ?? '') : `${e.reasonCode ?? ''} ${e.reason ?? ''}`.trim();
-        const retry = e.nextRetryAt ? ` (retry at ${new Date(e.nextRetryAt).toLocaleTimeString()})` : '';
+        const retry = e.nextRetryAt ? ` (retry at ${formatIstTime(e.nextRetryAt)})` : '';
         process.stdout.write(`${e.to.padEnd(7)} ${forTerminal(e.name)}  ${forTerminal(why)}${retry}\n`);
       }
     });

@@ -20,6 +20,7 @@ import type { Section } from './section';
 import { accountSection } from './sections/account-section';
 import { duplicatesSection } from './sections/duplicates-section';
 import { filesSection } from './sections/files-section';
+import { ignoredSection } from './sections/ignored-section';
 import { EXTRA_SECTIONS, type SectionFactory } from './sections/index';
 import { remoteFilesSection } from './sections/remote-files-section';
 import { sessionSection } from './sections/session-section';
@@ -143,6 +144,7 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
     remoteFiles,
     syncSection(ctx, runtime),
     duplicatesSection(ctx, runtime),
+    ignoredSection(runtime),
     settingsSection(ctx, runtime),
   ];
   for (const make of [...EXTRA_SECTIONS, ...(o.sections ?? [])]) sections.push(await make(ctx));

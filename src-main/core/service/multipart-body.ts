@@ -99,16 +99,12 @@ export function multipartBody(
 }
 
 /**
- * `filename` for old parsers (ASCII, quotes and line breaks escaped as browsers do) and `filename*`
- * (RFC 5987, UTF-8) which busboy and most servers prefer, so unicode names arrive intact.
+ * The part's `filename` as browsers send it (RFC 7578 section 4.2, WHATWG HTML): the name in UTF-8, with
+ * only `"`, CR and LF percent-escaped. No ASCII fallback and no `filename*`: RFC 7578 forbids `filename*`
+ * in form data, and a parser that reads `filename` first (busboy, PHP) would keep the fallback, so
+ * "Résumé.pdf" became "R_sum_.pdf" in the URL (docs/service-client.md, "File names").
  */
 export function filenameParams(filename: string): string {
-  const ascii = filename
-    .replace(/[\r\n"]/g, (c) => (c === '"' ? '%22' : c === '\r' ? '%0D' : '%0A'))
-    .replace(/[^\x20-\x7e]/g, '_');
-  const extended = encodeURIComponent(filename).replace(
-    /['()*]/g,
-    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
-  return `filename="${ascii}"; filename*=UTF-8''${extended}`;
+  const quoted = filename.replace(/[\r\n"]/g, (c) => (c === '"' ? '%22' : c === '\r' ? '%0D' : '%0A'));
+  return `filename="${quoted}"`;
 }

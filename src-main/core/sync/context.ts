@@ -3,6 +3,7 @@ import type { FileApiClient } from '../service/file-api-client';
 import { type BackoffPolicy, SYNC_BACKOFF } from '../service/retry-policy';
 import type { PartsEmitter } from './events';
 import type { Hasher } from './hash/hasher';
+import type { IgnoredRegistry } from './local/ignored-files';
 import type { UploadRules } from './local/local-checks';
 import type { AccountStore } from './state/account-store';
 import type { ActivityStore } from './state/activity-store';
@@ -56,6 +57,8 @@ export interface SyncContext {
   /** The account the rows' remote ids belong to. */
   accounts: AccountStore;
   hasher: Hasher;
+  /** What the last scan of each folder ignored (bounded), for the Folders view. */
+  ignored: IgnoredRegistry;
   /** Errors and account events; a row's `file` event goes out through transition / insertNew only. */
   events: PartsEmitter;
   options: SyncOptions;

@@ -44,6 +44,7 @@ import { stripUndefined } from './engine/strip-undefined';
 import { createWatchBatching } from './engine/watch-batching';
 import { type SyncEvents, syncEmitter } from './events';
 import { createHasher, type Hasher } from './hash/hasher';
+import { type IgnoredList, ignoredRegistry } from './local/ignored-files';
 import { accountStore } from './state/account-store';
 import { type ActivityEntry, activityStore } from './state/activity-store';
 import { type FileQuery, filesStore } from './state/files-store';
@@ -112,6 +113,8 @@ export interface SyncEngine {
   listFiles(q?: FileQuery): FileRow[];
   getFile(id: number): FileRow | null;
   findDuplicates(): Promise<Result<DuplicateGroup[]>>;
+  /** What the last scan of a folder ignored: a count and the first examples with their rules. */
+  ignoredIn(folderId: number): IgnoredList | null;
   removeDuplicates(groups: readonly DuplicateGroup[]): number;
   activity(q?: { beforeId?: number; limit?: number; folderId?: number }): ActivityEntry[];
   on<K extends keyof SyncEvents>(event: K, listener: (payload: SyncEvents[K]) => void): () => void;
@@ -157,6 +160,7 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
     activity: activityLog,
     accounts,
     hasher,
+    ignored: ignoredRegistry(),
     events,
     options,
     now,
@@ -278,6 +282,7 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
     },
 
     removeDuplicates: (groups) => removeDuplicates(ctx, groups),
+    ignoredIn: (folderId) => ctx.ignored.get(folderId),
     activity: (q = {}) => activityLog.list(q),
     on: (event, listener) => events.on(event, listener),
 

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { ViewHeader } from '../../components/ViewHeader';
-import { formatTime } from '../../lib/format';
+import { When } from '../../components/When';
 import { useSync } from '../../stores/sync-store';
 
 export function ActivityView() {
@@ -21,7 +21,7 @@ export function ActivityView() {
                 {items.map((a) => (
                   <tr key={a.id}>
                     <td className="small muted num" style={{ whiteSpace: 'nowrap', width: '1%' }}>
-                      {formatTime(a.at)}
+                      <When at={a.at} relative={false} />
                     </td>
                     <td style={{ width: '1%' }}>
                       <span

@@ -5,6 +5,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Icon } from '../../components/Icon';
 import { orToast } from '../../stores/ui-store';
 import { FolderStatus } from './FolderStatus';
+import { IgnoredFiles } from './IgnoredFiles';
 import { OutsideLinksToggle } from './OutsideLinksToggle';
 
 export function FolderCard({ folder }: { folder: FolderView }) {
@@ -81,6 +82,7 @@ export function FolderCard({ folder }: { folder: FolderView }) {
           Stop syncing
         </button>
       </div>
+      <IgnoredFiles folder={folder} />
       <ConfirmDialog
         open={confirm}
         title="Stop syncing this folder?"

@@ -7,6 +7,7 @@ import { formatBytes, formatDuration } from '../../lib/format';
 import { plural } from '../../lib/plural';
 import { useSync } from '../../stores/sync-store';
 import { orToast } from '../../stores/ui-store';
+import { ProblemFolder } from './ProblemFolder';
 
 const STATE_WORD: Record<string, string> = {
   NEW: 'Waiting',
@@ -121,6 +122,7 @@ export function ProblemsPanel({ queue, folders }: { queue: Queue; folders: Folde
                 <span className={`badge ${p.state === 'FAILED' ? 'danger' : ''}`}>
                   {p.state === 'FAILED' ? 'Failed' : 'Skipped'}
                 </span>
+                <ProblemFolder folderId={p.folderId} folders={folders} />
               </td>
               <td className="small" title={p.reason} data-testid="problem-reason">
                 <span className="mono muted">{p.code}</span>{' '}

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { SANDBOX_ADVANCE_DAYS, type SandboxState } from '../../../src-shared/contract/sandbox';
 import { formatRupees } from '../../../src-shared/domain/money';
+import { formatIstTime } from '../../../src-shared/domain/time-format';
 import type { Result } from '../../../src-shared/errors';
 import { call } from '../../api/core-ref';
 import { Icon } from '../../components/Icon';
@@ -110,7 +111,7 @@ export function SandboxView() {
             <p>
               Service time{' '}
               <strong className="num" data-testid="sandbox-time">
-                {state ? `${state.clock.ist} IST` : '…'}
+                {state ? formatIstTime(Date.parse(state.clock.now)) : '…'}
               </strong>
             </p>
             <div className="row">

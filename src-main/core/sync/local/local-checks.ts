@@ -1,3 +1,4 @@
+import { formatBytes } from '../../../../src-shared/domain/bytes';
 import { extensionOf, isAllowedExtension } from '../../../../src-shared/domain/extensions';
 
 /** The account's upload rules: GET /me `pricing`, or the documented values when offline. */
@@ -26,7 +27,7 @@ export function localSkipReason(name: string, size: number, rules: UploadRules):
   if (size > rules.maxFileBytes) {
     return {
       code: 'FILE-TOO-LARGE',
-      message: `The file is ${size} bytes; the service's ceiling is ${rules.maxFileBytes} bytes.`,
+      message: `The file is ${formatBytes(size)} (${size.toLocaleString('en')} bytes); the service takes files up to ${formatBytes(rules.maxFileBytes)} (${rules.maxFileBytes.toLocaleString('en')} bytes).`,
     };
   }
   return null;

@@ -36,9 +36,10 @@ export async function scanFolder(
     ctx.folders.update(folder.id, { problem: null });
     ctx.log('folder-back', `The folder ${folder.path} is readable again.`, { folderId: folder.id });
   }
+  const ignored = ctx.ignored.track(folder.id, folder.ignore, ignoreRules(folder.ignore));
   const walk = listTree(
     folder.path,
-    ignoreRules(folder.ignore),
+    ignored.test,
     (path, code) =>
       ctx.events.emit('error', {
         folderId: folder.id,
@@ -62,7 +63,10 @@ export async function scanFolder(
     throw e;
   }
   try {
-    return await compareWithDisk(ctx, folder, known, walk, first, signal);
+    const result = await compareWithDisk(ctx, folder, known, walk, first, signal);
+    // Only a whole walk replaces the list: a cancelled one saw part of the folder.
+    if (result.ok) ignored.finish(ctx.now());
+    return result;
   } finally {
     known.release();
   }
