@@ -4,10 +4,11 @@ import { appError } from '../../../src-shared/errors';
 import { createSyncEngine, type SettledSummary, serviceIdentity } from '../../core';
 import { EXIT, parseCommand, withConnection } from '../common';
 import { forTerminal } from '../terminal-text';
+import { runDryRun } from './sync-dry-run';
 import { progressLine } from './sync-progress';
 import { type Unreadable, unreadableLines, unreadableOf } from './sync-unreadable';
 
-const USAGE = `assets-sync sync DIR [--bucket B] [--mirror] [--once] [--concurrency N] [--polling]
+const USAGE = `assets-sync sync DIR [--bucket B] [--mirror] [--once] [--concurrency N] [--polling] [--dry-run [--dedupe]]
   Keeps DIR in sync with a bucket: every file becomes a live CDN URL, exactly once.
   --bucket B       the bucket (default: the account's default bucket)
   --mirror         a file deleted locally is deleted on the service too (default: upload-only)
@@ -16,7 +17,9 @@ const USAGE = `assets-sync sync DIR [--bucket B] [--mirror] [--once] [--concurre
                    3 when that holds but some file or folder could not be read (each is named),
                    1 otherwise
   --concurrency N  uploads at once (default 4)
-  --polling        poll the folder instead of native events (network shares)`;
+  --polling        poll the folder instead of native events (network shares)
+  --dry-run        upload nothing: say what a sync would send, skip and cost (GET /me and one listing)
+  --dedupe         with --dry-run: count files already live under another name as linked, not sent`;
 
 export async function run(argv: string[]): Promise<number> {
   const p = parseCommand('sync', argv, {
@@ -26,6 +29,8 @@ export async function run(argv: string[]): Promise<number> {
       once: { type: 'boolean', default: false },
       concurrency: { type: 'string' },
       polling: { type: 'boolean', default: false },
+      'dry-run': { type: 'boolean', default: false },
+      dedupe: { type: 'boolean', default: false },
     },
     usage: USAGE,
     positionals: { min: 1, max: 1 },
@@ -43,6 +48,15 @@ export async function run(argv: string[]): Promise<number> {
     return EXIT.usage;
   }
   const once = values.once === true;
+  if (values['dry-run'])
+    return withConnection(common, out, (s) =>
+      runDryRun(s, out, {
+        path: dir,
+        ...(values.bucket !== undefined ? { bucket: values.bucket } : {}),
+        ...(values.mirror ? { mode: 'mirror' as const } : {}),
+        dedupe: values.dedupe === true,
+      }),
+    );
 
   return withConnection(common, out, async (s) => {
     let bucket = values.bucket;
