@@ -19,7 +19,8 @@ const USAGE = `assets-sync sync DIR [--bucket B] [--mirror] [--once] [--concurre
   --concurrency N  uploads at once (default 4)
   --polling        poll the folder instead of native events (network shares)
   --dry-run        upload nothing: say what a sync would send, skip and cost (GET /me and one listing)
-  --dedupe         with --dry-run: count files already live under another name as linked, not sent`;
+  --dedupe         content dedupe: a file whose bytes are already live in the bucket (another name)
+                   is linked to that copy, not sent; with --dry-run, counted as linked`;
 
 export async function run(argv: string[]): Promise<number> {
   const p = parseCommand('sync', argv, {
@@ -70,6 +71,7 @@ export async function run(argv: string[]): Promise<number> {
       service: serviceIdentity(s.connection, common.dataDir),
       concurrency,
       watch: !once,
+      contentDedupe: () => values.dedupe === true,
     });
     const tty = !common.json && process.stderr.isTTY === true;
     let barShown = false;
