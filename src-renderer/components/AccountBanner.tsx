@@ -1,4 +1,5 @@
 import { formatRupees } from '../../src-shared/domain/money';
+import { RUNWAY_ALERT_DAYS_DEFAULT, runwayWarnings } from '../../src-shared/domain/runway-alerts';
 import { parseServiceDate, timeLeft } from '../lib/dates';
 import { useAccount } from '../stores/account-store';
 import { useServiceNow } from '../stores/clock-store';
@@ -15,6 +16,7 @@ export function AccountBanner() {
   const held = useSync((s) => s.overview?.held ?? null);
   const go = useUi((s) => s.go);
   const now = useServiceNow();
+  const alertDays = useUi((s) => s.settings?.runwayAlertDays ?? RUNWAY_ALERT_DAYS_DEFAULT);
 
   // Statuses beyond ACTIVE are undocumented; the sandbox says PAUSED in arrears and CLOSED at the end.
   if (account && account.client.status === 'CLOSED') {
@@ -72,6 +74,14 @@ export function AccountBanner() {
       <Banner tone="warn" title="The wallet is under the upload floor">
         {formatRupees(account.wallet.balance_paise)} left; uploads need at least{' '}
         {formatRupees(account.wallet.min_balance_to_upload_paise)}. Top up to keep uploads flowing.
+      </Banner>
+    );
+  }
+  const runway = account ? runwayWarnings(account, now, alertDays)[0] : undefined;
+  if (runway) {
+    return (
+      <Banner tone="warn" title={runway.title}>
+        {runway.body}
       </Banner>
     );
   }

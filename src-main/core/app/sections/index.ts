@@ -2,6 +2,7 @@ import { knowledgeSectionFactory, leadsSectionFactory } from '../../kb/sections'
 import type { AppContext } from '../context';
 import type { Section } from '../section';
 import { alertsSection } from './alerts-section';
+import { dryRunSection } from './dry-run-section';
 import { sandboxSection } from './sandbox-section';
 
 export type SectionFactory = (ctx: AppContext) => Section | Promise<Section>;
@@ -16,4 +17,5 @@ export const EXTRA_SECTIONS: SectionFactory[] = [
   knowledgeSectionFactory,
   sandboxSection,
   alertsSection,
+  dryRunSection,
 ];
