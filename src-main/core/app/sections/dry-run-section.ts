@@ -1,4 +1,5 @@
-import { ok } from '../../../../src-shared/errors';
+import { isAbsolute, parse } from 'node:path';
+import { appError, err, ok } from '../../../../src-shared/errors';
 import { statements } from '../../../shared-node/statements';
 import { dryRun } from '../../sync/dry-run/dry-run';
 import type { AppContext } from '../context';
@@ -17,6 +18,10 @@ export function dryRunSection(ctx: AppContext): Section {
       'sync.preview': async (r) => {
         const live = ctx.session.live;
         if (!live) return notConnected();
+        // A relative path would be read from the core's working folder, which means nothing to the user;
+        // a whole disk is not a folder to preview (it would read every file on it).
+        if (!isAbsolute(r.path) || parse(r.path).root === r.path)
+          return err(appError('FOLDER-INVALID', `Give the full path of a folder (not "${r.path}").`));
         const settings = ctx.settings.get() as ReturnType<AppContext['settings']['get']> & {
           bandwidthBytesPerSecond?: number | null;
         };
