@@ -3,6 +3,7 @@ import { SYNC_STATE_LABEL } from '../src-shared/domain/sync-state';
 import { AccountBanner } from './components/AccountBanner';
 import { DropZone } from './components/DropZone';
 import { Icon, Logo } from './components/Icon';
+import { OfflineBanner } from './components/OfflineBanner';
 import { Toasts } from './components/Toasts';
 import { formatRupees } from './lib/format';
 import { useAccount } from './stores/account-store';
@@ -34,6 +35,7 @@ export function App() {
     <div className="shell">
       <Sidebar />
       <main className="main" aria-labelledby="view-title">
+        <OfflineBanner />
         <AccountBanner />
         <View key={current.id} />
       </main>
@@ -51,7 +53,18 @@ function Sidebar() {
   const state = useSync((s) => s.overview?.state ?? 'idle');
   // From the overview's counts: the queue lists at most 200 problems, the counts are whole.
   const problems = useSync((s) => s.overview?.folders.reduce((n, f) => n + f.counts.failed, 0) ?? 0);
+  const offline = useSync((s) => s.overview?.offline != null);
+  const held = useSync((s) => s.overview?.held != null);
   const account = useAccount((s) => s.account);
+  // The core's state in words; failed files alone are counted ("3 need attention"), never "Up to date".
+  const owes = (account?.value?.arrears.paise ?? 0) > 0;
+  const label = offline
+    ? 'Offline'
+    : owes && state === 'idle'
+      ? 'Rent unpaid'
+      : state === 'error' && problems > 0 && !held
+        ? `${problems.toLocaleString('en')} need${problems === 1 ? 's' : ''} attention`
+        : SYNC_STATE_LABEL[state];
   const groups = (['files', 'bots', 'app'] as const).filter((g) => viewsFor(session, g).length > 0);
   return (
     <nav className="sidebar" aria-label="Sections">
@@ -79,10 +92,10 @@ function Sidebar() {
       ))}
       <div className="sidebar-foot stack" style={{ gap: '0.35rem' }}>
         <span
-          className={`badge ${state === 'error' ? 'danger' : state === 'paused' ? 'warn' : 'ok'}`}
+          className={`badge ${state === 'error' ? 'danger' : state === 'paused' || offline || owes ? 'warn' : 'ok'}`}
           data-testid="sync-state"
         >
-          <span className="dot" /> {SYNC_STATE_LABEL[state]}
+          <span className="dot" /> {label}
         </span>
         {account?.value ? (
           <span className="num">

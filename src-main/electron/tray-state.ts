@@ -13,13 +13,15 @@ export function trayView(o: SyncOverview | null): {
   const state: TrayState = o?.state ?? 'idle';
   const pending = o?.folders.reduce((n, f) => n + f.counts.pending, 0) ?? 0;
   const problem = o?.folders.find((f) => f.problem)?.problem;
-  const detail = o?.held
-    ? ` — ${o.held.message}`
-    : state === 'error' && problem
-      ? ` — ${problem}`
-      : state === 'syncing'
-        ? ` — ${pending} file${pending === 1 ? '' : 's'} to go`
-        : '';
+  const detail = o?.offline
+    ? ` — offline, ${o.offline.waiting} file${o.offline.waiting === 1 ? '' : 's'} waiting`
+    : o?.held
+      ? ` — ${o.held.message}`
+      : state === 'error' && problem
+        ? ` — ${problem}`
+        : state === 'syncing'
+          ? ` — ${pending} file${pending === 1 ? '' : 's'} to go`
+          : '';
   return {
     state,
     tooltip: `Assets Sync: ${SYNC_STATE_LABEL[state]}${detail}`,

@@ -1,10 +1,13 @@
 import { formatRupees } from '../../src-shared/domain/money';
 import { RUNWAY_ALERT_DAYS_DEFAULT, runwayWarnings } from '../../src-shared/domain/runway-alerts';
+import { lowBalanceSentence } from '../../src-shared/domain/wallet-text';
+import { clockTime } from '../lib/clock-time';
 import { parseServiceDate, timeLeft } from '../lib/dates';
 import { useAccount } from '../stores/account-store';
 import { useServiceNow } from '../stores/clock-store';
 import { useSync } from '../stores/sync-store';
 import { useUi } from '../stores/ui-store';
+import { CheckNowButton } from './CheckNowButton';
 import { Icon } from './Icon';
 
 /**
@@ -15,6 +18,19 @@ export function AccountBanner() {
   const account = useAccount((s) => s.account?.value ?? null);
   const held = useSync((s) => s.overview?.held ?? null);
   const go = useUi((s) => s.go);
+  const view = useUi((s) => s.view);
+  const nextCheckAt = useSync((s) => s.overview?.nextCheckAt ?? null);
+  // Paused for money: when the service is asked next, and a way to ask now (a top-up was just made).
+  const recheck = (
+    <>
+      {nextCheckAt !== null ? (
+        <span className="muted num" data-testid="next-check">
+          Next check at {clockTime(nextCheckAt)}.{' '}
+        </span>
+      ) : null}
+      <CheckNowButton />
+    </>
+  );
   const now = useServiceNow();
   const alertDays = useUi((s) => s.settings?.runwayAlertDays ?? RUNWAY_ALERT_DAYS_DEFAULT);
 
@@ -49,31 +65,39 @@ export function AccountBanner() {
             ({account.arrears.deadline}).
           </strong>
         ) : null}{' '}
-        Top up the wallet to cover the arrears; uploads resume by themselves.{' '}
-        <button type="button" className="btn small" onClick={() => go('account')}>
-          See account
-        </button>
+        Top up the wallet to cover the arrears; uploads resume by themselves. {recheck}{' '}
+        {view !== 'account' ? (
+          <button type="button" className="btn small" onClick={() => go('account')}>
+            See account
+          </button>
+        ) : null}
       </Banner>
     );
   }
-  if (held && ['UPLOADS-PAUSED', 'LOW-BALANCE', 'UNAUTHENTICATED'].includes(held.code)) {
+  const under = account !== null && account.wallet.balance_paise < account.wallet.min_balance_to_upload_paise;
+  if (held?.code === 'LOW-BALANCE' || (held?.code !== 'UNAUTHENTICATED' && under)) {
+    return (
+      <Banner
+        tone="warn"
+        title={
+          held
+            ? 'Uploads paused: the wallet is under the upload floor'
+            : 'The wallet is under the upload floor'
+        }
+      >
+        {account
+          ? lowBalanceSentence(account.wallet.balance_paise, account.wallet.min_balance_to_upload_paise)
+          : 'The wallet holds less than uploads need. Top up to resume.'}{' '}
+        {held ? recheck : null}
+      </Banner>
+    );
+  }
+  if (held && ['UPLOADS-PAUSED', 'UNAUTHENTICATED'].includes(held.code)) {
     const title =
-      held.code === 'UNAUTHENTICATED'
-        ? 'The API key was refused'
-        : held.code === 'LOW-BALANCE'
-          ? 'Uploads paused: the wallet is under the upload floor'
-          : 'Uploads paused by the service';
+      held.code === 'UNAUTHENTICATED' ? 'The API key was refused' : 'Uploads paused by the service';
     return (
       <Banner tone="warn" title={title}>
-        {held.message}
-      </Banner>
-    );
-  }
-  if (account && account.wallet.balance_paise < account.wallet.min_balance_to_upload_paise) {
-    return (
-      <Banner tone="warn" title="The wallet is under the upload floor">
-        {formatRupees(account.wallet.balance_paise)} left; uploads need at least{' '}
-        {formatRupees(account.wallet.min_balance_to_upload_paise)}. Top up to keep uploads flowing.
+        {held.message} {held.code === 'UPLOADS-PAUSED' ? recheck : null}
       </Banner>
     );
   }

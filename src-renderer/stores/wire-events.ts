@@ -1,4 +1,5 @@
 import type { CoreApi } from '../../src-shared/contract';
+import { useIndexView } from '../views/files/index-store';
 import { applyKbBots, applyKbSnapshot } from '../views/kb/kb-store';
 import { applyLeadChanged, applyNewLead, applyReceiver } from '../views/leads/leads-store';
 import { useAccount } from './account-store';
@@ -17,6 +18,13 @@ export function wireEvents(core: CoreApi): () => void {
   // The OS says the network is back: the knowledge entries' outbox tries at once, not at its next retry.
   const online = () => void core.call('kb.syncNow', {});
   window.addEventListener('online', online);
+  // The window comes back (a top-up made in the browser, a laptop opened): the core asks the service
+  // at once whether it answers and whether uploads may resume, instead of waiting for its next try.
+  const recheck = () => {
+    if (document.visibilityState === 'visible') void core.call('sync.checkNow', {});
+  };
+  window.addEventListener('focus', recheck);
+  document.addEventListener('visibilitychange', recheck);
   const off = core.subscribe((e) => {
     switch (e.event) {
       case 'session.changed':
@@ -43,6 +51,12 @@ export function wireEvents(core: CoreApi): () => void {
       case 'files.changed':
         useFiles.getState().reload();
         break;
+      case 'files.index.changed':
+        useIndexView.getState().reload();
+        break;
+      case 'files.bulkDelete.changed':
+        useIndexView.setState({ job: e.payload });
+        break;
       case 'kb.changed':
         applyKbSnapshot(e.payload);
         break;
@@ -68,5 +82,7 @@ export function wireEvents(core: CoreApi): () => void {
   return () => {
     off();
     window.removeEventListener('online', online);
+    window.removeEventListener('focus', recheck);
+    document.removeEventListener('visibilitychange', recheck);
   };
 }

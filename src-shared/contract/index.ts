@@ -6,6 +6,7 @@ import { dryRunCommands } from './dry-run';
 import { filesCommands, filesEvents } from './files';
 import { kbCommands, kbEvents } from './kb';
 import { leadsCommands, leadsEvents } from './leads';
+import { remoteIndexCommands, remoteIndexEvents } from './remote-index';
 import { sandboxCommands } from './sandbox';
 import { sessionCommands, sessionEvents } from './session';
 import { settingsCommands, settingsEvents } from './settings';
@@ -19,6 +20,7 @@ export const commands = {
   ...sessionCommands,
   ...accountCommands,
   ...filesCommands,
+  ...remoteIndexCommands,
   ...syncCommands,
   ...settingsCommands,
   ...kbCommands,
@@ -32,6 +34,7 @@ export const events = {
   ...sessionEvents,
   ...accountEvents,
   ...filesEvents,
+  ...remoteIndexEvents,
   ...syncEvents,
   ...settingsEvents,
   ...kbEvents,
@@ -85,6 +88,7 @@ export * from './dry-run';
 export * from './files';
 export * from './kb';
 export * from './leads';
+export * from './remote-index';
 export * from './sandbox';
 export * from './session';
 export * from './settings';

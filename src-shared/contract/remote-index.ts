@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { command, Empty } from './define';
 import { BucketSchema } from './files';
 
 /**
  * The remote index as the UI and the CLI ask it (src-main/core/remote-index, docs/remote-index.md):
  * every live file of the account in a local table, so search, filters, sorting and scrolling over
- * 100,000 files cost no request. Not yet in the command registry: the Files view moves onto it later.
+ * 100,000 files cost no request. The Files view's commands are at the end (`remoteIndexCommands`).
  */
 export const INDEX_SORTS = ['date', 'name', 'size', 'bucket'] as const;
 export type IndexSort = (typeof INDEX_SORTS)[number];
@@ -94,3 +95,79 @@ export const IndexStatusSchema = z.object({
   }),
 });
 export type IndexStatus = z.infer<typeof IndexStatusSchema>;
+
+/**
+ * What a bulk action applies to: the rows a person picked, or everything a filter matches (all
+ * 100,000, not only the rows loaded), less the rows unticked after "select all".
+ */
+export const SelectionSchema = z.union([
+  z.object({ ids: z.array(z.number().int().positive()).min(1).max(200_000) }).strict(),
+  z
+    .object({
+      filter: IndexFilterSchema,
+      except: z.array(z.number().int().positive()).max(200_000).default([]),
+    })
+    .strict(),
+]);
+export type Selection = z.input<typeof SelectionSchema>;
+
+/** A knowledge entry a delete would break, and the URLs in it that would stop working. */
+export const BrokenEntrySchema = z.object({
+  entryId: z.number().int(),
+  botId: z.number().int(),
+  title: z.string(),
+  urls: z.array(z.string()),
+});
+export type BrokenEntry = z.infer<typeof BrokenEntrySchema>;
+
+/**
+ * A bulk delete, kept in SQLite so that a restart goes on with it. `done` counts files the service
+ * no longer has (a 410 GONE is done too); `failed` the ones it refused, with the last refusal.
+ */
+export const BulkDeleteJobSchema = z.object({
+  id: z.number().int(),
+  state: z.enum(['running', 'finished', 'cancelled', 'stopped']),
+  total: z.number().int(),
+  bytes: z.number().int(),
+  done: z.number().int(),
+  failed: z.number().int(),
+  lastError: z.object({ code: z.string(), message: z.string() }).nullable(),
+  startedAt: z.number(),
+  finishedAt: z.number().nullable(),
+});
+export type BulkDeleteJob = z.infer<typeof BulkDeleteJobSchema>;
+
+export const EXPORT_FORMATS = ['csv', 'json', 'urls'] as const;
+
+export const remoteIndexCommands = {
+  /** A page of the index: no request. */
+  'files.index.query': command(IndexQuerySchema, IndexPageSchema),
+  /** Count and bytes of a filter, and how complete the index is. */
+  'files.index.summary': command(IndexFilterSchema, IndexSummarySchema.extend({ status: IndexStatusSchema })),
+  'files.index.buckets': command(Empty, z.object({ buckets: z.array(z.string()) })),
+  /** Reads the listing's new pages now (user lane): one request when nothing changed. */
+  'files.index.refresh': command(
+    Empty,
+    z.object({ requests: z.number().int(), added: z.number().int(), removed: z.number().int() }),
+  ),
+  /** Count and bytes of a selection (a bulk action's confirmation). */
+  'files.selection.summary': command(SelectionSchema, IndexSummarySchema),
+  /** The knowledge entries that cite a file of the selection: a delete would break them. */
+  'files.linksBrokenBy': command(SelectionSchema, z.object({ entries: z.array(BrokenEntrySchema) })),
+  /** Starts deleting a selection on the service (user lane); one job at a time. */
+  'files.bulkDelete.start': command(SelectionSchema, BulkDeleteJobSchema),
+  /** The current or last bulk delete; null when there never was one. */
+  'files.bulkDelete.progress': command(Empty, BulkDeleteJobSchema.nullable()),
+  'files.bulkDelete.cancel': command(Empty, BulkDeleteJobSchema.nullable()),
+  /** A selection as CSV, JSON, or its URLs one a line, to save or copy. */
+  'files.export': command(
+    z.object({ selection: SelectionSchema, format: z.enum(EXPORT_FORMATS) }).strict(),
+    z.object({ fileName: z.string(), mime: z.string(), text: z.string(), count: z.number().int() }),
+  ),
+} as const;
+
+export const remoteIndexEvents = {
+  /** The index changed (a refresh, a walked page, a delete): the Files view re-reads its rows. */
+  'files.index.changed': IndexStatusSchema,
+  'files.bulkDelete.changed': BulkDeleteJobSchema,
+} as const;

@@ -51,6 +51,16 @@ export const SyncOverviewSchema = z.object({
   folders: z.array(FolderViewSchema),
   budget: z.object({ perMinute: z.number().int(), usedLastMinute: z.number().int() }),
   concurrency: z.number().int(),
+  /**
+   * The service gives no answer (connection refused, DNS, a timeout; an HTTP answer of any status is not
+   * offline): since when (epoch ms), why, how many files wait, and when it is asked next.
+   */
+  offline: z
+    .object({ since: z.number(), nextTryAt: z.number(), waiting: z.number().int(), message: z.string() })
+    .nullable()
+    .default(null),
+  /** Paused by the account (402): when /me is asked next (epoch ms); `sync.checkNow` asks at once. */
+  nextCheckAt: z.number().nullable().default(null),
 });
 export type SyncOverview = z.infer<typeof SyncOverviewSchema>;
 
@@ -135,6 +145,8 @@ export const syncCommands = {
   /** Without a folder id: every folder. */
   'sync.pause': command(z.object({ folderId: z.number().int().optional() }), Done),
   'sync.resume': command(z.object({ folderId: z.number().int().optional() }), Done),
+  /** Asks the service now: whether it answers again (offline), whether the account allows uploads (paused). */
+  'sync.checkNow': command(Empty, Done),
   /** Without a file id: every failed file. */
   'sync.retry': command(z.object({ fileId: z.number().int().optional() }), Done),
   'sync.queue': command(z.object({ folderId: z.number().int().optional() }), QueueSchema),

@@ -23,3 +23,20 @@ export function runwayDays(balancePaise: Paise, dailyRentPaise: Paise): number |
   if (dailyRentPaise <= 0) return null;
   return Math.max(0, Math.floor(balancePaise / dailyRentPaise));
 }
+
+/** A GB of the price list is 2^30 bytes, a month 30 days (docs/reference-server.md, "Units and money"). */
+const GIB = 2 ** 30;
+
+/** The service's daily rent of `bytes`: floor(bytes x price per GB-month / (2^30 x 30)) paise. */
+export function dailyRentPaise(bytes: number, perGbMonthPaise: Paise): Paise {
+  return Math.floor((bytes * perGbMonthPaise) / (GIB * 30));
+}
+
+/**
+ * What deleting `bytes` of `bytesUsed` takes off the next day's rent: the difference of the two
+ * rounded rents, so a delete that leaves the rent under a paisa says ₹0.00 truly.
+ */
+export function rentSavedPaise(bytesUsed: number, bytes: number, perGbMonthPaise: Paise): Paise {
+  const after = Math.max(0, bytesUsed - bytes);
+  return dailyRentPaise(bytesUsed, perGbMonthPaise) - dailyRentPaise(after, perGbMonthPaise);
+}

@@ -45,6 +45,15 @@ describe.sequential('knowledge entries and bots in Chromium', () => {
     ((await app.call('kb.bots', {})) as { ok: true; value: { bots: KbBotView[] } }).value.bots;
   const undoBar = () => page.getByRole('status').filter({ hasText: 'Deleted “' });
   const syncNow = () => page.getByRole('button', { name: 'Sync now' }).click();
+  /**
+   * Waits for the server's acknowledgement of each entry (its badge turns Synced). "All changes
+   * synced" is no such event: it is already on screen before a new entry's pending state reaches the
+   * page, so waiting for it let a check of the server run before the create was sent (1 run in 4).
+   */
+  const synced = async (...titles: string[]) => {
+    for (const title of titles)
+      await entry(title).locator('[data-state="synced"]').waitFor({ timeout: 15_000 });
+  };
 
   beforeAll(async () => {
     const rendererDir = join(root, 'renderer');
@@ -82,7 +91,7 @@ describe.sequential('knowledge entries and bots in Chromium', () => {
       await page.getByLabel('Description').fill(description!);
       await page.getByRole('button', { name: 'Add entry' }).click();
     }
-    await page.getByText('All changes synced').waitFor({ timeout: 15_000 });
+    await synced('Returns', 'Opening hours');
     const demo = (await bots()).find((b) => b.isSandbox)!;
     const sandboxUrl = app.context.session.live!.connection.baseUrl;
     const onServer = async () =>
@@ -146,7 +155,7 @@ describe.sequential('knowledge entries and bots in Chromium', () => {
     await page.getByLabel('Title').fill('Delivery');
     await page.getByLabel('Description').fill('Free over 500 rupees.');
     await page.getByRole('button', { name: 'Add entry' }).click();
-    await page.getByText('All changes synced').waitFor({ timeout: 15_000 });
+    await synced('Delivery');
     const remote = ((await api(shop.baseUrl, shopToken, 'GET')).json.entries as Remote[])[0]!;
     expect(
       (await api(shop.baseUrl, shopToken, 'PUT', `/${remote.id}`, { description: 'Free over 300 (CRM).' }))
@@ -206,7 +215,7 @@ describe.sequential('knowledge entries and bots in Chromium', () => {
       await page.getByLabel('Title').fill('Payment');
       await page.getByLabel('Description').fill('UPI and cards.');
       await page.getByRole('button', { name: 'Add entry' }).click();
-      await page.getByText('All changes synced').waitFor({ timeout: 15_000 });
+      await synced('Payment');
       expect(
         ((await api(moved.baseUrl, movedToken, 'GET')).json.entries as Remote[]).map((e) => e.title),
       ).toEqual(['Payment']);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { type AppService, createAppService } from '../../src-main/core/app/app-service';
+import type { EngineTunables } from '../../src-main/core/app/sync-runtime';
 import { startHeadlessShell } from '../../src-main/headless/server';
 import { RENDERER_OUT } from '../../src-main/shared-node/project-paths';
 import { buildRenderer } from '../../src-main/shared-node/renderer-build';
@@ -24,7 +25,7 @@ export function launchChromium(): Promise<Browser> {
 }
 
 /** A real core (own data dir, real SQLite, sandbox reference server on a real port) behind the headless shell. */
-export async function startStack(opts: { build?: boolean } = {}) {
+export async function startStack(opts: { build?: boolean; engine?: EngineTunables } = {}) {
   mkdirSync(SCREENSHOTS, { recursive: true });
   const root = mkdtempSync(join(tmpdir(), 'assets-e2e-'));
   const dataDir = join(root, 'data');
@@ -33,7 +34,7 @@ export async function startStack(opts: { build?: boolean } = {}) {
   if (opts.build !== false) await buildRenderer(rendererDir);
   const app: AppService = await createAppService({
     dataDir,
-    engine: { stabilityMs: 150, pausePollMs: 400 },
+    engine: opts.engine ?? { stabilityMs: 150, pausePollMs: 400 },
     log: () => {},
   });
   const shell = await startHeadlessShell({ core: app, rendererDir, dropDir: join(dataDir, 'incoming') });

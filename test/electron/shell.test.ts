@@ -222,6 +222,8 @@ describe('tray', () => {
     folders: [],
     budget: { perMinute: 110, usedLastMinute: 0 },
     concurrency: 4,
+    offline: null,
+    nextCheckAt: null,
     ...patch,
   });
   it('shows idle, syncing, paused and error, with the matching toggle', () => {

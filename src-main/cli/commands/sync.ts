@@ -1,6 +1,6 @@
-import { resolve } from 'node:path';
+import { resolve, sep } from 'node:path';
 import { invalidBucketMessage, isValidBucket } from '../../../src-shared/domain/bucket';
-import { appError } from '../../../src-shared/errors';
+import { appError, ok } from '../../../src-shared/errors';
 import { createSyncEngine, type SettledSummary, serviceIdentity } from '../../core';
 import { EXIT, parseCommand, withConnection } from '../common';
 import { forTerminal } from '../terminal-text';
@@ -8,14 +8,16 @@ import { runDryRun } from './sync-dry-run';
 import { progressLine } from './sync-progress';
 import { type Unreadable, unreadableLines, unreadableOf } from './sync-unreadable';
 
-const USAGE = `assets-sync sync DIR [--bucket B] [--mirror] [--once] [--concurrency N] [--polling] [--dry-run [--dedupe]]
+const USAGE = `assets-sync sync DIR [--bucket B] [--mirror] [--once [--keep]] [--concurrency N] [--polling] [--dry-run [--dedupe]]
   Keeps DIR in sync with a bucket: every file becomes a live CDN URL, exactly once.
   --bucket B       the bucket (default: the account's default bucket)
   --mirror         a file deleted locally is deleted on the service too (default: upload-only)
   --once           scan, upload what is pending, wait until settled, then exit:
                    0 when every file is live or skipped for a stated reason,
                    3 when that holds but some file or folder could not be read (each is named),
-                   1 otherwise
+                   1 otherwise; it reports DIR only, and leaves the app's folder list as it
+                   was (DIR not added, or its settings unchanged) unless --keep is given
+  --keep           with --once: DIR stays in the app's folders (so later runs send only changes)
   --concurrency N  uploads at once (default 4)
   --polling        poll the folder instead of native events (network shares)
   --dry-run        upload nothing: say what a sync would send, skip and cost (GET /me and one listing)
@@ -28,6 +30,7 @@ export async function run(argv: string[]): Promise<number> {
       bucket: { type: 'string' },
       mirror: { type: 'boolean', default: false },
       once: { type: 'boolean', default: false },
+      keep: { type: 'boolean', default: false },
       concurrency: { type: 'string' },
       polling: { type: 'boolean', default: false },
       'dry-run': { type: 'boolean', default: false },
@@ -49,6 +52,13 @@ export async function run(argv: string[]): Promise<number> {
     return EXIT.usage;
   }
   const once = values.once === true;
+  const keep = values.keep === true;
+  if (keep && !once) {
+    out.error(
+      appError('USAGE', "--keep goes with --once: without --once, DIR is one of the app's folders anyway."),
+    );
+    return EXIT.usage;
+  }
   if (values['dry-run'])
     return withConnection(common, out, (s) =>
       runDryRun(s, out, {
@@ -73,6 +83,16 @@ export async function run(argv: string[]): Promise<number> {
       watch: !once,
       contentDedupe: () => values.dedupe === true,
     });
+    // With --once only DIR is reported: events of the app's other folders are left out.
+    const ofDir = new Map<number, boolean>();
+    const isDir = (folderId: number): boolean => {
+      let known = ofDir.get(folderId);
+      if (known === undefined) {
+        known = engine.listFolders().find((f) => f.id === folderId)?.path === dir;
+        ofDir.set(folderId, known);
+      }
+      return known;
+    };
     const tty = !common.json && process.stderr.isTTY === true;
     let barShown = false;
     const clearBar = () => {
@@ -80,6 +100,7 @@ export async function run(argv: string[]): Promise<number> {
       barShown = false;
     };
     engine.on('file', (e) => {
+      if (once && !isDir(e.folderId)) return;
       if (common.json) {
         out.emit(null, { event: 'file', ...e });
         return;
@@ -113,6 +134,8 @@ export async function run(argv: string[]): Promise<number> {
     });
     for (const name of ['paused', 'resumed', 'stopped', 'error', 'folder-in-sync'] as const) {
       engine.on(name, (payload) => {
+        if (once && 'folderId' in payload && typeof payload.folderId === 'number' && !isDir(payload.folderId))
+          return;
         clearBar();
         const text =
           'message' in payload
@@ -129,19 +152,38 @@ export async function run(argv: string[]): Promise<number> {
 
     await engine.start();
     const existing = engine.listFolders().find((f) => f.path === dir);
-    const mode = values.mirror ? 'mirror' : 'upload-only';
-    const folder = existing
-      ? await engine.updateFolder(existing.id, {
-          bucket,
-          mode,
-          ...(values.polling ? { watcher: 'polling' as const } : {}),
-        })
-      : await engine.addFolder({
-          path: dir,
-          bucket,
-          mode,
-          ...(values.polling ? { watcher: 'polling' as const } : {}),
-        });
+    // --once without --keep changes nothing in the app's list: an app folder is synced as it is set.
+    const asSet = once && !keep && existing;
+    if (
+      asSet &&
+      ((values.bucket !== undefined && values.bucket !== existing.bucket) ||
+        (values.mirror && existing.mode !== 'mirror'))
+    ) {
+      out.error(
+        appError(
+          'FOLDER-SETTINGS',
+          `${dir} is one of the app's folders, set to bucket "${existing.bucket}" (${existing.mode}); --once leaves it as set. Add --keep to change its settings, or leave out --bucket/--mirror.`,
+        ),
+      );
+      await engine.stop();
+      return EXIT.usage;
+    }
+    if (asSet) bucket = existing.bucket;
+    const mode = asSet ? existing.mode : values.mirror ? 'mirror' : 'upload-only';
+    const folder = asSet
+      ? ok(existing)
+      : existing
+        ? await engine.updateFolder(existing.id, {
+            bucket,
+            mode,
+            ...(values.polling ? { watcher: 'polling' as const } : {}),
+          })
+        : await engine.addFolder({
+            path: dir,
+            bucket,
+            mode,
+            ...(values.polling ? { watcher: 'polling' as const } : {}),
+          });
     if (!folder.ok) {
       out.error(folder.error);
       await engine.stop();
@@ -166,13 +208,20 @@ export async function run(argv: string[]): Promise<number> {
     } else {
       await Promise.race([stopSignal, new Promise<void>((res) => engine.on('stopped', () => res()))]);
     }
-    const unreadable = once ? unreadableOf(engine, folderErrors) : [];
+    const unreadable = once ? unreadableOf(engine, folderErrors).filter((u) => isUnder(u.path, dir)) : [];
+    // DIR's own counts: the engine's summary covers every folder of the app.
+    const dirCounts =
+      engine.listFolders().find((f) => f.path === dir)?.counts ?? ({} as SettledSummary['counts']);
+    const dirDone = Object.entries(dirCounts).every(
+      ([st, n]) => n === 0 || st === 'LIVE' || st === 'SKIPPED' || st === 'DELETED',
+    );
+    summary = summary
+      ? { ...summary, counts: dirCounts, allDone: !summary.stopped && dirDone }
+      : { counts: dirCounts, stopped: engine.state.stopped, allDone: false };
+    // A folder this run added goes again (its files on the service stay), unless --keep.
+    const kept = !once || keep || !!existing;
+    if (!kept) await engine.removeFolder(folder.value.id);
     await engine.stop();
-    summary ??= {
-      counts: engine.listFolders().find((f) => f.path === dir)?.counts ?? ({} as SettledSummary['counts']),
-      stopped: engine.state.stopped,
-      allDone: false,
-    };
     clearBar();
     const counts = Object.entries(summary.counts)
       .filter(([, n]) => n > 0)
@@ -187,11 +236,27 @@ export async function run(argv: string[]): Promise<number> {
         counts: summary.counts,
         stopped: summary.stopped,
         unreadable,
+        folder: dir,
+        kept,
       },
     );
+    if (once) out.note(keptNote(dir, !!existing, keep));
     if (unreadable.length && !common.json) process.stdout.write(`${unreadableLines(unreadable)}\n`);
     if (summary.stopped) out.error(appError(summary.stopped.code, summary.stopped.message));
     if (!summary.allDone) return EXIT.failed;
     return unreadable.length ? EXIT.unreadable : EXIT.ok;
   });
+}
+
+const isUnder = (path: string, dir: string) => path === dir || path.startsWith(`${dir}${sep}`);
+
+function keptNote(dir: string, existed: boolean, keep: boolean): string {
+  const d = forTerminal(dir);
+  if (existed)
+    return keep
+      ? `${d} stays in the app's folders, with the settings of this run (--keep).`
+      : `${d} is one of the app's folders: it stays, as it was set.`;
+  return keep
+    ? `${d} is now one of the app's folders (--keep): the app and later runs send only what changes.`
+    : `${d} was synced once and not added to the app's folders; its files stay on the service. A later run reads it afresh and sends its files again; --keep adds it so later runs send only what changes.`;
 }

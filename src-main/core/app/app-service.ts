@@ -21,6 +21,7 @@ import { accountSection } from './sections/account-section';
 import { duplicatesSection } from './sections/duplicates-section';
 import { filesSection } from './sections/files-section';
 import { EXTRA_SECTIONS, type SectionFactory } from './sections/index';
+import { remoteFilesSection } from './sections/remote-files-section';
 import { sessionSection } from './sections/session-section';
 import { settingsSection } from './sections/settings-section';
 import { syncSection } from './sections/sync-section';
@@ -72,7 +73,13 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
   const db = openDatabase(join(o.dataDir, 'app.sqlite'), APP_MIGRATIONS);
   const log = o.log ?? ((line: string) => process.stderr.write(`assets-sync: ${line}\n`));
   const bus = createEventBus({
-    coalesce: ['sync.changed', 'sync.queue', 'files.changed'],
+    coalesce: [
+      'sync.changed',
+      'sync.queue',
+      'files.changed',
+      'files.index.changed',
+      'files.bulkDelete.changed',
+    ],
     coalesceMs: 250,
     onError: (name, e) =>
       log(`building the ${name} event failed: ${e instanceof Error ? e.message : String(e)}`),
@@ -80,6 +87,8 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
   const settings = createSettingsStore(db);
   const serviceSettings = serviceSettingsStore(db);
   const meter = createRequestMeter();
+  // Set once the Files view's section exists: it tells the view that the index changed.
+  let indexTouched = () => {};
   const session = createSessionHolder({
     dataDir: o.dataDir,
     settings: serviceSettings,
@@ -88,7 +97,13 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
     requestsPerMinute: () => settings.get().requestsPerMinute,
     onRequest: () => meter.record(),
     // The engine's uploads and deletes, and the Files view's, reach the remote index at once.
-    onRemote: (c) => createRemoteIndex(db).follower(serviceIdentity(c, o.dataDir)),
+    onRemote: (c) => {
+      const follow = createRemoteIndex(db).follower(serviceIdentity(c, o.dataDir));
+      return (event) => {
+        follow(event);
+        indexTouched();
+      };
+    },
     ...(o.baseUrl ? { baseUrl: o.baseUrl } : {}),
     ...(o.sandboxRatePerMinute !== undefined ? { sandboxRatePerMinute: o.sandboxRatePerMinute } : {}),
   });
@@ -119,10 +134,13 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
     void (live ? runtime.restart() : runtime.stop());
   });
 
+  const remoteFiles = remoteFilesSection(ctx);
+  indexTouched = remoteFiles.touched;
   const sections: Section[] = [
     sessionSection(ctx),
     accountSection(ctx),
     filesSection(ctx, runtime),
+    remoteFiles,
     syncSection(ctx, runtime),
     duplicatesSection(ctx, runtime),
     settingsSection(ctx, runtime),

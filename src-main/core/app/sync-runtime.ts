@@ -95,6 +95,10 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
         emitState();
         void refreshAccount(ctx);
       }),
+      e.on('connectivity', ({ offline }) => {
+        emitState();
+        if (!offline) void refreshAccount(ctx);
+      }),
       e.on('stopped', (s) => {
         ctx.bus.emit('notify', { kind: 'error', title: 'Syncing stopped', body: s.message });
         emitState();
@@ -144,16 +148,30 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
         : s?.userPaused
           ? { code: 'USER-PAUSED', message: 'You paused syncing; resume to continue.' }
           : null;
+    const pending = folders.reduce((n, f) => n + f.counts.pending, 0);
+    // Failed files are never "up to date": with nothing else to do, the state asks for attention.
     const state =
       s?.stopped || folders.some((f) => f.problem)
         ? 'error'
         : held || (folders.length > 0 && folders.every((f) => f.paused))
           ? 'paused'
-          : folders.some((f) => f.counts.pending > 0)
+          : pending > 0
             ? 'syncing'
-            : 'idle';
+            : folders.some((f) => f.counts.failed > 0)
+              ? 'error'
+              : 'idle';
     const live = ctx.session.live;
+    const offline = s?.offline
+      ? {
+          since: s.offline.since,
+          nextTryAt: s.offline.nextTryAt,
+          waiting: pending,
+          message: s.offline.message,
+        }
+      : null;
     return {
+      offline,
+      nextCheckAt: s?.nextAccountCheckAt ?? null,
       state,
       held,
       folders,

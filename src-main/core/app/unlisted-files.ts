@@ -61,7 +61,7 @@ export function createUnlistedFiles() {
       leftLive.clear();
     },
     /** An engine file event; true when it concerns a live file (the Files view should re-read). */
-    onFile(e: { fileId: number; from: string; to: string; remoteUrl: string | null }): boolean {
+    onFile(e: { fileId: number; from: string | null; to: string; remoteUrl: string | null }): boolean {
       if (e.to !== 'LIVE' && e.from !== 'LIVE') return false;
       if (e.from === 'LIVE' && e.to !== 'LIVE' && e.remoteUrl) leftLive.set(e.fileId, e.remoteUrl);
       if (rows) {

@@ -490,6 +490,27 @@ export function createEntryStore(db: Db) {
     },
 
     /**
+     * One of our deletes reached the server, so a slot is free there: creates it refused (a full bot
+     * is the usual reason) are queued again instead of waiting for "Retry as is". One refused for
+     * another reason is refused once more and held again.
+     */
+    releaseRefusedCreates(botId: number): number {
+      return db.transaction(() => {
+        const ids = (
+          prep(
+            `SELECT e.local_id FROM kb_entries e JOIN kb_outbox o ON o.entry_local_id = e.local_id
+               WHERE e.bot_local_id = ? AND e.state = 'error' AND o.held = 1 AND e.remote_id IS NULL`,
+          ).all(botId) as { local_id: number }[]
+        ).map((r) => r.local_id);
+        for (const id of ids) {
+          prep('UPDATE kb_outbox SET held = 0 WHERE entry_local_id = ?').run(id);
+          markPending(id);
+        }
+        return ids.length;
+      })();
+    },
+
+    /**
      * A create that was on the wire when the app stopped may have landed: an unclaimed server entry
      * with the same title and description is that create, adopted instead of sent twice.
      */

@@ -1,4 +1,5 @@
 import type { KbEntry } from '../../../src-shared/api/knowledge';
+import { KB_MAX_ENTRIES } from '../../../src-shared/domain/limits';
 import { type AppError, appError } from '../../../src-shared/errors';
 import { backoffDelayMs, KB_SYNC_BACKOFF } from '../service/retry-policy';
 import { createKbClient, KB_ERRORS, type KbBudget, type KbClient } from './api-client';
@@ -10,6 +11,14 @@ export type RoundOutcome =
   | { kind: 'done' }
   | { kind: 'retry'; error: AppError; retryAt: number }
   | { kind: 'stopped'; error: AppError };
+
+/** A create refused at the limit: what happens next, in words a person can act on. */
+function fullRefusal(e: AppError): AppError {
+  return appError(
+    e.code,
+    `The bot already holds ${KB_MAX_ENTRIES} entries on the server (${e.message}). This entry is sent again by itself once a delete made here reaches the server; or delete an entry there and press "Retry as is".`,
+  );
+}
 
 export interface BotSyncStatus {
   botId: number;
@@ -90,8 +99,11 @@ export function createKbSync(options: KbSyncOptions) {
   async function round(botId: number): Promise<RoundOutcome> {
     const bot = options.bots.get(botId);
     if (!bot) return { kind: 'stopped', error: appError('KB-NO-BOT', `Bot ${botId} is not configured.`) };
+    // One instant for the whole round: a window that ends mid-round must not let a delete out after
+    // the create behind it was already held back for it.
+    const at = Date.now();
     // Needs no network: an entry the server never saw is gone once its undo window ended.
-    if (options.entries.purgeLocalDeletes(botId, Date.now()) > 0) options.onChange(botId);
+    if (options.entries.purgeLocalDeletes(botId, at) > 0) options.onChange(botId);
     let token: string | null;
     try {
       token = options.bots.token(botId);
@@ -116,12 +128,39 @@ export function createKbSync(options: KbSyncOptions) {
     if (!listed.ok) return failed(listed.error);
     options.entries.adoptOrphans(botId, listed.value);
     const server = new Map(listed.value.map((e) => [e.id, e]));
-    for (const op of options.entries.outbox(botId)) {
-      const outcome = await send(client, op, server, botId);
-      if (outcome) return outcome;
+    // A create refused because the bot was full is released when one of our deletes goes out; the
+    // second pass sends it in this same round.
+    for (let pass = 0; pass < 2; pass++) {
+      const ops = options.entries.outbox(botId);
+      const heldSlots = heldDeletes(ops, server, at);
+      let released = false;
+      for (const op of ops) {
+        // A delete inside its undo window still holds its slot: at the limit a create waits for it
+        // instead of being refused (the round at the window's end sends both, delete first).
+        if (isCreate(op) && heldSlots > 0 && server.size >= KB_MAX_ENTRIES) continue;
+        const outcome = await send(client, op, server, botId, at);
+        if (outcome) return outcome;
+        if (op.op === 'delete' && !options.entries.get(op.entryId)) {
+          released = options.entries.releaseRefusedCreates(botId) > 0 || released;
+        }
+      }
+      if (!released) break;
+      options.onChange(botId);
     }
     options.entries.applyServerList(botId, [...server.values()]);
     return { kind: 'done' };
+  }
+
+  const isCreate = (op: OutboxRow): boolean =>
+    op.op === 'create' || (op.op === 'update' && options.entries.get(op.entryId)?.remoteId === null);
+
+  /** Deletes still in their undo window of entries the server holds: slots not yet free there. */
+  function heldDeletes(ops: OutboxRow[], server: Map<number, KbEntry>, at: number): number {
+    return ops.filter((op) => {
+      if (op.op !== 'delete' || op.notBefore === null || op.notBefore <= at) return false;
+      const remoteId = options.entries.get(op.entryId)?.remoteId;
+      return remoteId !== null && remoteId !== undefined && server.has(remoteId);
+    }).length;
   }
 
   /** Sends one operation; returns an outcome only when the round must end. */
@@ -130,11 +169,12 @@ export function createKbSync(options: KbSyncOptions) {
     op: OutboxRow,
     server: Map<number, KbEntry>,
     botId: number,
+    at: number,
   ): Promise<RoundOutcome | null> {
     const entry = options.entries.get(op.entryId);
     if (!entry || op.held || entry.state === 'conflict') return null;
     // Inside its undo window: a later round sends it (see `untilHold`).
-    if (op.notBefore !== null && op.notBefore > Date.now()) return null;
+    if (op.notBefore !== null && op.notBefore > at) return null;
     const remote = entry.remoteId === null ? undefined : server.get(entry.remoteId);
     if (op.op === 'delete') {
       // Gone on both sides: the editor and the server agree, nothing is lost.
@@ -169,7 +209,8 @@ export function createKbSync(options: KbSyncOptions) {
     }
     const e = reply.error;
     if (e.code === KB_ERRORS.refused) {
-      options.entries.markRefused(entry.id, e);
+      const full = isCreate(op) && server.size >= KB_MAX_ENTRIES;
+      options.entries.markRefused(entry.id, full ? fullRefusal(e) : e);
       options.onChange(botId);
       return null;
     }
@@ -193,11 +234,13 @@ export function createKbSync(options: KbSyncOptions) {
     return null;
   }
 
-  /** The next round comes no later than the end of the earliest undo window. */
-  function untilHold(botId: number, delayMs: number): number {
-    const at = Date.now();
-    const hold = options.entries.nextHold(botId, at);
-    return hold === null ? delayMs : Math.min(delayMs, hold - at + 50);
+  /**
+   * The next round comes no later than the end of the earliest undo window still running when the
+   * round began (one that ended during the round is due at once).
+   */
+  function untilHold(botId: number, delayMs: number, roundAt: number): number {
+    const hold = options.entries.nextHold(botId, roundAt);
+    return hold === null ? delayMs : Math.min(delayMs, Math.max(0, hold - Date.now()) + 50);
   }
 
   function failed(error: AppError): RoundOutcome {
@@ -209,6 +252,7 @@ export function createKbSync(options: KbSyncOptions) {
     const s = statusOf(botId);
     s.syncing = true;
     options.onChange(botId);
+    const roundAt = Date.now();
     let outcome: RoundOutcome;
     try {
       outcome = await round(botId);
@@ -227,13 +271,17 @@ export function createKbSync(options: KbSyncOptions) {
       s.lastSyncAt = at;
       s.error = null;
       options.bots.recordSync(botId, { at });
-      schedule(botId, untilHold(botId, intervalMs));
+      schedule(botId, untilHold(botId, intervalMs, roundAt));
     } else if (outcome.kind === 'retry') {
       const n = (failures.get(botId) ?? 0) + 1;
       failures.set(botId, n);
       s.online = outcome.error.code !== KB_ERRORS.network ? s.online : false;
       s.error = outcome.error;
-      const delay = untilHold(botId, backoffDelayMs(n, KB_SYNC_BACKOFF, outcome.retryAt - Date.now()));
+      const delay = untilHold(
+        botId,
+        backoffDelayMs(n, KB_SYNC_BACKOFF, outcome.retryAt - Date.now()),
+        roundAt,
+      );
       options.bots.recordSync(botId, {
         errorCode: outcome.error.code,
         errorMessage: outcome.error.message,

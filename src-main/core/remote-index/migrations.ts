@@ -54,4 +54,30 @@ export const REMOTE_INDEX_MIGRATIONS: Migration[] = [
         ON remote_index_files (account_id, bucket, id, name_fold, extension, mime, size, created_ms);
     `,
   },
+  {
+    id: 410,
+    name: 'remote index: bulk deletes that survive a restart',
+    up: `
+      CREATE TABLE remote_bulk_jobs (
+        id INTEGER PRIMARY KEY,
+        account_id INTEGER NOT NULL REFERENCES remote_index_accounts (id) ON DELETE CASCADE,
+        state TEXT NOT NULL,
+        total INTEGER NOT NULL,
+        bytes INTEGER NOT NULL,
+        last_error_code TEXT,
+        last_error_message TEXT,
+        started_at INTEGER NOT NULL,
+        finished_at INTEGER
+      );
+      -- state: 0 waiting, 1 done (deleted or already gone), 2 refused.
+      CREATE TABLE remote_bulk_items (
+        job_id INTEGER NOT NULL REFERENCES remote_bulk_jobs (id) ON DELETE CASCADE,
+        file_id INTEGER NOT NULL,
+        size INTEGER NOT NULL,
+        state INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (job_id, file_id)
+      ) WITHOUT ROWID;
+      CREATE INDEX remote_bulk_items_by_state ON remote_bulk_items (job_id, state, file_id);
+    `,
+  },
 ];

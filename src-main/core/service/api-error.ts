@@ -29,7 +29,7 @@ const ADVICE: Record<FileApiErrorCode | LocalErrorCode, string> = {
   'BUCKET-INVALID': BUCKET_RULE_MESSAGE,
   'FILE-TOO-LARGE': 'The file is empty or larger than the per-file ceiling.',
   'EXTENSION-NOT-ALLOWED': 'The file extension is not on the allow-list.',
-  'STORAGE-FAILED': 'The service could not store the bytes; nothing was saved. It will be retried.',
+  'STORAGE-FAILED': 'The service could not store the bytes; nothing was saved.',
   GONE: 'No such file on this account (deleted, purged, or never yours).',
   'RATE-LIMITED': 'Too many requests; waiting until the service allows more.',
   NETWORK: 'The service could not be reached.',

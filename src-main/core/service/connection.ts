@@ -1,5 +1,6 @@
 import { type AppError, appError, err, ok, type Result } from '../../../src-shared/errors';
 import type { SecretStore } from '../secrets/keychain';
+import { isSandboxAddress, runningSandbox } from './running-sandbox';
 import { startSandbox } from './sandbox';
 import { SETTING, type ServiceSettingsStore } from './settings';
 
@@ -31,12 +32,20 @@ export interface ResolveOptions {
   baseUrl?: string;
   /** The sandbox's rate limit (tests and benchmarks); the service's 120/min by default. */
   sandboxRatePerMinute?: number;
+  /**
+   * A command that runs once (the CLI): the sandbox the app runs on this data folder is used rather
+   * than a second one started, also when its address is given without a key. The app itself never
+   * leans on another process's server.
+   */
+  useRunningSandbox?: boolean;
 }
 
 /**
  * ASSETS_API_KEY (with --base-url, ASSETS_BASE_URL or the saved base URL) > the saved account (base URL
  * in settings, key in the keychain) > the embedded sandbox. A base URL given without any key for it is
- * an error, not a silent fall back to the sandbox: the user asked for that account.
+ * an error, not a silent fall back to the sandbox: the user asked for that account (unless, for the
+ * CLI, it is the address of the sandbox the app runs). The CLI uses the app's running sandbox before it
+ * starts its own.
  */
 export async function resolveConnection(o: ResolveOptions): Promise<Result<Connection, AppError>> {
   const env = o.env ?? process.env;
@@ -59,6 +68,8 @@ export async function resolveConnection(o: ResolveOptions): Promise<Result<Conne
     return ok(account(baseUrl, envKey, 'env'));
   }
 
+  const running = () =>
+    o.useRunningSandbox ? runningSandbox(o.dataDir, o.secrets, SANDBOX_CACHE_SOURCE) : Promise.resolve(null);
   const baseUrl = givenUrl?.value ?? saved;
   if (baseUrl) {
     let key: string | null;
@@ -68,6 +79,9 @@ export async function resolveConnection(o: ResolveOptions): Promise<Result<Conne
       return err(appError('KEYCHAIN-UNAVAILABLE', (e as Error).message));
     }
     if (!key) {
+      // No key for that address: it may be the sandbox the app runs (its address, as the app shows it).
+      const sandbox = givenUrl ? await running() : null;
+      if (sandbox && isSandboxAddress(baseUrl, sandbox)) return ok(sandbox);
       return err(
         appError(
           'NOT-LOGGED-IN',
@@ -77,6 +91,9 @@ export async function resolveConnection(o: ResolveOptions): Promise<Result<Conne
     }
     return ok(account(baseUrl, key, 'keychain'));
   }
+
+  const attached = await running();
+  if (attached) return ok(attached);
 
   const sandbox = await startSandbox({
     dataDir: o.dataDir,

@@ -55,7 +55,8 @@ export interface FileApiClient {
   getFile(id: number, o?: LaneOption): Promise<Result<RemoteFile, ApiError>>;
   deleteFile(
     id: number,
-    o?: LaneOption,
+    /** `signal`: a bulk delete stopped while this one waits for its place in the budget. */
+    o?: LaneOption & { signal?: AbortSignal },
   ): Promise<Result<{ id: number; status: 'ACTIVE' | 'DELETED' }, ApiError>>;
   /** Streamed multipart from disk with the md5 in `hash`; never retried here (the journal decides). */
   uploadFile(input: {
@@ -281,7 +282,13 @@ export function createFileApiClient(opts: FileApiClientOptions): FileApiClient {
     },
     async deleteFile(id, o = {}) {
       const r = await call(
-        { method: 'DELETE', path: `/files/${fileId(id)}`, reply: DeleteReply, lane: o.lane ?? 'sync' },
+        {
+          method: 'DELETE',
+          path: `/files/${fileId(id)}`,
+          reply: DeleteReply,
+          lane: o.lane ?? 'sync',
+          signal: o.signal,
+        },
         true,
       );
       if (r.ok || r.error.code === 'GONE') tell({ kind: 'gone', id });

@@ -10,6 +10,12 @@ import { closePools } from './http-pool';
 
 /** Keychain account of the sandbox demo client's key (minted on every start, never written to a file). */
 export const SANDBOX_KEY_ACCOUNT = 'sandbox-api-key';
+/**
+ * The same key under an account named for the sandbox's folder: another process on the same data
+ * folder (the CLI while the app runs the sandbox) reads it to use the running sandbox
+ * (running-sandbox.ts), and two data folders never read each other's.
+ */
+export const sandboxKeyAccount = (sandboxDir: string) => `sandbox-api-key:${sandboxDir}`;
 /** The client the reference server seeds on a new data folder. */
 export const SANDBOX_CLIENT_ID = 1;
 
@@ -73,6 +79,7 @@ export async function startSandbox(opts: {
   }
   try {
     opts.secrets?.set(SANDBOX_KEY_ACCOUNT, minted.value);
+    opts.secrets?.set(sandboxKeyAccount(dir), minted.value);
   } catch {
     // Without a Secret Service the sandbox still works: its key is kept in memory for this run only.
   }
@@ -113,7 +120,8 @@ function safeJson(text: string): unknown {
 
 const PORT_FILE = 'port';
 
-function rememberedPort(dir: string): number | null {
+/** The port the sandbox of `dir` listened on last (the running one's, while it runs). */
+export function rememberedPort(dir: string): number | null {
   try {
     const port = Number(readFileSync(join(dir, PORT_FILE), 'utf8').trim());
     return Number.isInteger(port) && port > 0 && port < 65536 ? port : null;

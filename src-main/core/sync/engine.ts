@@ -35,6 +35,7 @@ import type { FileApiClient } from '../service/file-api-client';
 import { DEFAULT_OPTIONS, type SyncContext, type SyncOptions } from './context';
 import { type DuplicateGroup, findDuplicates, removeDuplicates } from './duplicates';
 import { createAccountSession } from './engine/account-session';
+import { createConnectivity, type Offline } from './engine/connectivity';
 import { createEngineState, isHalted, type StopReason } from './engine/engine-state';
 import { createFolderCommands } from './engine/folder-commands';
 import { createProgressBookkeeping } from './engine/progress-bookkeeping';
@@ -114,6 +115,8 @@ export interface SyncEngine {
   removeDuplicates(groups: readonly DuplicateGroup[]): number;
   activity(q?: { beforeId?: number; limit?: number; folderId?: number }): ActivityEntry[];
   on<K extends keyof SyncEvents>(event: K, listener: (payload: SyncEvents[K]) => void): () => void;
+  /** Asks the service now whether it answers (offline) or allows uploads again (paused for money). */
+  checkNow(): void;
   /** Resolves once nothing is pending (uploads paused by the account count as pending), or the engine stopped. */
   waitUntilSettled(): Promise<SettledSummary>;
   readonly state: {
@@ -121,6 +124,10 @@ export interface SyncEngine {
     userPaused: boolean;
     accountPaused: { code: string; message: string } | null;
     stopped: SettledSummary['stopped'];
+    /** The service gives no answer: since when, why, and when it is asked next. */
+    offline: Offline | null;
+    /** Paused by the account: when /me is asked next (epoch ms). */
+    nextAccountCheckAt: number | null;
   };
 }
 
@@ -162,7 +169,7 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
     },
     insertNew(folderId, name, stat, notBefore) {
       const row = files.get(files.insertNew(folderId, name, stat, notBefore))!;
-      book.fileChanged(row, 'NEW');
+      book.fileChanged(row, null);
       return row;
     },
     log(kind, message, ref) {
@@ -181,6 +188,12 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
     scheduler,
     service: opts.service ?? client.baseUrl,
   });
+  const connectivity = createConnectivity(ctx, state, {
+    runReconcile: () => scheduler.runReconcile(),
+    onChange: () => events.emit('connectivity', { offline: state.offline !== null }),
+  });
+  // Every request the engine sends goes through this client, so every reply (or none) is seen.
+  ctx.client = connectivity.observe(client);
   const watching = createWatchBatching(
     ctx,
     state,
@@ -226,9 +239,16 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
       if (timers.keepAlive) clearInterval(timers.keepAlive);
       timers.keepAlive = null;
       for (const u of state.uploading.values()) u.controller.abort();
-      for (const t of [timers.reconcile, timers.poll, timers.due, timers.confirm, ...timers.changes.values()])
+      for (const t of [
+        timers.reconcile,
+        timers.poll,
+        timers.probe,
+        timers.due,
+        timers.confirm,
+        ...timers.changes.values(),
+      ])
         if (t) clearTimeout(t);
-      timers.reconcile = timers.poll = timers.due = timers.confirm = null;
+      timers.reconcile = timers.poll = timers.probe = timers.due = timers.confirm = null;
       timers.changes.clear();
       await Promise.all([...state.watches.values()].map((w) => w.close().catch(() => undefined)));
       state.watches.clear();
@@ -281,9 +301,23 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
       });
     },
 
+    checkNow() {
+      connectivity.checkNow();
+      account.checkNow();
+    },
+
     get state() {
-      const { running, userPaused, accountPaused, stopped } = state;
-      return { running, userPaused, accountPaused, stopped };
+      const { running, userPaused, accountPaused, stopped, offline } = state;
+      const nextAccountCheckAt =
+        accountPaused && state.timers.poll ? (state.pausePoll?.nextAt ?? null) : null;
+      return {
+        running,
+        userPaused,
+        accountPaused,
+        stopped,
+        offline: offline && { ...offline },
+        nextAccountCheckAt,
+      };
     },
   };
   return engine;

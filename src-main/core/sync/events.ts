@@ -4,12 +4,12 @@ import type { FileState } from './types';
 
 /** Everything the engine tells its wrapper (CLI, app). Payloads are plain data, safe to serialize. */
 export interface SyncEvents {
-  /** A file row changed state. */
+  /** A file row changed state; `from` is null for a row just made (a file seen for the first time). */
   file: {
     fileId: number;
     folderId: number;
     name: string;
-    from: FileState;
+    from: FileState | null;
     to: FileState;
     reasonCode: string | null;
     reason: string | null;
@@ -36,6 +36,8 @@ export interface SyncEvents {
   /** Uploads paused by the account (402): they resume by themselves once /me allows uploads. */
   paused: { code: string; message: string };
   resumed: { reason: string };
+  /** The service stopped answering (connection refused, DNS, timeout), a probe failed, or it answers again. */
+  connectivity: { offline: boolean };
   /** The engine stopped and needs the user: 'auth' (a key is needed) or 'closed' (account closed). */
   stopped: { reaction: 'auth' | 'closed'; code: string; message: string };
   /** A problem that is not one file's: a folder missing, a watcher failing, a listing failing. */

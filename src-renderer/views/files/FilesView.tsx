@@ -1,100 +1,149 @@
-import { useEffect, useRef, useState } from 'react';
-import type { FileItem } from '../../../src-shared/contract';
-import { MIB } from '../../../src-shared/domain/bytes';
+import { useEffect, useState } from 'react';
+import type { BulkDeleteJob, IndexedFile, Selection } from '../../../src-shared/contract';
 import { call } from '../../api/core-ref';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Icon } from '../../components/Icon';
 import { ViewHeader } from '../../components/ViewHeader';
 import { formatBytes } from '../../lib/format';
 import { plural } from '../../lib/plural';
-import { FILES_PAGE, useFiles } from '../../stores/files-store';
 import { useUi } from '../../stores/ui-store';
+import { BulkDeleteDialog } from './BulkDeleteDialog';
+import { FilesTable } from './FilesTable';
+import { cleanFilter, useIndexView } from './index-store';
+import { Preview } from './Preview';
+import { saveText } from './save-file';
 import { UploadFromUrl } from './UploadFromUrl';
+import './files.css';
 
-const ROW_REM = 3;
-const STALE_AFTER_MS = 5 * 60_000;
-
+/**
+ * Every live file of the account, from the local remote index (docs/remote-index.md): search,
+ * filters and sorting over 100,000 files without a request; select many and delete, copy their
+ * links or export them; a preview of the one clicked.
+ */
 export function FilesView() {
-  const s = useFiles();
+  const s = useIndexView();
   const [fromUrl, setFromUrl] = useState(false);
-  const [doomed, setDoomed] = useState<FileItem | null>(null);
+  const [doomed, setDoomed] = useState<Selection | null>(null);
+  const [doomedName, setDoomedName] = useState<string | undefined>(undefined);
+  const [refreshing, setRefreshing] = useState(false);
   const toast = useUi((st) => st.toast);
 
   useEffect(() => {
-    // The local copy shows at once; the listing (a request per 100 files) is re-read only when stale.
-    void useFiles
-      .getState()
-      .ensureFresh(STALE_AFTER_MS)
-      .catch(() => undefined);
+    useIndexView.getState().reload();
+    void call('files.bulkDelete.progress', {}).then((r) => {
+      if (r.ok) useIndexView.setState({ job: r.value });
+    });
   }, []);
+
+  const refresh = async () => {
+    setRefreshing(true);
+    const r = await call('files.index.refresh', {});
+    setRefreshing(false);
+    if (!r.ok) toast('error', r.error.message);
+    else if (r.value.added + r.value.removed > 0)
+      toast('info', `${plural(r.value.added, 'new file')}, ${plural(r.value.removed, 'file')} gone.`);
+    useIndexView.getState().reload();
+  };
+
+  const deleteOne = (f: IndexedFile) => {
+    setDoomedName(f.name);
+    setDoomed({ ids: [f.id] });
+  };
 
   return (
     <>
-      <ViewHeader title="Files" fetchedAt={s.fetchedAt} offline={s.offline}>
-        <button type="button" className="btn" onClick={() => void s.refresh()}>
+      <ViewHeader title="Files" fetchedAt={s.status?.refreshedAt ?? null}>
+        <button type="button" className="btn" onClick={() => void refresh()} disabled={refreshing}>
           <Icon name="refresh" /> Refresh
         </button>
         <button type="button" className="btn primary" onClick={() => setFromUrl(true)} disabled={fromUrl}>
           <Icon name="link" /> Upload from URL
         </button>
       </ViewHeader>
-      <div className="content stack" style={{ overflow: 'hidden', display: 'flex', flexDirection: 'column' }}>
+      <div className="content stack" style={{ overflowY: 'auto', display: 'flex', flexDirection: 'column' }}>
         {fromUrl ? <UploadFromUrl onClose={() => setFromUrl(false)} /> : null}
         <Filters />
-        <div
-          className="card"
-          style={{ padding: 0, flex: 1, display: 'flex', flexDirection: 'column', minHeight: '16rem' }}
-        >
-          <div className="vhead" aria-hidden="true">
-            <span>Name</span>
-            <span className="hide-narrow">Bucket</span>
-            <span style={{ textAlign: 'right' }}>Size</span>
-            <span className="hide-narrow">Uploaded (IST)</span>
-            <span />
+        {s.error ? (
+          <div className="banner warn" role="alert">
+            {s.error}
           </div>
-          <VirtualList onDelete={setDoomed} />
-          <div
-            className="small muted"
-            style={{ padding: '0.5rem 0.75rem', borderTop: '1px solid var(--border)' }}
-            data-testid="files-total"
-          >
-            {plural(s.total, 'file')}
+        ) : null}
+        <div className="files-layout">
+          <div className="card files-main" style={{ padding: 0 }}>
+            <JobProgress job={s.job} />
+            <SelectionBar
+              onDelete={(sel) => {
+                setDoomedName(undefined);
+                setDoomed(sel);
+              }}
+            />
+            <FilesTable onDelete={deleteOne} />
+            <div
+              className="small muted"
+              style={{ padding: '0.5rem 0.75rem', borderTop: '1px solid var(--border)' }}
+              data-testid="files-total"
+            >
+              {plural(s.total, 'file')} · {formatBytes(s.bytes)}
+              {s.status && !s.status.complete ? ' · still reading the listing' : ''}
+            </div>
           </div>
+          {s.focused ? (
+            <Preview
+              key={s.focused.id}
+              file={s.focused}
+              onClose={() => useIndexView.setState({ focused: null })}
+            />
+          ) : null}
         </div>
       </div>
-      <ConfirmDialog
-        open={doomed !== null}
-        title={`Delete ${doomed?.name ?? ''}?`}
-        confirmLabel="Delete file"
-        danger
+      <BulkDeleteDialog
+        selection={doomed}
+        name={doomedName}
         onCancel={() => setDoomed(null)}
-        onConfirm={async () => {
-          const f = doomed;
+        onConfirm={async (sel) => {
           setDoomed(null);
-          if (!f) return;
-          const r = await call('files.delete', { id: f.id });
-          if (r.ok) toast('info', `${f.name} deleted; its link stops working now.`);
-          else toast('error', r.error.message);
+          const r = await call('files.bulkDelete.start', sel);
+          if (!r.ok) return toast('error', r.error.message);
+          useIndexView.setState({ job: r.value });
+          useIndexView.getState().clearSelection();
         }}
-      >
-        <strong>{doomed?.name}</strong> in bucket <strong>{doomed?.bucket}</strong> stops being served at
-        once, and anyone using its link gets an error. This cannot be undone.
-      </ConfirmDialog>
+      />
     </>
   );
 }
 
+const TYPES = [
+  { value: '', label: 'All types' },
+  { value: 'image', label: 'Images' },
+  { value: 'application/pdf', label: 'PDFs' },
+  { value: 'video', label: 'Video' },
+  { value: 'audio', label: 'Audio' },
+  { value: 'text', label: 'Text' },
+];
+
 function Filters() {
-  const { filters, buckets, setFilters } = useFiles();
-  const [search, setSearch] = useState(filters.search ?? '');
+  const { filter, buckets, setFilter } = useIndexView();
+  const [search, setSearch] = useState(filter.search ?? '');
+  const [ext, setExt] = useState((filter.extensions ?? []).join(', '));
   useEffect(() => {
-    const t = setTimeout(() => setFilters({ search }), 200);
+    const t = setTimeout(() => {
+      if ((useIndexView.getState().filter.search ?? '') !== search) setFilter({ search });
+    }, 200);
     return () => clearTimeout(t);
-  }, [search, setFilters]);
-  const mib = (v: string) => (v === '' ? undefined : Math.round(Number(v) * MIB));
+  }, [search, setFilter]);
+  useEffect(() => {
+    const t = setTimeout(() => {
+      const list = ext
+        .split(/[\s,]+/)
+        .map((e) => e.replace(/^\./, ''))
+        .filter((e) => /^[A-Za-z0-9]{1,10}$/.test(e));
+      const now = useIndexView.getState().filter.extensions ?? [];
+      if (list.join(',') !== now.join(',')) setFilter({ extensions: list });
+    }, 300);
+    return () => clearTimeout(t);
+  }, [ext, setFilter]);
   return (
-    <search className="filters" aria-label="Filter files">
-      <label className="field">
+    <search className="files-filters" aria-label="Filter files">
+      <label className="field search">
         Name contains
         <input
           type="search"
@@ -106,8 +155,8 @@ function Filters() {
       <label className="field">
         Bucket
         <select
-          value={filters.bucket ?? ''}
-          onChange={(e) => setFilters({ bucket: e.target.value || undefined })}
+          value={filter.bucket ?? ''}
+          onChange={(e) => setFilter({ bucket: e.target.value || undefined })}
         >
           <option value="">All buckets</option>
           {buckets.map((b) => (
@@ -118,172 +167,115 @@ function Filters() {
         </select>
       </label>
       <label className="field">
-        Min size (MiB)
-        <input
-          type="number"
-          min="0"
-          step="any"
-          onChange={(e) => setFilters({ minBytes: mib(e.target.value) })}
-        />
+        Type
+        <select value={filter.type ?? ''} onChange={(e) => setFilter({ type: e.target.value || undefined })}>
+          {TYPES.map((t) => (
+            <option key={t.value} value={t.value}>
+              {t.label}
+            </option>
+          ))}
+        </select>
       </label>
       <label className="field">
-        Max size (MiB)
-        <input
-          type="number"
-          min="0"
-          step="any"
-          onChange={(e) => setFilters({ maxBytes: mib(e.target.value) })}
-        />
+        Extensions
+        <input value={ext} onChange={(e) => setExt(e.target.value)} placeholder="pdf, png" />
       </label>
-      <fieldset className="field date-range">
-        <legend>Uploaded between (IST)</legend>
-        <div className="row">
-          <input
-            type="date"
-            aria-label="From"
-            max={filters.to}
-            onChange={(e) => setFilters({ from: e.target.value || undefined })}
-          />
-          <span className="muted" aria-hidden="true">
-            –
-          </span>
-          <input
-            type="date"
-            aria-label="To"
-            min={filters.from}
-            onChange={(e) => setFilters({ to: e.target.value || undefined })}
-          />
-        </div>
-      </fieldset>
     </search>
   );
 }
 
-/** Only the rows in view exist in the DOM; pages of 100 are fetched from the core's local copy as they scroll in. */
-function VirtualList({ onDelete }: { onDelete(f: FileItem): void }) {
-  const { total, pages, ensurePage } = useFiles();
-  const box = useRef<HTMLElement>(null);
-  const [scrollTop, setScrollTop] = useState(0);
-  const [height, setHeight] = useState(600);
-  const rowPx = ROW_REM * Number.parseFloat(getComputedStyle(document.documentElement).fontSize || '16');
+function SelectionBar({ onDelete }: { onDelete(s: Selection): void }) {
+  const s = useIndexView();
+  const toast = useUi((st) => st.toast);
+  const count = s.pickedCount();
+  const selection = s.selection();
+  // With nothing picked, export is of the filter's matches: the whole view, not the rows loaded.
+  const exportOf: Selection = selection ?? { filter: cleanFilter(s.filter), except: [] };
 
-  useEffect(() => {
-    const el = box.current;
-    if (!el) return;
-    const ro = new ResizeObserver(() => setHeight(el.clientHeight));
-    ro.observe(el);
-    return () => ro.disconnect();
-  }, []);
+  const exportAs = async (format: 'csv' | 'json') => {
+    const r = await call('files.export', { selection: exportOf, format });
+    if (!r.ok) return toast('error', r.error.message);
+    saveText(r.value.fileName, r.value.mime, r.value.text);
+    toast('info', `${plural(r.value.count, 'file')} exported to ${r.value.fileName}.`);
+  };
+  const copyUrls = async () => {
+    if (!selection) return;
+    const r = await call('files.export', { selection, format: 'urls' });
+    if (!r.ok) return toast('error', r.error.message);
+    try {
+      await navigator.clipboard.writeText(r.value.text);
+      toast('info', `${plural(r.value.count, 'link')} copied, one a line.`);
+    } catch {
+      toast('error', 'The clipboard refused the links; export them as CSV instead.');
+    }
+  };
 
-  const first = Math.max(0, Math.floor(scrollTop / rowPx) - 5);
-  const last = Math.min(total, Math.ceil((scrollTop + height) / rowPx) + 5);
-  useEffect(() => {
-    for (let p = Math.floor(first / FILES_PAGE); p <= Math.floor(Math.max(first, last - 1) / FILES_PAGE); p++)
-      void ensurePage(p);
-  }, [first, last, ensurePage]);
-
-  const rows = [];
-  for (let i = first; i < last; i++) {
-    const f = pages[Math.floor(i / FILES_PAGE)]?.[i % FILES_PAGE];
-    rows.push(
-      <div
-        key={f ? f.id : `p${i}`}
-        className="vrow"
-        style={{ top: i * rowPx, height: rowPx }}
-        data-testid={f ? 'file-row' : undefined}
-      >
-        {f ? <FileRow file={f} onDelete={onDelete} /> : <span className="muted small">Loading…</span>}
-      </div>,
-    );
-  }
   return (
-    <section
-      ref={box}
-      className="vlist"
-      style={{ flex: 1 }}
-      onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
-      aria-label="Files"
-    >
-      {total === 0 ? <div className="empty">No files match.</div> : null}
-      <div style={{ height: total * rowPx }}>{rows}</div>
-    </section>
+    <div className="files-bar" role="toolbar" aria-label="Selection">
+      <span className="small grow" data-testid="selection-count" aria-live="polite">
+        {count > 0 ? `${plural(count, 'file')} selected` : 'Click, Shift-click or Ctrl-click rows to select'}
+      </span>
+      {s.total > 0 && !(s.picked.mode === 'all' && s.picked.except.size === 0) ? (
+        <button type="button" className="btn small" onClick={() => s.selectAllMatching()}>
+          Select all {s.total.toLocaleString('en')}
+        </button>
+      ) : null}
+      {count > 0 ? (
+        <>
+          <button type="button" className="btn small ghost" onClick={() => s.clearSelection()}>
+            Clear
+          </button>
+          <button type="button" className="btn small" onClick={() => void copyUrls()}>
+            <Icon name="copy" /> Copy URLs
+          </button>
+        </>
+      ) : null}
+      <button
+        type="button"
+        className="btn small"
+        onClick={() => void exportAs('csv')}
+        title={selection ? 'Export the selected files' : 'Export every file this filter matches'}
+      >
+        Export CSV
+      </button>
+      <button
+        type="button"
+        className="btn small"
+        onClick={() => void exportAs('json')}
+        title={selection ? 'Export the selected files' : 'Export every file this filter matches'}
+      >
+        Export JSON
+      </button>
+      {selection ? (
+        <button type="button" className="btn small danger" onClick={() => onDelete(selection)}>
+          <Icon name="trash" /> Delete…
+        </button>
+      ) : null}
+    </div>
   );
 }
 
-function FileRow({ file, onDelete }: { file: FileItem; onDelete(f: FileItem): void }) {
-  const toast = useUi((s) => s.toast);
+function JobProgress({ job }: { job: BulkDeleteJob | null }) {
+  if (!job || (job.state !== 'running' && job.finishedAt !== null && Date.now() - job.finishedAt > 60_000))
+    return null;
+  const settled = job.done + job.failed;
+  const text =
+    job.state === 'running'
+      ? `Deleting ${settled.toLocaleString('en')} of ${plural(job.total, 'file')}…`
+      : job.state === 'finished'
+        ? `Deleted ${plural(job.done, 'file')}${job.failed > 0 ? `; ${job.failed} refused (${job.lastError?.message ?? ''})` : ''}.`
+        : job.state === 'cancelled'
+          ? `Delete cancelled after ${plural(job.done, 'file')}.`
+          : `Delete stopped after ${plural(job.done, 'file')}: ${job.lastError?.message ?? ''}`;
   return (
-    <>
-      <span className="name" title={file.name}>
-        <a
-          href={file.url}
-          target="_blank"
-          rel="noopener noreferrer"
-          data-testid="file-url"
-          style={{ color: 'inherit', textDecoration: 'none' }}
-        >
-          {file.name}
-        </a>
-      </span>
-      <span className="muted small hide-narrow">{file.bucket}</span>
-      <span className="num small" style={{ textAlign: 'right' }}>
-        {formatBytes(file.size_bytes)}
-      </span>
-      {file.created_at !== null ? (
-        <span className="muted small num hide-narrow">{file.created_at}</span>
-      ) : (
-        <span
-          className="muted small hide-narrow"
-          title="Live; the service gives its upload date with the next refresh of the listing."
-        >
-          not listed yet
-        </span>
-      )}
-      <span className="row" style={{ gap: '0.15rem', flexWrap: 'nowrap' }}>
-        <button
-          type="button"
-          className="btn small ghost"
-          aria-label={`Copy the link of ${file.name}`}
-          title="Copy link"
-          onClick={async () => {
-            try {
-              await navigator.clipboard.writeText(file.url);
-              toast('info', 'Link copied.');
-            } catch {
-              toast(
-                'error',
-                'The clipboard refused the link; open the file and copy it from the address bar.',
-              );
-            }
-          }}
-        >
-          <span style={{ width: '1rem', display: 'inline-flex' }}>
-            <Icon name="copy" />
-          </span>
+    <div className="bulk-progress" data-testid="bulk-progress" data-state={job.state}>
+      <span className="small">{text}</span>
+      <progress max={job.total} value={settled} aria-label="Delete progress" />
+      {job.state === 'running' ? (
+        <button type="button" className="btn small" onClick={() => void call('files.bulkDelete.cancel', {})}>
+          Cancel
         </button>
-        <button
-          type="button"
-          className="btn small ghost"
-          aria-label={`Open ${file.name}`}
-          title="Open"
-          onClick={() => window.open(file.url, '_blank', 'noopener,noreferrer')}
-        >
-          <span style={{ width: '1rem', display: 'inline-flex' }}>
-            <Icon name="open" />
-          </span>
-        </button>
-        <button
-          type="button"
-          className="btn small ghost danger"
-          aria-label={`Delete ${file.name}`}
-          title="Delete"
-          onClick={() => onDelete(file)}
-        >
-          <span style={{ width: '1rem', display: 'inline-flex' }}>
-            <Icon name="trash" />
-          </span>
-        </button>
-      </span>
-    </>
+      ) : null}
+    </div>
   );
 }

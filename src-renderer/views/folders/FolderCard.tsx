@@ -6,6 +6,7 @@ import { Icon } from '../../components/Icon';
 import { orToast } from '../../stores/ui-store';
 import { FolderPreview } from './FolderPreview';
 import { FolderRentShare } from './FolderRentShare';
+import { FolderStatus } from './FolderStatus';
 import { OutsideLinksToggle } from './OutsideLinksToggle';
 
 export function FolderCard({ folder }: { folder: FolderView }) {
@@ -28,15 +29,7 @@ export function FolderCard({ folder }: { folder: FolderView }) {
             {folder.mode === 'mirror' ? 'mirror (local deletes delete online)' : 'upload only'}
           </div>
         </div>
-        {folder.paused ? (
-          <span className="badge warn">Paused</span>
-        ) : c.pending > 0 ? (
-          <span className="badge ok">Syncing</span>
-        ) : (
-          <span className="badge ok">
-            <Icon name="check" /> In sync
-          </span>
-        )}
+        <FolderStatus folder={folder} />
       </div>
       {folder.problem ? <div className="error-text">{folder.problem}</div> : null}
       <dl className="row small" style={{ gap: '1.5rem', margin: 0 }}>

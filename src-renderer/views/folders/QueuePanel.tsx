@@ -1,8 +1,11 @@
 import type { FolderView, Queue } from '../../../src-shared/contract';
+import { failureSentence } from '../../../src-shared/domain/failure-text';
 import { call } from '../../api/core-ref';
 import { Icon } from '../../components/Icon';
-import { formatBytes, formatDuration, formatTime } from '../../lib/format';
+import { clockTime } from '../../lib/clock-time';
+import { formatBytes, formatDuration } from '../../lib/format';
 import { plural } from '../../lib/plural';
+import { useSync } from '../../stores/sync-store';
 import { orToast } from '../../stores/ui-store';
 
 const STATE_WORD: Record<string, string> = {
@@ -15,6 +18,8 @@ const STATE_WORD: Record<string, string> = {
 };
 
 export function QueuePanel({ queue }: { queue: Queue }) {
+  // Offline (the core's word): nothing is being sent, whatever state the rows were left in.
+  const offline = useSync((s) => s.overview?.offline != null);
   return (
     <section className="card stack" aria-labelledby="queue-title" style={{ gap: '0.5rem' }}>
       <div className="row">
@@ -22,7 +27,9 @@ export function QueuePanel({ queue }: { queue: Queue }) {
           Queue
         </h2>
         <span className="muted small">
-          {queue.active.length} in progress · {queue.waiting.toLocaleString()} waiting
+          {offline
+            ? `${(queue.active.length + queue.waiting).toLocaleString()} waiting (offline)`
+            : `${queue.active.length} in progress · ${queue.waiting.toLocaleString()} waiting`}
         </span>
       </div>
       {queue.active.length === 0 ? (
@@ -45,7 +52,8 @@ export function QueuePanel({ queue }: { queue: Queue }) {
                   <td>
                     <div style={{ fontWeight: 550, overflowWrap: 'anywhere' }}>{q.name}</div>
                     <div className="small muted">
-                      {STATE_WORD[q.state] ?? q.state} · {formatBytes(q.sizeBytes)}
+                      {offline ? 'Waiting: offline' : (STATE_WORD[q.state] ?? q.state)} ·{' '}
+                      {formatBytes(q.sizeBytes)}
                     </div>
                   </td>
                   <td>
@@ -61,9 +69,9 @@ export function QueuePanel({ queue }: { queue: Queue }) {
                     </div>
                   </td>
                   <td className="right num small">
-                    {q.bytesPerSecond ? `${formatBytes(q.bytesPerSecond)}/s` : '—'}
+                    {!offline && q.bytesPerSecond ? `${formatBytes(q.bytesPerSecond)}/s` : '—'}
                   </td>
-                  <td className="right num small">{formatDuration(q.etaSeconds)}</td>
+                  <td className="right num small">{offline ? '—' : formatDuration(q.etaSeconds)}</td>
                 </tr>
               );
             })}
@@ -114,11 +122,11 @@ export function ProblemsPanel({ queue, folders }: { queue: Queue; folders: Folde
                   {p.state === 'FAILED' ? 'Failed' : 'Skipped'}
                 </span>
               </td>
-              <td className="small">
-                <span className="mono muted">{p.code}</span> {p.reason}
+              <td className="small" title={p.reason} data-testid="problem-reason">
+                <span className="mono muted">{p.code}</span>{' '}
+                {p.state === 'FAILED' ? failureSentence(p, clockTime) : p.reason}
               </td>
               <td className="right small">
-                {p.nextRetryAt ? <span className="muted">retry {formatTime(p.nextRetryAt)} </span> : null}
                 {p.state === 'FAILED' ? (
                   <button
                     type="button"

@@ -101,7 +101,7 @@ export function UsageChart({ days }: { days: UsageSnapshot[] }) {
         </span>
         <span>
           <i style={{ background: 'var(--warn)' }} />
-          Rent charged (right scale)
+          Rent (right scale)
         </span>
       </figcaption>
     </figure>

@@ -7,6 +7,7 @@ import { formatBytes } from '../../lib/format';
 import { plural } from '../../lib/plural';
 import { useAccount } from '../../stores/account-store';
 import { UsageChart } from './UsageChart';
+import { OUTCOME_WORD, totalsByOutcome } from './usage-totals';
 
 export function UsageView() {
   const range = useAccount((s) => s.range);
@@ -16,7 +17,7 @@ export function UsageView() {
     void load();
   }, [load]);
   const days = usage?.value ?? [];
-  const total = days.reduce((n, d) => n + d.rent_paise, 0);
+  const totals = totalsByOutcome(days);
 
   return (
     <>
@@ -39,7 +40,14 @@ export function UsageView() {
             <h2 style={{ margin: 0 }}>Bytes and rent per day</h2>
             <span className="spacer" />
             <span className="muted small num">
-              {plural(days.length, 'day')} measured · {formatRupees(total)} charged
+              {plural(days.length, 'day')} measured
+              {totals.map((t) => (
+                <span key={t.outcome} data-testid={`usage-total-${t.outcome.toLowerCase()}`}>
+                  {' '}
+                  · {formatRupees(t.paise)} {OUTCOME_WORD[t.outcome] ?? t.outcome.toLowerCase()} (
+                  {plural(t.days, 'day')})
+                </span>
+              ))}
             </span>
           </div>
           {days.length ? (

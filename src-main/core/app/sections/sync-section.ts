@@ -65,6 +65,11 @@ export function syncSection(ctx: AppContext, runtime: SyncRuntime): Section {
           e.resume(r.folderId);
           return ok({ done: true as const });
         }),
+      'sync.checkNow': () =>
+        withEngine((e) => {
+          e.checkNow();
+          return ok({ done: true as const });
+        }),
       'sync.retry': (r) =>
         withEngine((e) => {
           if (r.fileId !== undefined) {

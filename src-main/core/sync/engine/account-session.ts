@@ -27,7 +27,12 @@ export interface AccountSession {
   finishStartup(): Promise<void>;
   /** /me did not answer at start: ask again with backoff until it does, then finish the start-up. */
   confirmAccountLater(scans: Promise<unknown>, attempt: number): void;
+  /** Paused by the account: ask /me now (a "Check now", a window that regains focus), not at the next poll. */
+  checkNow(): void;
 }
+
+/** The first poll of /me after a 402; each next one waits twice as long, up to `pausePollMs`. */
+export const PAUSE_POLL_FIRST_MS = 2_000;
 
 /**
  * The account gate: what the account allows. It pauses uploads on 402 and polls /me sparingly until they
@@ -52,17 +57,32 @@ export function createAccountSession(
     schedulePoll();
   }
 
-  function schedulePoll() {
+  // 2 s, 4 s, 8 s ... up to pausePollMs (a minute): a top-up is seen within seconds, and a long pause
+  // costs one request a minute of the budget. A wallet topped up after an hour waits at most that minute,
+  // unless the person says so ("Check now", the window regaining focus).
+  function schedulePoll(delayMs?: number) {
     if (state.timers.poll || !state.running || state.stopped) return;
+    const attempt = (state.pausePoll?.attempt ?? 0) + 1;
+    const wait = delayMs ?? Math.min(options.pausePollMs, PAUSE_POLL_FIRST_MS * 2 ** (attempt - 1));
+    state.pausePoll = { attempt, nextAt: ctx.now() + wait };
     state.timers.poll = setTimeout(() => {
       state.timers.poll = null;
       // A poll that threw is asked again later, so a pause cannot outlive the account's refusal.
       void runInBackground(
         ctx,
-        { what: 'Asking the service whether uploads may resume', onError: schedulePoll },
+        { what: 'Asking the service whether uploads may resume', onError: () => schedulePoll() },
         pollAccount,
       );
-    }, options.pausePollMs);
+    }, wait);
+  }
+
+  function checkNow() {
+    if (!state.accountPaused || !state.running || state.stopped) return;
+    if (state.timers.poll) clearTimeout(state.timers.poll);
+    state.timers.poll = null;
+    // The interval starts over: a person who just topped up may press again in a few seconds.
+    state.pausePoll = null;
+    schedulePoll(0);
   }
 
   async function pollAccount() {
@@ -71,6 +91,7 @@ export function createAccountSession(
     if (me.ok) state.rules = rulesFrom(me.value);
     if (me.ok && uploadsAllowed(me.value)) {
       state.accountPaused = null;
+      state.pausePoll = null;
       transitionAll(ctx, 'PAUSED', 'QUEUED', { reasonCode: null, reason: null });
       ctx.log('resumed', 'Uploads resumed: the account allows uploads again.');
       events.emit('resumed', { reason: 'The account allows uploads again.' });
@@ -160,5 +181,5 @@ export function createAccountSession(
     );
   }
 
-  return { pauseForAccount, stopFor, openAccount, finishStartup, confirmAccountLater };
+  return { pauseForAccount, stopFor, openAccount, finishStartup, confirmAccountLater, checkNow };
 }

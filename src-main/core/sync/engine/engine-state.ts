@@ -2,6 +2,7 @@ import { DOCUMENTED_RULES } from '../account/account-gate';
 import type { UploadRules } from '../local/local-checks';
 import { type SpeedMeter, speedMeter } from '../progress';
 import type { FolderWatch, WatchChange } from '../watch/watch-folder';
+import type { Offline } from './connectivity';
 
 /** Why the engine stopped (401, account closed): it needs the user, and a new engine with a new client. */
 export interface StopReason {
@@ -31,6 +32,10 @@ export interface EngineState {
   userPaused: boolean;
   /** The account refuses uploads (402): queued rows wait as PAUSED until /me allows them. */
   accountPaused: { code: string; message: string } | null;
+  /** The service gave no answer (connection refused, DNS, timeout): only a probe of /me is sent until it does. */
+  offline: Offline | null;
+  /** The account's refusal (402) is being asked about: which poll this is, and when the next one goes. */
+  pausePoll: { attempt: number; nextAt: number } | null;
   /** Set once, on 401 or account closed: nothing more is sent. */
   stopped: StopReason | null;
   /** Between start() and the end of its /me call and reconciliation: only scans may run. */
@@ -61,6 +66,8 @@ export interface EngineState {
     reconcile: NodeJS.Timeout | null;
     /** /me while the account pauses uploads. */
     poll: NodeJS.Timeout | null;
+    /** /me while offline, to learn that the service answers again. */
+    probe: NodeJS.Timeout | null;
     /** /me again while the account the rows belong to is unconfirmed. */
     confirm: NodeJS.Timeout | null;
     /** The next retry or stability window that falls due. */
@@ -94,6 +101,8 @@ export function createEngineState(): EngineState {
     running: false,
     userPaused: false,
     accountPaused: null,
+    offline: null,
+    pausePoll: null,
     stopped: null,
     startingUp: false,
     rules: DOCUMENTED_RULES,
@@ -107,7 +116,15 @@ export function createEngineState(): EngineState {
     pumpQueued: false,
     watches: new Map(),
     pendingChanges: new Map(),
-    timers: { reconcile: null, poll: null, confirm: null, due: null, changes: new Map(), keepAlive: null },
+    timers: {
+      reconcile: null,
+      poll: null,
+      probe: null,
+      confirm: null,
+      due: null,
+      changes: new Map(),
+      keepAlive: null,
+    },
     progress: {
       counted: new Map(),
       filesDone: 0,

@@ -11,7 +11,7 @@ export interface ProgressBookkeeping {
    * The one way out of a `file` event (SyncContext.transition and insertNew call it): the listeners are told,
    * and the session's counts and the folder's in-sync flag follow.
    */
-  fileChanged(row: FileRow, from: FileState): void;
+  fileChanged(row: FileRow, from: FileState | null): void;
   /** Bytes of one upload sent so far: the speed, its `upload-progress` event, the overall `progress`. */
   uploadProgress(row: FileRow, slot: UploadSlot, sent: number): void;
   /** The overall `progress` event, at most four times a second unless forced. */
@@ -39,9 +39,11 @@ export function createProgressBookkeeping(
   const { events, files, folders, trash, now } = deps;
   const p = state.progress;
 
-  function fileChanged(row: FileRow, from: FileState) {
+  function fileChanged(row: FileRow, from: FileState | null) {
     const e = fileEvent(row, from);
-    events.emit('file', e);
+    // A NEW row noticed changed again is still NEW: nothing for a listener ("NEW -> NEW"). A row just
+    // made says so with `from: null`.
+    if (!(from === 'NEW' && row.state === 'NEW')) events.emit('file', e);
     p.inSync.delete(e.folderId);
     p.dirtyFolders.add(e.folderId);
     if (e.to === 'QUEUED' && !p.counted.has(e.fileId))
@@ -63,8 +65,11 @@ export function createProgressBookkeeping(
     const t = now();
     if (!force && t - p.lastEmittedAt < 250) return;
     p.lastEmittedAt = t;
+    // Only uploads still counted as pending: one that just went LIVE has moved its bytes to bytesDone
+    // already (its slot goes right after), and one not counted in this session is in no total. Each is
+    // capped at its counted size, so bytesSent never passes bytesTotal.
     let inflight = 0;
-    for (const u of state.uploading.values()) inflight += u.sent;
+    for (const [fileId, u] of state.uploading) inflight += Math.min(u.sent, p.counted.get(fileId) ?? 0);
     let pendingBytes = 0;
     for (const b of p.counted.values()) pendingBytes += b;
     const bps = p.meter.bytesPerSecond(t);
@@ -125,7 +130,7 @@ export function createProgressBookkeeping(
   return { fileChanged, uploadProgress, emitProgress, checkInSync, isSettled };
 }
 
-function fileEvent(row: FileRow, from: FileState): SyncEvents['file'] {
+function fileEvent(row: FileRow, from: FileState | null): SyncEvents['file'] {
   return {
     fileId: row.id,
     folderId: row.folderId,

@@ -55,13 +55,15 @@ export function createScheduler(ctx: SyncContext, state: EngineState, book: Prog
       for (const r of files.dueRetries(50, t))
         ctx.transition(r.id, 'QUEUED', { nextRetryAt: null }, ['FAILED']);
       startHashing(t, pausedFolders);
-      if (!state.accountPaused) startUploads(t, pausedFolders);
-      else if (files.inState('QUEUED', 1).length) {
-        const { code, message } = state.accountPaused;
-        transitionAll(ctx, 'QUEUED', 'PAUSED', { reasonCode: code, reason: message });
-      }
+      // Offline: nothing is sent but the connectivity probe; the rows wait as they are.
+      if (state.accountPaused) {
+        if (files.inState('QUEUED', 1).length) {
+          const { code, message } = state.accountPaused;
+          transitionAll(ctx, 'QUEUED', 'PAUSED', { reasonCode: code, reason: message });
+        }
+      } else if (!state.offline) startUploads(t, pausedFolders);
     }
-    if (!state.deleting) {
+    if (!state.deleting && !state.offline) {
       state.deleting = true;
       runInBackground(ctx, { what: 'Sending remote deletes', code: 'DELETE-FAILED' }, () =>
         runDeletes(ctx),
@@ -171,6 +173,8 @@ export function createScheduler(ctx: SyncContext, state: EngineState, book: Prog
   async function runReconcile(): Promise<void> {
     // Stopped (401, account closed): nothing more is sent; open intents are settled at the next start.
     if (state.stopped || !state.running) return;
+    // Offline: coming back online runs it (connectivity.ts); a listing now would only fail again.
+    if (state.offline) return;
     if (state.reconciling) {
       requestReconcile();
       return;

@@ -85,7 +85,8 @@ export function scheduleRetry(
     ctx.transition(row.id, 'FAILED', {
       attempts,
       reasonCode: e.code,
-      reason: `${e.message} Gave up after ${attempts} attempts; retry it when the problem is solved.`,
+      // What happened only: what comes next (no retry, the Retry button) is worded where it is shown.
+      reason: e.message,
       nextRetryAt: null,
     });
     ctx.log('gave-up', `${row.name}: gave up after ${attempts} attempts (${e.code}).`, {

@@ -1,0 +1,297 @@
+import type { BulkDeleteJob, IndexedFile, Selection } from '../../../../src-shared/contract/remote-index';
+import { formatIstDate } from '../../../../src-shared/domain/ist-time';
+import { type AppError, appError, err, ok, type Result } from '../../../../src-shared/errors';
+import { botIds } from '../../kb/bots';
+import { createEntryStore } from '../../kb/entries';
+import { bulkDeleteStore, runBulkDelete } from '../../remote-index/bulk-delete';
+import { filesToCsv, filesToJson } from '../../remote-index/export';
+import { keepIndexFresh } from '../../remote-index/index-keeper';
+import { indexStore } from '../../remote-index/index-store';
+import { createLinkIntegrity } from '../../remote-index/link-integrity';
+import { type AccountIndex, createRemoteIndex } from '../../remote-index/remote-index';
+import { serviceIdentity } from '../../sync/account/service-identity';
+import type { AppContext } from '../context';
+import { notConnected, plainError } from '../errors';
+import type { Section } from '../section';
+import type { Live } from '../session-holder';
+
+interface Followed {
+  live: Live;
+  index: AccountIndex;
+  accountId: number;
+  /** The first pass of a new index, while it runs: a person's Refresh waits for it, not beside it. */
+  firstPass: Promise<unknown>;
+  stopKeeper: () => Promise<void>;
+}
+
+type SelectionIn = Selection & { except?: number[] };
+
+/**
+ * The Files view on the remote index (docs/remote-index.md, "In the app"): its queries, the keeper
+ * that refreshes it per account, and the bulk actions on a selection (delete as a job kept in SQLite,
+ * export, the knowledge entries a delete would break).
+ */
+export function remoteFilesSection(ctx: AppContext): Section & { touched(): void } {
+  const remote = createRemoteIndex(ctx.db);
+  const jobs = bulkDeleteStore(ctx.db);
+  const entries = createEntryStore(ctx.db);
+  let current: Promise<Followed | null> = Promise.resolve(null);
+  let runner: { jobId: number; abort: AbortController; done: Promise<unknown> } | null = null;
+  let unsubscribe: (() => void) | null = null;
+
+  const emitStatus = (index: AccountIndex) => ctx.bus.emit('files.index.changed', index.status());
+  const emitJob = (job: BulkDeleteJob) => ctx.bus.emit('files.bulkDelete.changed', job);
+
+  async function stopRunner(): Promise<void> {
+    const r = runner;
+    runner = null;
+    if (!r) return;
+    r.abort.abort();
+    await r.done;
+  }
+
+  function startRunner(f: Followed, jobId: number): void {
+    const abort = new AbortController();
+    const done = runBulkDelete({
+      store: jobs,
+      jobId,
+      client: f.live.client,
+      signal: abort.signal,
+      onProgress: (job) => {
+        emitJob(job);
+        emitStatus(f.index);
+      },
+    }).finally(() => {
+      if (runner?.jobId === jobId) runner = null;
+    });
+    runner = { jobId, abort, done };
+  }
+
+  /** Which account the connection is (/me), its index, and the keeper; a job under way goes on. */
+  async function follow(live: Live): Promise<Followed | null> {
+    const service = serviceIdentity(live.connection, ctx.dataDir);
+    const me = await live.client.me({ lane: 'user' });
+    // Offline: the index of the account of this service refreshed last still answers.
+    const account = me.ok ? { service, clientId: me.value.client.id } : remote.lastAccount(service);
+    if (!account || ctx.session.live !== live) return null;
+    const index = remote.forAccount(account);
+    const accountId = indexStore(ctx.db).accountId(account);
+    const stop = new AbortController();
+    let keeper: { stop(): Promise<void> } | null = null;
+    const startKeeper = () => {
+      if (stop.signal.aborted) return;
+      keeper = keepIndexFresh({
+        index,
+        client: live.client,
+        onChange: () => emitStatus(index),
+        onStopped: (e) => ctx.log(`remote index: stopped (${e.code})`),
+      });
+    };
+    // The first pass of an account is a person waiting for the Files view: the user lane, each page
+    // shown as it lands; the keeper (background lane) takes over after it.
+    let firstPass: Promise<unknown> = Promise.resolve();
+    if (!index.status().complete && me.ok)
+      firstPass = index
+        .refresh(live.client, { lane: 'user', signal: stop.signal, onPage: () => emitStatus(index) })
+        .then(() => {
+          emitStatus(index);
+          startKeeper();
+        });
+    else startKeeper();
+    const f: Followed = {
+      live,
+      index,
+      accountId,
+      firstPass,
+      async stopKeeper() {
+        stop.abort();
+        await firstPass;
+        await keeper?.stop();
+      },
+    };
+    const job = jobs.latest(accountId);
+    if (job?.state === 'running') startRunner(f, job.id);
+    emitStatus(index);
+    return f;
+  }
+
+  async function switchTo(live: Live | null): Promise<void> {
+    const previous = current;
+    current = (async () => {
+      const old = await previous;
+      await stopRunner();
+      await old?.stopKeeper();
+      return live ? follow(live) : null;
+    })();
+    await current;
+  }
+
+  async function followed(): Promise<Result<Followed, AppError>> {
+    if (!ctx.session.live) return notConnected();
+    const f = await current;
+    if (!f)
+      return err(
+        appError(
+          'INDEX-UNAVAILABLE',
+          'The service did not say which account this is yet; try again shortly.',
+        ),
+      );
+    return ok(f);
+  }
+
+  /** The files of a selection in the index's newest-first order; ids the index lacks are skipped. */
+  function* filesOf(index: AccountIndex, s: SelectionIn): Generator<IndexedFile> {
+    if ('ids' in s) {
+      for (const id of s.ids) {
+        const f = index.get(id);
+        if (f) yield f;
+      }
+      return;
+    }
+    const except = new Set(s.except ?? []);
+    for (const f of index.each({ ...s.filter, sort: 'date' })) if (!except.has(f.id)) yield f;
+  }
+
+  return {
+    name: 'remote-files',
+    /** The client's replies changed the index (an upload, a delete): the view re-reads (coalesced by the bus). */
+    touched() {
+      void current.then((f) => {
+        if (f) emitStatus(f.index);
+      });
+    },
+    handlers: {
+      'files.index.query': async (q) => {
+        const f = await followed();
+        if (!f.ok) return f;
+        return f.value.index.page(q);
+      },
+      'files.index.summary': async (q) => {
+        const f = await followed();
+        if (!f.ok) return f;
+        const s = f.value.index.summary(q);
+        if (!s.ok) return s;
+        return ok({ ...s.value, status: f.value.index.status() });
+      },
+      'files.index.buckets': async () => {
+        const f = await followed();
+        if (!f.ok) return f;
+        return ok({ buckets: f.value.index.buckets() });
+      },
+      'files.index.refresh': async () => {
+        const f = await followed();
+        if (!f.ok) return f;
+        // Two passes over one index at once would each move its place; the second waits.
+        await f.value.firstPass;
+        const r = await f.value.index.refresh(f.value.live.client, { lane: 'user' });
+        if (!r.ok) return err(plainError(r.error));
+        emitStatus(f.value.index);
+        return ok({ requests: r.value.requests, added: r.value.added, removed: r.value.removed });
+      },
+      'files.selection.summary': async (s) => {
+        const f = await followed();
+        if (!f.ok) return f;
+        if ('filter' in s && s.except.length === 0) return f.value.index.summary(s.filter);
+        let count = 0;
+        let bytes = 0;
+        for (const file of filesOf(f.value.index, s)) {
+          count++;
+          bytes += file.size;
+        }
+        return ok({ count, bytes });
+      },
+      'files.linksBrokenBy': async (s) => {
+        const f = await followed();
+        if (!f.ok) return f;
+        const ids = new Set<number>();
+        for (const file of filesOf(f.value.index, s)) ids.add(file.id);
+        if ('ids' in s) for (const id of s.ids) ids.add(id);
+        const texts = botIds(ctx.db).flatMap((bot) => entries.list(bot).filter((e) => !e.deleted));
+        const broken = createLinkIntegrity({ index: f.value.index }).entriesBrokenBy(ids, texts);
+        return ok({
+          entries: broken.map((e) => ({
+            entryId: e.entryId,
+            botId: e.botId,
+            title: e.title,
+            urls: e.links.map((l) => l.url),
+          })),
+        });
+      },
+      'files.bulkDelete.start': async (s) => {
+        const f = await followed();
+        if (!f.ok) return f;
+        const running = jobs.latest(f.value.accountId);
+        if (running?.state === 'running')
+          return err(
+            appError(
+              'BULK-DELETE-RUNNING',
+              `A delete of ${running.total} files is still under way (${running.done} done); wait for it or cancel it first.`,
+            ),
+          );
+        const files: { id: number; size: number }[] = [];
+        for (const file of filesOf(f.value.index, s)) files.push({ id: file.id, size: file.size });
+        // An id the index does not hold yet is still sent: the service says whether it is there.
+        if ('ids' in s) {
+          const known = new Set(files.map((x) => x.id));
+          for (const id of s.ids) if (!known.has(id)) files.push({ id, size: 0 });
+        }
+        if (files.length === 0) return err(appError('NOTHING-SELECTED', 'No file matches this selection.'));
+        const jobId = jobs.create(f.value.accountId, files);
+        startRunner(f.value, jobId);
+        const job = jobs.get(jobId)!;
+        emitJob(job);
+        return ok(job);
+      },
+      'files.bulkDelete.progress': async () => {
+        const f = await followed();
+        if (!f.ok) return f;
+        return ok(jobs.latest(f.value.accountId));
+      },
+      'files.bulkDelete.cancel': async () => {
+        const f = await followed();
+        if (!f.ok) return f;
+        const job = jobs.latest(f.value.accountId);
+        if (job?.state !== 'running') return ok(job);
+        await stopRunner();
+        jobs.end(job.id, 'cancelled');
+        const after = jobs.get(job.id)!;
+        emitJob(after);
+        return ok(after);
+      },
+      'files.export': async (r) => {
+        const f = await followed();
+        if (!f.ok) return f;
+        const files = [...filesOf(f.value.index, r.selection)];
+        const day = formatIstDate(Date.now());
+        if (r.format === 'urls')
+          return ok({
+            fileName: `file-urls-${day}.txt`,
+            mime: 'text/plain',
+            text: files.map((x) => x.url).join('\n'),
+            count: files.length,
+          });
+        return r.format === 'csv'
+          ? ok({
+              fileName: `files-${day}.csv`,
+              mime: 'text/csv',
+              text: filesToCsv(files),
+              count: files.length,
+            })
+          : ok({
+              fileName: `files-${day}.json`,
+              mime: 'application/json',
+              text: filesToJson(files),
+              count: files.length,
+            });
+      },
+    },
+    start() {
+      unsubscribe = ctx.session.onChange((live) => void switchTo(live));
+      if (ctx.session.live) void switchTo(ctx.session.live);
+    },
+    async close() {
+      unsubscribe?.();
+      await switchTo(null);
+    },
+  };
+}

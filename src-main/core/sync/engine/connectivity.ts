@@ -1,0 +1,167 @@
+import type { ApiError } from '../../service/api-error';
+import { ApiFailure } from '../../service/api-error';
+import type { FileApiClient } from '../../service/file-api-client';
+import { backoffDelayMs } from '../../service/retry-policy';
+import type { SyncContext } from '../context';
+import { runInBackground } from './background';
+import type { EngineState } from './engine-state';
+
+/** The service did not answer at all: the connection failed (refused, reset, DNS) or timed out. */
+export const isConnectionError = (e: { code: string }) => e.code === 'NETWORK' || e.code === 'TIMEOUT';
+
+/** Probes of /me while offline: 2 s, 4 s, 8 s ... capped at a minute (a few requests of the budget a minute at most). */
+export const OFFLINE_PROBE = { baseMs: 2_000, capMs: 60_000 } as const;
+
+export interface Offline {
+  /** Epoch ms of the first request that got no answer. */
+  since: number;
+  code: string;
+  message: string;
+  /** Epoch ms of the next probe of /me. */
+  nextTryAt: number;
+  attempt: number;
+}
+
+export interface Connectivity {
+  /** The client the engine uses: every reply (or its absence) tells whether the service is reachable. */
+  observe(client: FileApiClient): FileApiClient;
+  /** Probes /me now (a window that regains focus, a "Check now"): the next try is not waited for. */
+  checkNow(): void;
+}
+
+/**
+ * Whether the service answers. A request that gets no answer (connection refused, reset, DNS, a
+ * timeout) makes the engine offline: nothing is sent but a probe of /me on a growing interval; an
+ * HTTP answer of any status, to any request, makes it online again, and the queue resumes at once.
+ * Each request the engine sends is seen here through `observe`, so no caller has to report.
+ */
+export function createConnectivity(
+  ctx: SyncContext,
+  state: EngineState,
+  deps: { runReconcile(): Promise<void>; onChange(): void },
+): Connectivity {
+  let probing: FileApiClient | null = null;
+  let raw: FileApiClient | null = null;
+  /** A connection error is being confirmed by one /me: a dropped connection alone is not offline. */
+  let confirming = false;
+
+  function failed(e: ApiError) {
+    if (!state.running || state.offline || confirming) return;
+    const at = ctx.now();
+    // A timeout already waited its whole limit: offline at once. A refused or dropped connection is
+    // asked once more (about a second and a half with the client's own retries of a GET), so a single
+    // reset mid-upload does not stop the queue, and a service that is down shows within seconds.
+    if (e.code === 'TIMEOUT' || !raw) {
+      goOffline(at, e);
+      return;
+    }
+    confirming = true;
+    void raw
+      .me({ lane: 'user' })
+      .then((r) => {
+        if (!r.ok && isConnectionError(r.error)) goOffline(at, e);
+      })
+      .finally(() => {
+        confirming = false;
+      });
+  }
+
+  function goOffline(since: number, e: ApiError) {
+    if (!state.running || state.offline) return;
+    state.offline = { since, code: e.code, message: e.message, nextTryAt: ctx.now(), attempt: 0 };
+    ctx.log('offline', `Offline: ${e.message} Uploads wait; the service is asked again in a few seconds.`);
+    scheduleProbe();
+    deps.onChange();
+  }
+
+  function answered() {
+    if (!state.offline) return;
+    const was = state.offline;
+    state.offline = null;
+    if (state.timers.probe) clearTimeout(state.timers.probe);
+    state.timers.probe = null;
+    const minutes = Math.max(1, Math.round((ctx.now() - was.since) / 60_000));
+    ctx.log('online', `Back online after about ${minutes} min; waiting uploads resume.`);
+    deps.onChange();
+    // Uploads whose outcome was lost are settled by a listing first, then the queue moves.
+    void runInBackground(ctx, { what: 'Settling uploads after coming back online' }, deps.runReconcile);
+    ctx.wake();
+  }
+
+  function scheduleProbe(delayMs?: number) {
+    const o = state.offline;
+    if (!o || !state.running || state.stopped) return;
+    if (state.timers.probe) clearTimeout(state.timers.probe);
+    o.attempt++;
+    const wait = delayMs ?? backoffDelayMs(o.attempt, OFFLINE_PROBE);
+    o.nextTryAt = ctx.now() + wait;
+    state.timers.probe = setTimeout(() => {
+      state.timers.probe = null;
+      void probe();
+    }, wait);
+  }
+
+  async function probe() {
+    if (!state.offline || !probing || !state.running) return;
+    await probing.me({ lane: 'user' });
+    // An answer went through `observe` and ended the offline spell; none: ask again later.
+    if (state.offline) {
+      scheduleProbe();
+      deps.onChange();
+    }
+  }
+
+  const see = (r: unknown) => {
+    const res = r as { ok?: boolean; error?: ApiError } | null;
+    if (res && typeof res === 'object' && 'ok' in res) {
+      if (res.ok) answered();
+      else if (res.error && isConnectionError(res.error)) failed(res.error);
+      else if (res.error && res.error.status !== undefined) answered();
+    }
+    return r;
+  };
+
+  function observe(client: FileApiClient): FileApiClient {
+    const wrapped = new Proxy(client, {
+      get(target, key, receiver) {
+        const v = Reflect.get(target, key, receiver);
+        if (typeof v !== 'function') return v;
+        return (...args: unknown[]) => {
+          const out = v.apply(target, args);
+          if (out instanceof Promise) return out.then(see);
+          if (out && typeof out === 'object' && Symbol.asyncIterator in out)
+            return watchIterable(out as AsyncIterable<unknown>);
+          return out;
+        };
+      },
+    });
+    probing = wrapped;
+    raw = client;
+    return wrapped;
+  }
+
+  async function* watchIterable(it: AsyncIterable<unknown>) {
+    try {
+      let first = true;
+      for await (const item of it) {
+        if (first) answered();
+        first = false;
+        yield item;
+      }
+      if (first) answered();
+    } catch (e) {
+      if (e instanceof ApiFailure) {
+        if (isConnectionError(e.error)) failed(e.error);
+        else if (e.error.status !== undefined) answered();
+      }
+      throw e;
+    }
+  }
+
+  return {
+    observe,
+    checkNow() {
+      if (state.offline) scheduleProbe(0);
+    },
+  };
+}

@@ -1,0 +1,190 @@
+import { useEffect, useRef, useState } from 'react';
+import type { IndexedFile, IndexSort } from '../../../src-shared/contract';
+import { Icon } from '../../components/Icon';
+import { formatBytes } from '../../lib/format';
+import { INDEX_PAGE, useIndexView } from './index-store';
+
+const ROW_REM = 2.5;
+/** Rows drawn beyond the visible ones on each side, so a fast wheel does not show blanks. */
+const OVERSCAN = 8;
+/** Never more rows than this in the DOM, whatever height a layout gives the box. */
+const MAX_ROWS = 250;
+
+const COLUMNS: { sort: IndexSort; label: string; className: string }[] = [
+  { sort: 'name', label: 'Name', className: 'c-name' },
+  { sort: 'bucket', label: 'Bucket', className: 'c-bucket' },
+  { sort: 'size', label: 'Size', className: 'c-size' },
+  { sort: 'date', label: 'Uploaded (IST)', className: 'c-date' },
+];
+
+/**
+ * The index as a table with windowing written here (no library): the scroll box holds one spacer as
+ * tall as every row, and only the rows in view (plus a few) exist, each placed at its offset; pages
+ * of 100 are asked of the core as they come into view. The header is a sticky row of the same grid
+ * inside the same scroll box, so each title stands over its column whatever the scroll bar takes.
+ */
+export function FilesTable({ onDelete }: { onDelete(f: IndexedFile): void }) {
+  const s = useIndexView();
+  const box = useRef<HTMLElement>(null);
+  const [scrollTop, setScrollTop] = useState(0);
+  const [height, setHeight] = useState(400);
+  const rowPx = ROW_REM * Number.parseFloat(getComputedStyle(document.documentElement).fontSize || '16');
+
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const ro = new ResizeObserver(() => setHeight(el.clientHeight));
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+
+  // A new filter or sort starts at the top.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the generation is the trigger
+  useEffect(() => {
+    if (box.current) box.current.scrollTop = 0;
+    setScrollTop(0);
+  }, [s.filter, s.sort, s.order]);
+
+  const first = Math.max(0, Math.floor(scrollTop / rowPx) - OVERSCAN);
+  const last = Math.min(s.total, Math.ceil((scrollTop + height) / rowPx) + OVERSCAN, first + MAX_ROWS);
+  const { ensurePage, generation } = s;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new generation needs its pages again
+  useEffect(() => {
+    for (let p = Math.floor(first / INDEX_PAGE); p <= Math.floor(Math.max(first, last - 1) / INDEX_PAGE); p++)
+      void ensurePage(p);
+  }, [first, last, ensurePage, generation]);
+
+  const rows = [];
+  for (let i = first; i < last; i++) {
+    const f = s.rowAt(i);
+    const picked = f ? s.isPicked(f.id) : false;
+    rows.push(
+      // biome-ignore lint/a11y/useKeyWithClickEvents: the row's checkbox is the keyboard's way to select; a click on the row is the mouse's shortcut
+      // biome-ignore lint/a11y/noStaticElementInteractions: as above
+      <div
+        key={f ? f.id : `p${i}`}
+        className={`frow${picked ? ' picked' : ''}`}
+        style={{ top: i * rowPx, height: rowPx }}
+        data-picked={picked || undefined}
+        data-testid={f ? 'file-row' : undefined}
+        onClick={(e) => {
+          if ((e.target as HTMLElement).closest('button, a, input')) return;
+          void s.click(i, { shift: e.shiftKey, toggle: e.ctrlKey || e.metaKey });
+        }}
+      >
+        {f ? (
+          <FileCells file={f} index={i} picked={picked} onDelete={onDelete} />
+        ) : (
+          <span className="muted small c-name">Loading…</span>
+        )}
+      </div>,
+    );
+  }
+
+  return (
+    <section
+      ref={box}
+      className="ftable"
+      aria-label="Files"
+      onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
+    >
+      <div className="fhead">
+        <span className="c-check">
+          <span className="sr-only">Selected</span>
+        </span>
+        {COLUMNS.map((c) => {
+          const active = s.sort === c.sort;
+          const order = s.order === 'asc' ? 'ascending' : 'descending';
+          return (
+            <span key={c.sort} className={c.className}>
+              <button
+                type="button"
+                className="sort"
+                onClick={() => s.sortBy(c.sort)}
+                aria-label={active ? `${c.label}, sorted ${order}` : `Sort by ${c.label}`}
+              >
+                {c.label}
+                <span aria-hidden="true" className="arrow">
+                  {active ? (s.order === 'asc' ? '▲' : '▼') : ''}
+                </span>
+              </button>
+            </span>
+          );
+        })}
+        <span className="c-actions">
+          <span className="sr-only">Actions</span>
+        </span>
+      </div>
+      {s.total === 0 ? (
+        <div className="empty" data-testid="files-empty">
+          {s.status && !s.status.complete && s.status.count === 0
+            ? 'Reading the account’s files from the service…'
+            : Object.keys(s.filter).some((k) => (s.filter as Record<string, unknown>)[k])
+              ? 'No files match this filter.'
+              : 'No files on this account yet. Files synced from a folder or uploaded from a URL show here.'}
+        </div>
+      ) : null}
+      <div className="fbody" style={{ height: s.total * rowPx }}>
+        {rows}
+      </div>
+    </section>
+  );
+}
+
+function FileCells(props: {
+  file: IndexedFile;
+  index: number;
+  picked: boolean;
+  onDelete(f: IndexedFile): void;
+}) {
+  const { file, index, picked } = props;
+  const click = useIndexView((s) => s.click);
+  return (
+    <>
+      <span className="c-check">
+        <input
+          type="checkbox"
+          checked={picked}
+          aria-label={`Select ${file.name}`}
+          onChange={() => undefined}
+          onClick={(e) => {
+            e.stopPropagation();
+            void click(index, { shift: e.shiftKey, toggle: true });
+          }}
+        />
+      </span>
+      <span className="c-name" title={file.name}>
+        {file.name}
+      </span>
+      <span className="c-bucket muted small">{file.bucket}</span>
+      <span className="c-size num small">{formatBytes(file.size)}</span>
+      <span className="c-date muted small num">{file.createdAt}</span>
+      <span className="c-actions">
+        <a
+          className="btn small ghost"
+          href={file.url}
+          target="_blank"
+          rel="noopener noreferrer"
+          aria-label={`Open ${file.name}`}
+          title="Open"
+          data-testid="file-url"
+        >
+          <span className="ficon">
+            <Icon name="open" />
+          </span>
+        </a>
+        <button
+          type="button"
+          className="btn small ghost danger"
+          aria-label={`Delete ${file.name}`}
+          title="Delete"
+          onClick={() => props.onDelete(file)}
+        >
+          <span className="ficon">
+            <Icon name="trash" />
+          </span>
+        </button>
+      </span>
+    </>
+  );
+}
