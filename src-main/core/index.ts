@@ -29,6 +29,8 @@ export { normalizeBaseUrl } from './service/connection';
 export type { FileApiClient } from './service/file-api-client';
 export { createFileApiClient } from './service/file-api-client';
 export { serviceIdentity } from './sync/account/service-identity';
+export type { DryRunReport } from './sync/dry-run/dry-run';
+export { dryRun } from './sync/dry-run/dry-run';
 export type { SettledSummary, SyncEngine } from './sync/engine';
 export { createSyncEngine } from './sync/engine';
 export type { SyncEvents } from './sync/events';

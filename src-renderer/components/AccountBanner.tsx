@@ -1,4 +1,5 @@
 import { formatRupees } from '../../src-shared/domain/money';
+import { RUNWAY_ALERT_DAYS_DEFAULT, runwayWarnings } from '../../src-shared/domain/runway-alerts';
 import { lowBalanceSentence } from '../../src-shared/domain/wallet-text';
 import { clockTime } from '../lib/clock-time';
 import { parseServiceDate, timeLeft } from '../lib/dates';
@@ -31,6 +32,7 @@ export function AccountBanner() {
     </>
   );
   const now = useServiceNow();
+  const alertDays = useUi((s) => s.settings?.runwayAlertDays ?? RUNWAY_ALERT_DAYS_DEFAULT);
 
   // Statuses beyond ACTIVE are undocumented; the sandbox says PAUSED in arrears and CLOSED at the end.
   if (account && account.client.status === 'CLOSED') {
@@ -96,6 +98,14 @@ export function AccountBanner() {
     return (
       <Banner tone="warn" title={title}>
         {held.message} {held.code === 'UPLOADS-PAUSED' ? recheck : null}
+      </Banner>
+    );
+  }
+  const runway = account ? runwayWarnings(account, now, alertDays)[0] : undefined;
+  if (runway) {
+    return (
+      <Banner tone="warn" title={runway.title}>
+        {runway.body}
       </Banner>
     );
   }

@@ -5,6 +5,7 @@ import { applyLeadChanged, applyNewLead, applyReceiver } from '../views/leads/le
 import { useAccount } from './account-store';
 import { useClock } from './clock-store';
 import { useFiles } from './files-store';
+import { showRunwayNotice } from './runway-notice';
 import { useSync } from './sync-store';
 import { useUi } from './ui-store';
 
@@ -70,6 +71,9 @@ export function wireEvents(core: CoreApi): () => void {
         break;
       case 'leads.receiver':
         applyReceiver(e.payload);
+        break;
+      case 'notify':
+        showRunwayNotice(e.payload);
         break;
       default:
         break;

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { AppError, Result } from '../errors';
 import { accountCommands, accountEvents } from './account';
 import type { CommandDef } from './define';
+import { dryRunCommands } from './dry-run';
 import { filesCommands, filesEvents } from './files';
 import { ignoredCommands } from './ignored';
 import { kbCommands, kbEvents } from './kb';
@@ -27,6 +28,7 @@ export const commands = {
   ...kbCommands,
   ...leadsCommands,
   ...sandboxCommands,
+  ...dryRunCommands,
 } satisfies Record<string, CommandDef>;
 
 /** Every event the core pushes to the UI. */
@@ -84,6 +86,7 @@ export function parseRequest<C extends CommandName>(
 
 export * from './account';
 export * from './define';
+export * from './dry-run';
 export * from './files';
 export * from './ignored';
 export * from './kb';

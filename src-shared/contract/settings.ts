@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FILE_API_BUDGET_DEFAULT_PER_MINUTE, FILE_API_BUDGET_MAX_PER_MINUTE } from '../domain/limits';
+import { RUNWAY_ALERT_DAYS_DEFAULT } from '../domain/runway-alerts';
 import { command, Done, Empty } from './define';
 
 export const SettingsSchema = z.object({
@@ -10,6 +11,10 @@ export const SettingsSchema = z.object({
   startAtLogin: z.boolean(),
   theme: z.enum(['system', 'light', 'dark']),
   notifications: z.boolean(),
+  /** Warn when the wallet falls under the upload floor within this many days at today's rent. */
+  runwayAlertDays: z.number().int().min(1).max(90),
+  /** Link a file already live in the bucket under another name (same md5 + size) instead of sending it. */
+  contentDedupe: z.boolean(),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 
@@ -19,6 +24,8 @@ export const DEFAULT_SETTINGS: Settings = {
   startAtLogin: false,
   theme: 'system',
   notifications: true,
+  runwayAlertDays: RUNWAY_ALERT_DAYS_DEFAULT,
+  contentDedupe: false,
 };
 
 export const settingsCommands = {

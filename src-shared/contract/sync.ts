@@ -172,7 +172,7 @@ export const syncEvents = {
   'activity.added': ActivityItemSchema,
   /** A moment worth a desktop notification (a folder in sync, uploads paused for money, an error). */
   notify: z.object({
-    kind: z.enum(['in-sync', 'paused-money', 'error']),
+    kind: z.enum(['in-sync', 'paused-money', 'error', 'runway']),
     title: z.string(),
     body: z.string(),
   }),

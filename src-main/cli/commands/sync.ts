@@ -5,10 +5,11 @@ import { appError, ok } from '../../../src-shared/errors';
 import { createSyncEngine, type SettledSummary, serviceIdentity } from '../../core';
 import { EXIT, parseCommand, withConnection } from '../common';
 import { forTerminal } from '../terminal-text';
+import { runDryRun } from './sync-dry-run';
 import { progressLine } from './sync-progress';
 import { type Unreadable, unreadableLines, unreadableOf } from './sync-unreadable';
 
-const USAGE = `assets-sync sync DIR [--bucket B] [--mirror] [--once [--keep]] [--concurrency N] [--polling]
+const USAGE = `assets-sync sync DIR [--bucket B] [--mirror] [--once [--keep]] [--concurrency N] [--polling] [--dry-run [--dedupe]]
   Keeps DIR in sync with a bucket: every file becomes a live CDN URL, exactly once.
   --bucket B       the bucket (default: the account's default bucket)
   --mirror         a file deleted locally is deleted on the service too (default: upload-only)
@@ -19,7 +20,10 @@ const USAGE = `assets-sync sync DIR [--bucket B] [--mirror] [--once [--keep]] [-
                    was (DIR not added, or its settings unchanged) unless --keep is given
   --keep           with --once: DIR stays in the app's folders (so later runs send only changes)
   --concurrency N  uploads at once (default 4)
-  --polling        poll the folder instead of native events (network shares)`;
+  --polling        poll the folder instead of native events (network shares)
+  --dry-run        upload nothing: say what a sync would send, skip and cost (GET /me and one listing)
+  --dedupe         content dedupe: a file whose bytes are already live in the bucket (another name)
+                   is linked to that copy, not sent; with --dry-run, counted as linked`;
 
 export async function run(argv: string[]): Promise<number> {
   const p = parseCommand('sync', argv, {
@@ -30,6 +34,8 @@ export async function run(argv: string[]): Promise<number> {
       keep: { type: 'boolean', default: false },
       concurrency: { type: 'string' },
       polling: { type: 'boolean', default: false },
+      'dry-run': { type: 'boolean', default: false },
+      dedupe: { type: 'boolean', default: false },
     },
     usage: USAGE,
     positionals: { min: 1, max: 1 },
@@ -54,6 +60,15 @@ export async function run(argv: string[]): Promise<number> {
     );
     return EXIT.usage;
   }
+  if (values['dry-run'])
+    return withConnection(common, out, (s) =>
+      runDryRun(s, out, {
+        path: dir,
+        ...(values.bucket !== undefined ? { bucket: values.bucket } : {}),
+        ...(values.mirror ? { mode: 'mirror' as const } : {}),
+        dedupe: values.dedupe === true,
+      }),
+    );
 
   return withConnection(common, out, async (s) => {
     let bucket = values.bucket;
@@ -67,6 +82,7 @@ export async function run(argv: string[]): Promise<number> {
       service: serviceIdentity(s.connection, common.dataDir),
       concurrency,
       watch: !once,
+      contentDedupe: () => values.dedupe === true,
     });
     // With --once only DIR is reported: events of the app's other folders are left out.
     const ofDir = new Map<number, boolean>();

@@ -62,6 +62,7 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
       client: live.client,
       service: serviceIdentity(live.connection, ctx.dataDir),
       concurrency: settings.concurrency,
+      contentDedupe: () => ctx.settings.get().contentDedupe,
       ...engineOptions,
     });
     engine = e;

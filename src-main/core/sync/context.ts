@@ -31,6 +31,8 @@ export interface SyncOptions {
   reconcileDelayMs: number;
   /** How often a polled folder (network share, full inotify table) is looked at (default 2 s). */
   pollIntervalMs: number;
+  /** Content dedupe (off by default): link a new file to a live copy of its bytes in the bucket (dedupe/). */
+  contentDedupe: () => boolean;
 }
 
 export const DEFAULT_OPTIONS: SyncOptions = {
@@ -43,6 +45,7 @@ export const DEFAULT_OPTIONS: SyncOptions = {
   watch: true,
   reconcileDelayMs: 1_000,
   pollIntervalMs: 2_000,
+  contentDedupe: () => false,
 };
 
 /** What the engine's parts share. Built once by engine.ts. */

@@ -6,6 +6,7 @@ import { FormError, TextField } from '../../components/Field';
 import { useAccount } from '../../stores/account-store';
 import { useSync } from '../../stores/sync-store';
 import { useUi } from '../../stores/ui-store';
+import { FolderPreview } from './FolderPreview';
 import { OutsideLinksToggle } from './OutsideLinksToggle';
 
 /** In Electron the folder comes from the native dialog; in a browser the path is typed. */
@@ -81,7 +82,12 @@ export function AddFolderForm({ onDone }: { onDone(): void }) {
       <OutsideLinksToggle checked={followOutsideLinks} onChange={setFollowOutsideLinks} />
       {!bucketOk ? <span className="error-text">{BUCKET_RULE_MESSAGE}</span> : null}
       <FormError message={error} />
-      <div className="row" style={{ justifyContent: 'flex-end' }}>
+      <div className="row" style={{ justifyContent: 'flex-end', flexWrap: 'wrap' }}>
+        <FolderPreview
+          request={{ path, bucket: target, mode, followOutsideLinks }}
+          disabled={!bucketOk || !path.trim()}
+        />
+        <span className="spacer" />
         <button type="button" className="btn ghost" onClick={onDone}>
           Cancel
         </button>

@@ -4,6 +4,8 @@ import { call } from '../../api/core-ref';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Icon } from '../../components/Icon';
 import { orToast } from '../../stores/ui-store';
+import { FolderPreview } from './FolderPreview';
+import { FolderRentShare } from './FolderRentShare';
 import { FolderStatus } from './FolderStatus';
 import { IgnoredFiles } from './IgnoredFiles';
 import { OutsideLinksToggle } from './OutsideLinksToggle';
@@ -37,7 +39,8 @@ export function FolderCard({ folder }: { folder: FolderView }) {
         <Count label="Failed" value={c.failed} tone={c.failed ? 'danger' : undefined} testId="count-failed" />
         <Count label="Skipped" value={c.skipped} testId="count-skipped" />
       </dl>
-      <div className="row">
+      <FolderRentShare folderId={folder.id} live={c.live} />
+      <div className="row" style={{ flexWrap: 'wrap' }}>
         {folder.paused ? (
           <button
             type="button"
@@ -78,6 +81,7 @@ export function FolderCard({ folder }: { folder: FolderView }) {
           }
         />
         <span className="spacer" />
+        <FolderPreview request={{ path: folder.path }} />
         <button type="button" className="btn small ghost danger" onClick={() => setConfirm(true)}>
           Stop syncing
         </button>

@@ -8,6 +8,7 @@ import { call } from '../../api/core-ref';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ViewHeader } from '../../components/ViewHeader';
 import { orToast, useUi } from '../../stores/ui-store';
+import { ForesightSettings } from './ForesightSettings';
 
 export function SettingsView() {
   const settings = useUi((s) => s.settings);
@@ -46,6 +47,7 @@ export function SettingsView() {
             />
           </label>
         </section>
+        <ForesightSettings settings={settings} save={save} />
         <section className="card stack">
           <h2>App</h2>
           <label className="row">

@@ -1,6 +1,8 @@
 import { knowledgeSectionFactory, leadsSectionFactory } from '../../kb/sections';
 import type { AppContext } from '../context';
 import type { Section } from '../section';
+import { alertsSection } from './alerts-section';
+import { dryRunSection } from './dry-run-section';
 import { sandboxSection } from './sandbox-section';
 
 export type SectionFactory = (ctx: AppContext) => Section | Promise<Section>;
@@ -14,4 +16,6 @@ export const EXTRA_SECTIONS: SectionFactory[] = [
   leadsSectionFactory,
   knowledgeSectionFactory,
   sandboxSection,
+  alertsSection,
+  dryRunSection,
 ];

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { SyncContext } from '../context';
+import { linkToLiveCopy } from '../dedupe/link';
 import { folderMode } from '../folder-mode';
 import { type Inspection, inspectPath, sameStat } from '../local/inspect';
 import { localSkipReason } from '../local/local-checks';
@@ -124,6 +125,14 @@ export async function prepareFile(ctx: SyncContext, row: FileRow): Promise<void>
     })();
     ctx.log('rename', `${other.name} was renamed to ${row.name}; uploading it under the new name.`, ref(row));
     break;
+  }
+  if (
+    renamedFrom === null &&
+    oldRemoteId === null &&
+    current.remoteId === null &&
+    ctx.options.contentDedupe()
+  ) {
+    if (await linkToLiveCopy(ctx, folder, row, { ...statOf(after), md5 })) return;
   }
   ctx.transition(row.id, 'QUEUED', { ...statOf(after), md5, oldRemoteId, renamedFrom, notBefore: null }, [
     'HASHING',

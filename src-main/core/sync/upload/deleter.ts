@@ -1,5 +1,6 @@
 import { backoffDelayMs } from '../../service/retry-policy';
 import type { SyncContext } from '../context';
+import { otherPathsOn } from '../dedupe/live-copies';
 
 /**
  * Sends the deletes: replaced versions and removed duplicates (the trash), and the remotes of files
@@ -9,6 +10,10 @@ import type { SyncContext } from '../context';
 export async function runDeletes(ctx: SyncContext, batch = 8): Promise<void> {
   for (const item of ctx.trash.due(batch)) {
     if (ctx.halted()) return;
+    if (keptForLinks(ctx, item.remoteId, null, item.reason)) {
+      ctx.trash.done(item.remoteId);
+      continue;
+    }
     const res = await ctx.client.deleteFile(item.remoteId);
     if (res.ok || res.error.code === 'GONE') {
       ctx.trash.done(item.remoteId);
@@ -33,6 +38,19 @@ export async function runDeletes(ctx: SyncContext, batch = 8): Promise<void> {
     if (ctx.halted()) return;
     if (row.remoteId === null) {
       ctx.transition(row.id, 'DELETED', {}, ['DELETING']);
+      continue;
+    }
+    const others = otherPathsOn(ctx, row.remoteId, row.id);
+    if (others.length) {
+      // Content dedupe linked several paths to one remote: it goes with the last of them.
+      ctx.transition(
+        row.id,
+        'DELETED',
+        {
+          reason: `${row.reason ?? 'Deleted locally.'} The remote copy is kept: ${others.join(', ')} still points at it.`,
+        },
+        ['DELETING'],
+      );
       continue;
     }
     const res = await ctx.client.deleteFile(row.remoteId);
@@ -60,4 +78,12 @@ export async function runDeletes(ctx: SyncContext, batch = 8): Promise<void> {
       );
     }
   }
+}
+
+/** A replaced or duplicate remote that a linked path still points at is kept (content dedupe). */
+function keptForLinks(ctx: SyncContext, remoteId: number, exceptId: number | null, why: string): boolean {
+  const others = otherPathsOn(ctx, remoteId, exceptId ?? -1);
+  if (!others.length) return false;
+  ctx.log('remote-kept', `Kept remote file ${remoteId} (${why}): ${others.join(', ')} still points at it.`);
+  return true;
 }

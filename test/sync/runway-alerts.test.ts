@@ -1,0 +1,65 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createRunwayAlerts } from '../../src-main/core/app/runway-alerts';
+import { APP_MIGRATIONS } from '../../src-main/core/state/migrations';
+import { openDatabase } from '../../src-main/shared-node/sqlite';
+import { forecastWallet } from '../../src-shared/domain/rent-forecast';
+import { startServer, tempDir, testClient } from './helpers';
+
+// 250 paise a day for one file of 161,100 bytes: the 10,000 paise demo wallet reaches the 5,000 floor in 20 days.
+const PRICE = 50_000_000;
+
+describe('runway alerts on the sandbox clock', () => {
+  it('notify at 7 days, at 1 day and when arrears start, once each, across a restart; a digest a day', async () => {
+    const server = await startServer({ pricePerGbMonthPaise: PRICE });
+    const appDir = mkdtempSync(join(tmpdir(), 'alerts-app-'));
+    const db = openDatabase(join(appDir, 'app.sqlite'), APP_MIGRATIONS);
+    try {
+      const client = testClient(server.baseUrl, server.demoKey);
+      const path = join(tempDir('alerts-'), 'big.pdf');
+      const bytes = randomBytes(161_100);
+      writeFileSync(path, bytes);
+      const md5 = createHash('md5').update(bytes).digest('hex');
+      expect((await client.uploadFile({ path, size: bytes.length, name: 'big.pdf', md5 })).ok).toBe(true);
+
+      const digests: string[] = [];
+      const make = () =>
+        createRunwayAlerts({ db, activity: (kind, message) => kind === 'digest' && digests.push(message) });
+      let alerts = make();
+      const fired: { day: number; threshold: string; body: string; daysToFloor: number | null }[] = [];
+      for (let day = 0; day <= 45; day++) {
+        if (day > 0) await server.admin('POST', '/clock/advance', { seconds: 86_400 });
+        const now = Date.parse((await server.admin<{ now: string }>('GET', '/clock')).json.now);
+        const me = await client.me();
+        expect(me.ok).toBe(true);
+        if (!me.ok) return;
+        const f = forecastWallet(
+          me.value.wallet.balance_paise,
+          me.value.usage.daily_rent_paise,
+          me.value.wallet.min_balance_to_upload_paise,
+          now,
+        );
+        // Asked twice (two refreshes of /me in one day): the second never repeats the first.
+        for (let k = 0; k < 2; k++)
+          for (const w of alerts.onAccount(me.value, now, 7))
+            fired.push({ day, threshold: w.threshold, body: w.body, daysToFloor: f.daysToUnderFloor });
+        // A restart in the middle keeps what fired.
+        if (day === 15) alerts = make();
+      }
+      expect(fired.map((f) => f.threshold)).toEqual(['floor-soon', 'floor-tomorrow', 'arrears']);
+      expect(fired[0]!.daysToFloor).toBe(7);
+      expect(fired[1]!.daysToFloor).toBe(1);
+      expect(fired[2]!.body).toMatch(/closes and its files are removed on \d{4}-\d{2}-\d{2} \d{2}:\d{2}/);
+      // One digest line per day passed, with the rent and the runway.
+      expect(digests).toHaveLength(45);
+      expect(digests[0]).toMatch(/rent ₹2\.50 a day; runway \d+ day/);
+    } finally {
+      db.close();
+      rmSync(appDir, { recursive: true, force: true });
+      await server.stop();
+    }
+  }, 120_000);
+});
