@@ -5,10 +5,12 @@ import type { CommandDef } from './define';
 import { filesCommands, filesEvents } from './files';
 import { kbCommands, kbEvents } from './kb';
 import { leadsCommands, leadsEvents } from './leads';
+import { linksCommands } from './links';
 import { sandboxCommands } from './sandbox';
 import { sessionCommands, sessionEvents } from './session';
 import { settingsCommands, settingsEvents } from './settings';
 import { syncCommands, syncEvents } from './sync';
+import { urlImportCommands, urlImportEvents } from './url-import';
 
 // Sections of other areas plug in here, one import and one spread each (knowledge entries: ./kb,
 // leads: ./leads). Command names are `<section>.<verb>` so sections never collide.
@@ -23,6 +25,8 @@ export const commands = {
   ...kbCommands,
   ...leadsCommands,
   ...sandboxCommands,
+  ...urlImportCommands,
+  ...linksCommands,
 } satisfies Record<string, CommandDef>;
 
 /** Every event the core pushes to the UI. */
@@ -34,6 +38,7 @@ export const events = {
   ...settingsEvents,
   ...kbEvents,
   ...leadsEvents,
+  ...urlImportEvents,
 } satisfies Record<string, z.ZodType>;
 
 export type Commands = typeof commands;

@@ -1,7 +1,9 @@
 import { knowledgeSectionFactory, leadsSectionFactory } from '../../kb/sections';
 import type { AppContext } from '../context';
 import type { Section } from '../section';
+import { linksSection } from './links-section';
 import { sandboxSection } from './sandbox-section';
+import { urlImportSection } from './url-import-section';
 
 export type SectionFactory = (ctx: AppContext) => Section | Promise<Section>;
 
@@ -14,4 +16,6 @@ export const EXTRA_SECTIONS: SectionFactory[] = [
   leadsSectionFactory,
   knowledgeSectionFactory,
   sandboxSection,
+  urlImportSection,
+  linksSection,
 ];
