@@ -1,4 +1,5 @@
 import type { CoreApi } from '../../src-shared/contract';
+import { applyImportProgress } from '../views/files/import-progress';
 import { applyKbBots, applyKbSnapshot } from '../views/kb/kb-store';
 import { applyLeadChanged, applyNewLead, applyReceiver } from '../views/leads/leads-store';
 import { useAccount } from './account-store';
@@ -56,6 +57,9 @@ export function wireEvents(core: CoreApi): () => void {
         break;
       case 'leads.receiver':
         applyReceiver(e.payload);
+        break;
+      case 'urlImport.progress':
+        applyImportProgress(e.payload);
         break;
       default:
         break;

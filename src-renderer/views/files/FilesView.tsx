@@ -9,6 +9,7 @@ import { formatBytes } from '../../lib/format';
 import { plural } from '../../lib/plural';
 import { FILES_PAGE, useFiles } from '../../stores/files-store';
 import { useUi } from '../../stores/ui-store';
+import { ImportDialog } from './ImportDialog';
 import { UploadFromUrl } from './UploadFromUrl';
 
 const ROW_REM = 3;
@@ -17,6 +18,7 @@ const STALE_AFTER_MS = 5 * 60_000;
 export function FilesView() {
   const s = useFiles();
   const [fromUrl, setFromUrl] = useState(false);
+  const [importing, setImporting] = useState(false);
   const [doomed, setDoomed] = useState<FileItem | null>(null);
   const toast = useUi((st) => st.toast);
 
@@ -37,9 +39,13 @@ export function FilesView() {
         <button type="button" className="btn primary" onClick={() => setFromUrl(true)} disabled={fromUrl}>
           <Icon name="link" /> Upload from URL
         </button>
+        <button type="button" className="btn" onClick={() => setImporting(true)} disabled={importing}>
+          <Icon name="upload" /> Import list
+        </button>
       </ViewHeader>
       <div className="content stack" style={{ overflow: 'hidden', display: 'flex', flexDirection: 'column' }}>
         {fromUrl ? <UploadFromUrl onClose={() => setFromUrl(false)} /> : null}
+        {importing ? <ImportDialog onClose={() => setImporting(false)} /> : null}
         <Filters />
         <div
           className="card"
