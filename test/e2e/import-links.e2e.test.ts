@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -152,7 +152,7 @@ describe.sequential('import from URLs and entry links in Chromium', () => {
     const dialog = page.getByRole('region', { name: 'Import from URLs' });
     await dialog.getByRole('button', { name: 'Old cdn_ids' }).click();
     const live = (await stack.fileApi('GET', '/files?page=1')).json as {
-      files: { id: number; url: string }[];
+      data: { id: number; url: string }[];
     };
     const id = live.data[0]!.id;
     await dialog.getByLabel('List', { exact: true }).fill(`cdn_id\n${id}\n999999\nabc`);
@@ -239,5 +239,25 @@ describe.sequential('import from URLs and entry links in Chromium', () => {
     if (!entries.ok) throw new Error(entries.error.message);
     const prices = entries.value.entries.find((e) => e.title === 'Prices')!;
     expect(prices.description).toBe(`Download it here: ${current}. Ask us for anything else.`);
+  });
+
+  it("a mirror folder's local delete of a cited file is recorded in Activity, naming the entry, and the entry flagged", async () => {
+    const brochure = row('brochure.pdf')!;
+    rmSync(join(folder(), 'brochure.pdf'));
+    await untilEvent(stack.app, 'the remote copy deleted', () => row('brochure.pdf')!.state === 'DELETED');
+    expect((await stack.fileApi('GET', `/files/${brochure.remote_id}`)).status).toBe(410);
+    const activity = await stack.app.call('activity.list', { limit: 50 });
+    if (!activity.ok) throw new Error(activity.error.message);
+    const warning = activity.value.find((a) => a.message.includes('“Brochure”'));
+    expect(warning).toMatchObject({ level: 'warn' });
+    expect(warning!.message).toContain(brochure.remote_url!);
+
+    await nav('Activity');
+    await page.getByText(warning!.message).waitFor();
+    await nav('Knowledge');
+    const entry = page.locator('[data-entry-title="Brochure"]');
+    await entry.getByText('Dead link').waitFor();
+    await entry.click();
+    await page.locator('.kb-link-notice').getByText('no longer on the service').waitFor();
   });
 });

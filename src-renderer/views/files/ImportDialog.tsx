@@ -111,7 +111,7 @@ export function ImportDialog({ onClose }: { onClose(): void }) {
           placeholder="pasted list"
           onChange={setName}
         />
-        <label className="btn">
+        <label className="import-file">
           <Icon name="upload" /> Choose a file
           <input
             type="file"

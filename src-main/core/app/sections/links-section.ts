@@ -1,11 +1,17 @@
 import { appError, err, ok } from '../../../../src-shared/errors';
 import type { KbService } from '../../kb/kb-service';
 import { kbServiceOf } from '../../kb/sections';
-import { createLinkIntegrity, type EntryText, type SyncedFile } from '../../remote-index/link-integrity';
+import {
+  createLinkIntegrity,
+  type EntryLinks,
+  type EntryText,
+  type SyncedFile,
+} from '../../remote-index/link-integrity';
 import { createRemoteIndex } from '../../remote-index/remote-index';
 import { serviceIdentity } from '../../sync/account/service-identity';
 import type { AppContext } from '../context';
 import type { Section } from '../section';
+import { mirrorDeletedUrls, watchMirrorDeletes } from './mirror-delete-links';
 
 /**
  * The engine's live files (same local path, newest remote id), read straight from its table: a
@@ -48,10 +54,28 @@ export function linksSection(ctx: AppContext): Section {
     return createLinkIntegrity({ index: remote.forAccount(account), syncedFiles: () => syncedFiles(ctx) });
   }
 
+  /**
+   * The check, with what the sync rows know on top: a URL whose remote copy this app deleted after a
+   * mirror folder's local delete is GONE even while the index is not complete (UNKNOWN otherwise).
+   */
+  function check(botId?: number): EntryLinks[] {
+    const found = integrity()?.check(entriesOf(kb, botId)) ?? [];
+    if (!found.some((e) => e.links.some((l) => l.status === 'UNKNOWN'))) return found;
+    const gone = mirrorDeletedUrls(ctx);
+    return found.map((e) => ({
+      ...e,
+      links: e.links.map((l) =>
+        l.status === 'UNKNOWN' && gone.has(l.url) ? { ...l, status: 'GONE' as const } : l,
+      ),
+    }));
+  }
+
+  let stopWatching: (() => void) | null = null;
+
   return {
     name: 'links',
     handlers: {
-      'links.check': async ({ botId }) => ok({ entries: integrity()?.check(entriesOf(kb, botId)) ?? [] }),
+      'links.check': async ({ botId }) => ok({ entries: check(botId) }),
 
       'links.fix': async ({ entryId }) => {
         const li = integrity();
@@ -72,6 +96,12 @@ export function linksSection(ctx: AppContext): Section {
 
       'links.brokenBy': async ({ fileIds }) =>
         ok({ entries: integrity()?.entriesBrokenBy(fileIds, entriesOf(kb)) ?? [] }),
+    },
+    start() {
+      stopWatching = watchMirrorDeletes(ctx, () => entriesOf(kb));
+    },
+    close() {
+      stopWatching?.();
     },
   };
 }
