@@ -1,5 +1,10 @@
 import { useEffect, useState } from 'react';
-import type { IdCheckRun, ImportLineView, ImportRun } from '../../../src-shared/contract/url-import';
+import {
+  type IdCheckRun,
+  type ImportLineView,
+  type ImportRun,
+  MAX_LIST_CHARS,
+} from '../../../src-shared/contract/url-import';
 import { call } from '../../api/core-ref';
 import { FormError, TextField } from '../../components/Field';
 import { Icon } from '../../components/Icon';
@@ -42,6 +47,9 @@ export function ImportDialog({ onClose }: { onClose(): void }) {
 
   // Each line is checked as the list changes: no request, the same rules as the core's.
   useEffect(() => {
+    setError(null);
+    if (text.length > MAX_LIST_CHARS)
+      return setError('The list is longer than 900,000 characters (about 11,000 lines): split it in parts.');
     if (mode !== 'import' || text.trim() === '') return setChecked([]);
     let current = true;
     void call('urlImport.check', { text }).then((r) => {
@@ -213,7 +221,9 @@ export function ImportDialog({ onClose }: { onClose(): void }) {
         <button
           type="button"
           className="btn primary"
-          disabled={busy || text.trim() === '' || (mode === 'import' && ready === 0)}
+          disabled={
+            busy || text.trim() === '' || text.length > MAX_LIST_CHARS || (mode === 'import' && ready === 0)
+          }
           onClick={() => void start()}
         >
           {mode === 'import'
