@@ -1,4 +1,5 @@
 import type { CoreApi } from '../../src-shared/contract';
+import { applyImportProgress } from '../views/files/import-progress';
 import { useIndexView } from '../views/files/index-store';
 import { applyKbBots, applyKbSnapshot } from '../views/kb/kb-store';
 import { applyLeadChanged, applyNewLead, applyReceiver } from '../views/leads/leads-store';
@@ -74,6 +75,9 @@ export function wireEvents(core: CoreApi): () => void {
         break;
       case 'notify':
         showRunwayNotice(e.payload);
+        break;
+      case 'urlImport.progress':
+        applyImportProgress(e.payload);
         break;
       default:
         break;

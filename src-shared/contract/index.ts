@@ -7,11 +7,13 @@ import { filesCommands, filesEvents } from './files';
 import { ignoredCommands } from './ignored';
 import { kbCommands, kbEvents } from './kb';
 import { leadsCommands, leadsEvents } from './leads';
+import { linksCommands } from './links';
 import { remoteIndexCommands, remoteIndexEvents } from './remote-index';
 import { sandboxCommands } from './sandbox';
 import { sessionCommands, sessionEvents } from './session';
 import { settingsCommands, settingsEvents } from './settings';
 import { syncCommands, syncEvents } from './sync';
+import { urlImportCommands, urlImportEvents } from './url-import';
 
 // Sections of other areas plug in here, one import and one spread each (knowledge entries: ./kb,
 // leads: ./leads). Command names are `<section>.<verb>` so sections never collide.
@@ -29,6 +31,8 @@ export const commands = {
   ...leadsCommands,
   ...sandboxCommands,
   ...dryRunCommands,
+  ...urlImportCommands,
+  ...linksCommands,
 } satisfies Record<string, CommandDef>;
 
 /** Every event the core pushes to the UI. */
@@ -41,6 +45,7 @@ export const events = {
   ...settingsEvents,
   ...kbEvents,
   ...leadsEvents,
+  ...urlImportEvents,
 } satisfies Record<string, z.ZodType>;
 
 export type Commands = typeof commands;

@@ -47,3 +47,6 @@ export const knowledgeSectionFactory = (ctx: AppContext): Section => {
   const s = servicesOf(ctx);
   return kbSection(ctx, s.kb, s.leads);
 };
+
+/** The entry store, for the link check (its fixes are edits, queued in the outbox like any other). */
+export const kbServiceOf = (ctx: AppContext): KbService => servicesOf(ctx).kb;

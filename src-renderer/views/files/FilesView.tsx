@@ -8,6 +8,7 @@ import { plural } from '../../lib/plural';
 import { useUi } from '../../stores/ui-store';
 import { BulkDeleteDialog } from './BulkDeleteDialog';
 import { FilesTable } from './FilesTable';
+import { ImportDialog } from './ImportDialog';
 import { cleanFilter, useIndexView } from './index-store';
 import { Preview } from './Preview';
 import { saveText } from './save-file';
@@ -25,6 +26,7 @@ export function FilesView() {
   const [doomed, setDoomed] = useState<Selection | null>(null);
   const [doomedName, setDoomedName] = useState<string | undefined>(undefined);
   const [refreshing, setRefreshing] = useState(false);
+  const [importing, setImporting] = useState(false);
   const toast = useUi((st) => st.toast);
 
   useEffect(() => {
@@ -58,9 +60,13 @@ export function FilesView() {
         <button type="button" className="btn primary" onClick={() => setFromUrl(true)} disabled={fromUrl}>
           <Icon name="link" /> Upload from URL
         </button>
+        <button type="button" className="btn" onClick={() => setImporting(true)} disabled={importing}>
+          <Icon name="upload" /> Import list
+        </button>
       </ViewHeader>
       <div className="content stack" style={{ overflowY: 'auto', display: 'flex', flexDirection: 'column' }}>
         {fromUrl ? <UploadFromUrl onClose={() => setFromUrl(false)} /> : null}
+        {importing ? <ImportDialog onClose={() => setImporting(false)} /> : null}
         <Filters />
         {s.error ? (
           <div className="banner warn" role="alert">

@@ -8,7 +8,9 @@ import { AddBotForm } from './AddBotForm';
 import { BotSettings } from './BotSettings';
 import { ConflictView } from './ConflictView';
 import { EntryEditor } from './EntryEditor';
+import { useEntryLinks } from './entry-links';
 import { useKb } from './kb-store';
+import { EntryLinkBadge, EntryLinkNotice } from './LinkNotice';
 import { BotSyncLine, EntryStateBadge } from './SyncBadge';
 import { UndoDelete } from './UndoDelete';
 import './kb.css';
@@ -32,6 +34,7 @@ export function KnowledgeView() {
   const entries = useMemo(() => (snapshot?.entries ?? []).filter((e) => matches(e, q)), [snapshot, q]);
   const selected = snapshot?.entries.find((e) => e.id === selectedId) ?? null;
   const bot = snapshot?.bot ?? null;
+  const links = useEntryLinks(snapshot);
 
   return (
     <>
@@ -121,13 +124,15 @@ export function KnowledgeView() {
                           <span className={`kb-entry-title${e.deleted ? ' deleted' : ''}`}>{e.title}</span>
                           <EntryStateBadge state={e.state} deleted={e.deleted} />
                           <span className="small muted kb-entry-text">{e.description}</span>
+                          <EntryLinkBadge links={links.get(e.id)} />
                         </button>
                       </li>
                     ))}
                   </ul>
                 )}
               </section>
-              <div className="kb-detail">
+              <div className="kb-detail stack">
+                {selected ? <EntryLinkNotice links={links.get(selected.id)} /> : null}
                 {selected?.state === 'conflict' ? (
                   <ConflictView key={`c${selected.id}`} entry={selected} />
                 ) : selected || draft ? (

@@ -3,7 +3,9 @@ import type { AppContext } from '../context';
 import type { Section } from '../section';
 import { alertsSection } from './alerts-section';
 import { dryRunSection } from './dry-run-section';
+import { linksSection } from './links-section';
 import { sandboxSection } from './sandbox-section';
+import { urlImportSection } from './url-import-section';
 
 export type SectionFactory = (ctx: AppContext) => Section | Promise<Section>;
 
@@ -18,4 +20,6 @@ export const EXTRA_SECTIONS: SectionFactory[] = [
   sandboxSection,
   alertsSection,
   dryRunSection,
+  urlImportSection,
+  linksSection,
 ];

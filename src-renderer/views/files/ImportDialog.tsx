@@ -1,0 +1,357 @@
+import { useEffect, useState } from 'react';
+import {
+  type IdCheckRun,
+  type ImportLineView,
+  type ImportRun,
+  MAX_LIST_CHARS,
+} from '../../../src-shared/contract/url-import';
+import { call } from '../../api/core-ref';
+import { FormError, TextField } from '../../components/Field';
+import { Icon } from '../../components/Icon';
+import { useFiles } from '../../stores/files-store';
+import { useImportProgress } from './import-progress';
+import './import-dialog.css';
+
+type Mode = 'import' | 'ids';
+
+/** Rows shown at once: a 10,000-line list keeps the dialog light; the downloaded file has them all. */
+const SHOWN = 300;
+
+/** Offers the results file as a download (a Blob link works in the browser shell and in Electron). */
+function download(name: string, csv: string): void {
+  const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = `${name.replace(/[^A-Za-z0-9._-]+/g, '_')}.results.csv`;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * Import from URLs (the retired `saveToLocal`, in bulk), and a check of old `cdn_id`s. Every line is
+ * checked here before a request is spent; the core runs the list within the request budget and
+ * keeps its results under the list's name, so running the same name again skips what succeeded.
+ */
+export function ImportDialog({ onClose }: { onClose(): void }) {
+  const [mode, setMode] = useState<Mode>('import');
+  const [name, setName] = useState('');
+  const [text, setText] = useState('');
+  const [checked, setChecked] = useState<ImportLineView[]>([]);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [run, setRun] = useState<ImportRun | null>(null);
+  const [ids, setIds] = useState<IdCheckRun | null>(null);
+  const progress = useImportProgress();
+
+  // Each line is checked as the list changes: no request, the same rules as the core's.
+  useEffect(() => {
+    setError(null);
+    if (text.length > MAX_LIST_CHARS)
+      return setError('The list is longer than 900,000 characters (about 11,000 lines): split it in parts.');
+    if (mode !== 'import' || text.trim() === '') return setChecked([]);
+    let current = true;
+    void call('urlImport.check', { text }).then((r) => {
+      if (!current) return;
+      if (r.ok) setChecked(r.value.lines);
+      else setError(r.error.message);
+    });
+    return () => {
+      current = false;
+    };
+  }, [text, mode]);
+
+  const ready = checked.filter((l) => !l.problem).length;
+  const bad = checked.length - ready;
+  const listName = name.trim() || 'pasted list';
+
+  async function start() {
+    setBusy(true);
+    setError(null);
+    useImportProgress.setState({ done: 0, total: 0, name: listName });
+    if (mode === 'import') {
+      const r = await call('urlImport.run', { name: listName, text });
+      if (r.ok) {
+        setRun(r.value);
+        useFiles.getState().reload();
+      } else setError(`${r.error.message} (${r.error.code})`);
+    } else {
+      const r = await call('urlImport.checkIds', { name: listName, text });
+      if (r.ok) setIds(r.value);
+      else setError(`${r.error.message} (${r.error.code})`);
+    }
+    setBusy(false);
+  }
+
+  const switchTo = (m: Mode) => {
+    setMode(m);
+    setRun(null);
+    setIds(null);
+    setError(null);
+  };
+
+  return (
+    <section className="card stack import-dialog" aria-label="Import from URLs">
+      <div className="row">
+        <h2 style={{ margin: 0 }}>Import from URLs</h2>
+        <span className="spacer" />
+        <fieldset className="segmented">
+          <legend className="visually-hidden">What the list holds</legend>
+          <button type="button" aria-pressed={mode === 'import'} onClick={() => switchTo('import')}>
+            Source URLs
+          </button>
+          <button type="button" aria-pressed={mode === 'ids'} onClick={() => switchTo('ids')}>
+            Old cdn_ids
+          </button>
+        </fieldset>
+      </div>
+      <p className="small muted" style={{ margin: 0 }}>
+        {mode === 'import'
+          ? 'A text or CSV file, one line each: source_url[,bucket[,md5]]. Lines with a problem are shown and skipped; the others are uploaded. Run the same list again to retry what failed: what succeeded is not sent twice.'
+          : 'One old cdn_id a line (the retired interface’s ids are the new file ids): each is looked up, live with its URL, or gone.'}
+      </p>
+      <div className="row" style={{ alignItems: 'flex-end' }}>
+        <TextField
+          label="List name"
+          flex="1 1 12rem"
+          value={name}
+          placeholder="pasted list"
+          onChange={setName}
+        />
+        <label className="import-file">
+          <Icon name="upload" /> Choose a file
+          <input
+            type="file"
+            accept=".txt,.csv,text/plain,text/csv"
+            className="visually-hidden"
+            aria-label="List file"
+            onChange={async (e) => {
+              const f = e.target.files?.[0];
+              if (!f) return;
+              setName(f.name);
+              setText(await f.text());
+              setRun(null);
+              setIds(null);
+            }}
+          />
+        </label>
+      </div>
+      <label className="field">
+        {mode === 'import' ? 'Or paste the lines' : 'Or paste the ids'}
+        <textarea
+          aria-label="List"
+          rows={5}
+          className="mono"
+          value={text}
+          placeholder={
+            mode === 'import'
+              ? 'https://example.com/price-list.pdf,brochures\nhttps://example.com/logo.png'
+              : '1042\n1043'
+          }
+          onChange={(e) => {
+            setText(e.target.value);
+            setRun(null);
+            setIds(null);
+          }}
+        />
+      </label>
+
+      {mode === 'import' && checked.length > 0 && !run ? (
+        <>
+          <div className="small" role="status">
+            {plural(checked.length, 'line')}: {ready} ready
+            {bad > 0 ? <span className="error-text">, {bad} with a problem (not sent)</span> : null}
+          </div>
+          <div className="import-table">
+            <table className="table" aria-label="Checked lines">
+              <thead>
+                <tr>
+                  <th>Line</th>
+                  <th>Source URL</th>
+                  <th>Bucket</th>
+                  <th>Check</th>
+                </tr>
+              </thead>
+              <tbody>
+                {checked.slice(0, SHOWN).map((l) => (
+                  <tr key={l.line} data-line={l.line}>
+                    <td className="num">{l.line}</td>
+                    <td className="mono import-url">{l.sourceUrl}</td>
+                    <td>{l.bucket ?? <span className="muted">default</span>}</td>
+                    <td>
+                      {l.problem ? (
+                        <span className="error-text">
+                          <span className="badge danger">{l.problem.code}</span> {l.problem.message}
+                        </span>
+                      ) : (
+                        <span className="badge ok">Ready</span>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            {checked.length > SHOWN ? (
+              <div className="small muted">and {checked.length - SHOWN} more lines</div>
+            ) : null}
+          </div>
+        </>
+      ) : null}
+
+      {busy ? (
+        <div className="stack" role="status" aria-label="Import progress">
+          <span className="small">
+            {progress.total > 0 ? `${progress.done} of ${progress.total} lines done` : 'Starting…'}
+          </span>
+          <div className="progress">
+            <span style={{ width: `${progress.total ? (100 * progress.done) / progress.total : 0}%` }} />
+          </div>
+        </div>
+      ) : null}
+
+      {run ? <ImportResults run={run} name={listName} /> : null}
+      {ids ? <IdResults run={ids} name={listName} /> : null}
+
+      <FormError message={error} />
+      <div className="row" style={{ justifyContent: 'flex-end' }}>
+        <button type="button" className="btn ghost" onClick={onClose}>
+          Close
+        </button>
+        <button
+          type="button"
+          className="btn primary"
+          disabled={
+            busy || text.trim() === '' || text.length > MAX_LIST_CHARS || (mode === 'import' && ready === 0)
+          }
+          onClick={() => void start()}
+        >
+          {mode === 'import'
+            ? run
+              ? 'Run again'
+              : `Import ${plural(ready, 'line')}`
+            : ids
+              ? 'Check again'
+              : 'Check ids'}
+        </button>
+      </div>
+    </section>
+  );
+}
+
+function ImportResults({ run, name }: { run: ImportRun; name: string }) {
+  return (
+    <div className="stack">
+      <div className="row" role="status">
+        <span>
+          {plural(run.uploaded, 'file')} uploaded
+          {run.alreadyDone > 0 ? `, ${run.alreadyDone} already done by an earlier run` : ''}
+          {run.failed > 0 ? `, ${run.failed} failed` : ''}
+          {run.skipped > 0 ? `, ${run.skipped} not tried` : ''} ({plural(run.requests, 'request')}).
+        </span>
+        <span className="spacer" />
+        <button type="button" className="btn small" onClick={() => download(name, run.csv)}>
+          <Icon name="open" /> Download results
+        </button>
+      </div>
+      {run.stoppedBy ? (
+        <div className="banner warn">
+          The account stopped the run: {run.stoppedBy.message} The lines not tried are tried on the next run.
+        </div>
+      ) : null}
+      <div className="import-table">
+        <table className="table" aria-label="Import results">
+          <thead>
+            <tr>
+              <th>Line</th>
+              <th>Result</th>
+              <th>New file or reason</th>
+            </tr>
+          </thead>
+          <tbody>
+            {run.results.slice(0, SHOWN).map((r) => (
+              <tr key={r.line} data-line={r.line}>
+                <td className="num">{r.line}</td>
+                <td>
+                  <span
+                    className={`badge ${r.status === 'OK' ? 'ok' : r.status === 'SKIPPED' ? 'warn' : 'danger'}`}
+                  >
+                    {r.status === 'OK' ? 'Uploaded' : r.status === 'SKIPPED' ? 'Not tried' : r.code}
+                  </span>
+                </td>
+                <td className="import-url">
+                  {r.status === 'OK' ? (
+                    <>
+                      <span className="num">#{r.id}</span>{' '}
+                      <a className="mono" href={r.url ?? undefined} target="_blank" rel="noreferrer">
+                        {r.url}
+                      </a>
+                    </>
+                  ) : (
+                    <>
+                      <span className="mono small">{r.sourceUrl}</span>
+                      <br />
+                      {r.message}
+                    </>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}
+
+function IdResults({ run, name }: { run: IdCheckRun; name: string }) {
+  return (
+    <div className="stack">
+      <div className="row" role="status">
+        <span>
+          {run.live} live, {run.gone} gone{run.errors > 0 ? `, ${run.errors} not checked` : ''}.
+        </span>
+        <span className="spacer" />
+        <button type="button" className="btn small" onClick={() => download(name, run.csv)}>
+          <Icon name="open" /> Download results
+        </button>
+      </div>
+      <div className="import-table">
+        <table className="table" aria-label="Id check results">
+          <thead>
+            <tr>
+              <th>Line</th>
+              <th>cdn_id</th>
+              <th>State</th>
+              <th>URL or reason</th>
+            </tr>
+          </thead>
+          <tbody>
+            {run.results.slice(0, SHOWN).map((r) => (
+              <tr key={r.line} data-line={r.line}>
+                <td className="num">{r.line}</td>
+                <td className="mono">{r.cdnId}</td>
+                <td>
+                  <span
+                    className={`badge ${r.status === 'LIVE' ? 'ok' : r.status === 'GONE' ? 'warn' : 'danger'}`}
+                  >
+                    {r.status === 'LIVE' ? 'Live' : r.status === 'GONE' ? 'Gone' : r.code}
+                  </span>
+                </td>
+                <td className="import-url">
+                  {r.status === 'LIVE' ? (
+                    <a className="mono" href={r.url ?? undefined} target="_blank" rel="noreferrer">
+                      {r.url}
+                    </a>
+                  ) : (
+                    (r.message ?? '')
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,266 @@
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppService } from '../../src-main/core/app/app-service';
+import type { AnyEvent } from '../../src-shared/contract';
+import { screens, ZOOMABLE } from './screens';
+import { launchChromium, type Stack, startStack } from './stack';
+
+/** Resolves once `check` holds, checked at start and after each event the app sends (no clock). */
+function untilEvent(app: AppService, what: string, check: () => boolean | Promise<boolean>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let busy = false;
+    let again = false;
+    const run = async () => {
+      if (busy) {
+        again = true;
+        return;
+      }
+      busy = true;
+      try {
+        do {
+          again = false;
+          if (await check()) {
+            off();
+            resolve();
+            return;
+          }
+        } while (again);
+      } catch (e) {
+        off();
+        reject(new Error(`${what}: ${String(e)}`));
+      } finally {
+        busy = false;
+      }
+    };
+    const off = app.subscribe((_e: AnyEvent) => void run());
+    void run();
+  });
+}
+
+interface Row {
+  name: string;
+  state: string;
+  remote_id: number | null;
+  remote_url: string | null;
+  old_remote_id: number | null;
+}
+
+/**
+ * The Import dialog and knowledge-entry link integrity in Chromium, against a real core and the
+ * sandbox reference server: lines checked before a request, results downloadable, a second run
+ * skipping what succeeded; an entry citing a synced file flagged once the file changes locally
+ * (new version up, old one deleted by the engine) and fixed in one action.
+ */
+describe.sequential('import from URLs and entry links in Chromium', () => {
+  let stack: Stack;
+  let browser: Browser;
+  let page: Page;
+  let sources: Server;
+  let src: string;
+  let botId = 0;
+  const folder = () => join(stack.root, 'docs');
+  const nav = (label: string) =>
+    page.getByRole('navigation').getByRole('button', { name: label, exact: true }).click();
+  const rows = () =>
+    stack.app.context.db
+      .prepare('SELECT name, state, remote_id, remote_url, old_remote_id FROM sync_files ORDER BY name')
+      .all() as Row[];
+  const row = (name: string) => rows().find((r) => r.name === name);
+
+  beforeAll(async () => {
+    stack = await startStack();
+    sources = createServer((req, res) => {
+      const path = new URL(req.url ?? '/', 'http://x').pathname;
+      if (path === '/price-list.pdf') res.writeHead(200, { 'content-length': 4 }).end('list');
+      else res.writeHead(404).end('no');
+    });
+    await new Promise<void>((r) => sources.listen(0, '127.0.0.1', r));
+    src = `http://127.0.0.1:${(sources.address() as AddressInfo).port}`;
+    browser = await launchChromium();
+    page = await browser.newPage({ ...ZOOMABLE, acceptDownloads: true });
+    await page.goto(stack.shell.url);
+    await page.getByRole('button', { name: 'Try the local sandbox' }).click();
+    await page.getByRole('heading', { name: 'Folders', exact: true }).waitFor();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((r) => sources?.close(r));
+    await stack?.close();
+  });
+
+  it('checks every line before a request, imports the good ones, offers the results, and skips them on a second run', async () => {
+    await nav('Files');
+    await page.getByRole('button', { name: 'Import list' }).click();
+    const dialog = page.getByRole('region', { name: 'Import from URLs' });
+    await dialog.getByLabel('List name').fill('moving off saveToLocal');
+    await dialog
+      .getByLabel('List', { exact: true })
+      .fill(
+        [
+          'source_url,bucket,md5',
+          `${src}/price-list.pdf,brochures`,
+          'not a url',
+          `${src}/setup.exe`,
+          `${src}/logo.png,Bad Bucket!`,
+          `${src}/missing.pdf`,
+        ].join('\n'),
+      );
+    const checked = dialog.getByRole('table', { name: 'Checked lines' });
+    await checked.locator('[data-line="6"]').waitFor();
+    await dialog
+      .getByRole('status')
+      .filter({ hasText: /5 lines: 2 ready, 3 with a problem/ })
+      .waitFor();
+    expect(await checked.locator('[data-line="3"]').innerText()).toContain('URL-INVALID');
+    expect(await checked.locator('[data-line="4"]').innerText()).toContain('EXTENSION-NOT-ALLOWED');
+    expect(await checked.locator('[data-line="5"]').innerText()).toContain('BUCKET-INVALID');
+    await screens(page, 'import-checked', dialog);
+
+    await dialog.getByRole('button', { name: 'Import 2 lines' }).click();
+    const results = dialog.getByRole('table', { name: 'Import results' });
+    await results.waitFor();
+    expect(await dialog.getByRole('status').first().innerText()).toMatch(/^1 file uploaded, 4 failed/);
+    const ok = await results.locator('[data-line="2"]').innerText();
+    expect(ok).toContain('Uploaded');
+    expect(ok).toMatch(/#\d+ http:\/\/.*\/storage\/\d+\/brochures\/.*price-list\.pdf/);
+    expect(await results.locator('[data-line="6"]').innerText()).toContain('SOURCE-UNREACHABLE');
+    await screens(page, 'import-results', dialog);
+
+    const [file] = await Promise.all([
+      page.waitForEvent('download'),
+      dialog.getByRole('button', { name: 'Download results' }).click(),
+    ]);
+    expect(file.suggestedFilename()).toBe('moving_off_saveToLocal.results.csv');
+    const csv = readFileSync((await file.path())!, 'utf8').split('\r\n');
+    expect(csv[0]).toBe('line,source_url,bucket,md5,status,id,url,code,message');
+    expect(csv.filter((l) => l !== '')).toHaveLength(6);
+
+    // The same list again: the uploaded line is not sent twice.
+    await dialog.getByRole('button', { name: 'Run again' }).click();
+    await dialog
+      .getByRole('status')
+      .filter({ hasText: /0 files uploaded, 1 already done by an earlier run, 4 failed/ })
+      .waitFor();
+  });
+
+  it('tells which old cdn_ids are live (with their URL) and which are gone', async () => {
+    const dialog = page.getByRole('region', { name: 'Import from URLs' });
+    await dialog.getByRole('button', { name: 'Old cdn_ids' }).click();
+    const live = (await stack.fileApi('GET', '/files?page=1')).json as {
+      data: { id: number; url: string }[];
+    };
+    const id = live.data[0]!.id;
+    await dialog.getByLabel('List', { exact: true }).fill(`cdn_id\n${id}\n999999\nabc`);
+    await dialog.getByRole('button', { name: 'Check ids' }).click();
+    const table = dialog.getByRole('table', { name: 'Id check results' });
+    await table.waitFor();
+    expect(await table.locator('[data-line="2"]').innerText()).toContain(live.data[0]!.url);
+    expect(await table.locator('[data-line="3"]').innerText()).toContain('Gone');
+    expect(await table.locator('[data-line="4"]').innerText()).toContain('VALIDATION');
+    await dialog
+      .getByRole('status')
+      .filter({ hasText: /1 live, 1 gone, 1 not checked/ })
+      .waitFor();
+    await dialog.getByRole('button', { name: 'Close' }).click();
+  });
+
+  it('names the entries a delete of two cited files would break, before it is sent', async () => {
+    mkdirSync(folder());
+    writeFileSync(join(folder(), 'prices.pdf'), 'price list, first version');
+    writeFileSync(join(folder(), 'brochure.pdf'), 'the brochure');
+    const added = await stack.app.call('sync.folders.add', {
+      path: folder(),
+      bucket: 'docs',
+      mode: 'mirror',
+    });
+    expect(added.ok).toBe(true);
+    await untilEvent(
+      stack.app,
+      'both files live',
+      () => rows().filter((r) => r.state === 'LIVE').length === 2,
+    );
+    const bots = await stack.app.call('kb.bots', {});
+    if (!bots.ok) throw new Error(bots.error.message);
+    botId = bots.value.bots[0]!.id;
+    for (const [title, file] of [
+      ['Prices', 'prices.pdf'],
+      ['Brochure', 'brochure.pdf'],
+    ] as const) {
+      const r = await stack.app.call('kb.create', {
+        botId,
+        title,
+        description: `Download it here: ${row(file)!.remote_url}. Ask us for anything else.`,
+      });
+      expect(r.ok).toBe(true);
+    }
+    // The same command the Files view's delete confirmation asks.
+    const before = await stack.app.call('files.linksBrokenBy', {
+      ids: [row('prices.pdf')!.remote_id!, row('brochure.pdf')!.remote_id!],
+    });
+    if (!before.ok) throw new Error(before.error.message);
+    expect(before.value.entries.map((e) => e.title).sort()).toEqual(['Brochure', 'Prices']);
+    const cited = Object.fromEntries(before.value.entries.map((e) => [e.title, e.urls]));
+    expect(cited).toEqual({
+      Prices: [row('prices.pdf')!.remote_url],
+      Brochure: [row('brochure.pdf')!.remote_url],
+    });
+  });
+
+  it('flags an entry whose file changed locally and fixes it in one action', async () => {
+    const old = row('prices.pdf')!;
+    writeFileSync(join(folder(), 'prices.pdf'), 'price list, second version');
+    await untilEvent(stack.app, 'the new version live and the old one deleted', () => {
+      const r = row('prices.pdf')!;
+      const trashed = stack.app.context.db
+        .prepare('SELECT 1 FROM sync_trash WHERE remote_id = ?')
+        .get(old.remote_id);
+      return r.state === 'LIVE' && r.remote_id !== old.remote_id && trashed === undefined;
+    });
+    expect((await stack.fileApi('GET', `/files/${old.remote_id}`)).status).toBe(410);
+    const current = row('prices.pdf')!.remote_url!;
+
+    await nav('Knowledge');
+    const entry = page.locator('[data-entry-title="Prices"]');
+    await entry.getByText('Old link').waitFor();
+    // The brochure did not change: no mark.
+    expect(await page.locator('[data-entry-title="Brochure"]').getByText(/link/).count()).toBe(0);
+    await entry.click();
+    const notice = page.locator('.kb-link-notice');
+    await notice.getByText('This entry cites a file that has a newer version').waitFor();
+    expect(await notice.innerText()).toContain(`${old.remote_url} → ${current}`);
+    await screens(page, 'kb-link-flagged', notice);
+
+    await notice.getByRole('button', { name: 'Replace with the current URL' }).click();
+    await notice.waitFor({ state: 'detached' });
+    await entry.getByText('Old link').waitFor({ state: 'detached' });
+    const entries = await stack.app.call('kb.entries', { botId });
+    if (!entries.ok) throw new Error(entries.error.message);
+    const prices = entries.value.entries.find((e) => e.title === 'Prices')!;
+    expect(prices.description).toBe(`Download it here: ${current}. Ask us for anything else.`);
+  });
+
+  it("a mirror folder's local delete of a cited file is recorded in Activity, naming the entry, and the entry flagged", async () => {
+    const brochure = row('brochure.pdf')!;
+    rmSync(join(folder(), 'brochure.pdf'));
+    await untilEvent(stack.app, 'the remote copy deleted', () => row('brochure.pdf')!.state === 'DELETED');
+    expect((await stack.fileApi('GET', `/files/${brochure.remote_id}`)).status).toBe(410);
+    const activity = await stack.app.call('activity.list', { limit: 50 });
+    if (!activity.ok) throw new Error(activity.error.message);
+    const warning = activity.value.find((a) => a.message.includes('“Brochure”'));
+    expect(warning).toMatchObject({ level: 'warn' });
+    expect(warning!.message).toContain(brochure.remote_url!);
+
+    await nav('Activity');
+    await page.getByText(warning!.message).waitFor();
+    await nav('Knowledge');
+    const entry = page.locator('[data-entry-title="Brochure"]');
+    await entry.getByText('Dead link').waitFor();
+    await entry.click();
+    await page.locator('.kb-link-notice').getByText('no longer on the service').waitFor();
+  });
+});
