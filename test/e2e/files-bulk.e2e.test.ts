@@ -9,7 +9,7 @@ import { startHeadlessShell } from '../../src-main/headless/server';
 import { buildRenderer } from '../../src-main/shared-node/renderer-build';
 import type { BulkDeleteJob } from '../../src-shared/contract';
 import { formatBytes } from '../../src-shared/domain/bytes';
-import { formatRupees, rentSavedPaise } from '../../src-shared/domain/money';
+import { rentSavingSentence } from '../../src-shared/domain/rent-saving';
 import { testKeychain } from '../kb/helpers';
 import { adminCall, call } from '../support/reference-server';
 import { screens, ZOOMABLE } from './screens';
@@ -164,14 +164,19 @@ describe.sequential('Files view: select many, delete, copy, export', () => {
     const me = (await api('GET', '/me')).json as {
       data: { usage: { bytes_used: number }; pricing: { per_gb_month_paise: number } };
     };
-    const saved = rentSavedPaise(me.data.usage.bytes_used, FILES * EACH, me.data.pricing.per_gb_month_paise);
+    const saved = rentSavingSentence(
+      me.data.usage.bytes_used,
+      FILES * EACH,
+      me.data.pricing.per_gb_month_paise,
+    );
 
     await page.getByRole('button', { name: 'Delete…' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('heading', { name: 'Delete 24 files?' }).waitFor();
     const text = () => dialog.getByTestId('delete-confirmation').textContent();
     await expect.poll(text).toContain(formatBytes(FILES * EACH));
-    await expect.poll(text).toContain(`Saves ${formatRupees(saved)} of rent a day`);
+    await expect.poll(text).toContain(saved);
+    expect(await text()).not.toContain('₹0.00 of rent a day');
     await expect.poll(text).toContain('2 knowledge entries cite these files');
     expect(await text()).toContain('Price list');
     expect(await text()).toContain('Brochure');

@@ -82,6 +82,8 @@ export async function run(argv: string[]): Promise<number> {
       service: serviceIdentity(s.connection, common.dataDir),
       concurrency,
       watch: !once,
+      // --once syncs DIR alone: the app's other folders wait for the app (or a run of their own).
+      onlyFolder: once ? (f) => f.path === dir : null,
       contentDedupe: () => values.dedupe === true,
     });
     // With --once only DIR is reported: events of the app's other folders are left out.

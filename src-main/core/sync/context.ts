@@ -33,6 +33,11 @@ export interface SyncOptions {
   pollIntervalMs: number;
   /** Content dedupe (off by default): link a new file to a live copy of its bytes in the bucket (dedupe/). */
   contentDedupe: () => boolean;
+  /**
+   * Runs only the folders it accepts (null: all). `sync DIR --once` passes DIR's: the app's other
+   * folders are neither scanned, watched, hashed nor sent, and do not hold up waitUntilSettled.
+   */
+  onlyFolder: ((folder: Folder) => boolean) | null;
 }
 
 export const DEFAULT_OPTIONS: SyncOptions = {
@@ -46,6 +51,7 @@ export const DEFAULT_OPTIONS: SyncOptions = {
   reconcileDelayMs: 1_000,
   pollIntervalMs: 2_000,
   contentDedupe: () => false,
+  onlyFolder: null,
 };
 
 /** What the engine's parts share. Built once by engine.ts. */

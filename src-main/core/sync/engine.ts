@@ -147,7 +147,14 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
   const accounts = accountStore(db, now);
   const hasher = opts.hasher ?? createHasher(options.hasherThreads);
   const state = createEngineState();
-  const book = createProgressBookkeeping(state, { events, files, folders, trash, now });
+  const book = createProgressBookkeeping(state, {
+    events,
+    files,
+    folders,
+    trash,
+    now,
+    onlyFolder: options.onlyFolder,
+  });
 
   // The rooms below are built after the context; its calls into them run only once the engine runs.
   const ctx: SyncContext = {
@@ -220,7 +227,8 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
       // The scans are local work: they run while /me and the reconciliation wait on the network. Nothing
       // is hashed, sent or deleted before both are done (the scheduler waits for startingUp).
       state.startingUp = true;
-      const scans = Promise.all(folders.list().map((f) => watching.rescan(f.id)));
+      const run = folders.list().filter((f) => !ctx.options.onlyFolder || ctx.options.onlyFolder(f));
+      const scans = Promise.all(run.map((f) => watching.rescan(f.id)));
       const opened = await account.openAccount(scans, false);
       if (opened === 'stopped') {
         state.startingUp = false;
@@ -233,7 +241,7 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
       // The folders are in sync (and say so) once scanned: the watcher's own walk of the tree
       // (@parcel/watcher, in its thread) comes after and does not delay that. Run side by side, the
       // two walks fought for the same cores and the scan took twice as long (docs/benchmarks.md).
-      for (const f of folders.list()) await watching.startWatch(f);
+      for (const f of run) await watching.startWatch(f);
       scheduler.wake();
     },
 

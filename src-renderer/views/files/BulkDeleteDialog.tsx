@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
 import type { BrokenEntry, IndexSummary, Selection } from '../../../src-shared/contract';
-import { rentSavedPaise } from '../../../src-shared/domain/money';
+import { rentSavingSentence } from '../../../src-shared/domain/rent-saving';
 import { call } from '../../api/core-ref';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { formatBytes, formatRupees } from '../../lib/format';
+import { formatBytes } from '../../lib/format';
 import { plural } from '../../lib/plural';
 import { useAccount } from '../../stores/account-store';
 
@@ -49,7 +49,7 @@ export function BulkDeleteDialog(props: {
 
   const a = account?.value ?? null;
   const saved =
-    summary && a ? rentSavedPaise(a.usage.bytes_used, summary.bytes, a.pricing.per_gb_month_paise) : null;
+    summary && a ? rentSavingSentence(a.usage.bytes_used, summary.bytes, a.pricing.per_gb_month_paise) : null;
   const count = summary?.count ?? 0;
   const one = props.name !== undefined && count <= 1;
 
@@ -74,12 +74,7 @@ export function BulkDeleteDialog(props: {
         ) : (
           <p>Counting the selection…</p>
         )}
-        {saved !== null && a ? (
-          <p data-testid="rent-saved">
-            Saves {formatRupees(saved)} of rent a day (at {formatRupees(a.pricing.per_gb_month_paise)} per GiB
-            a month, charged at midnight IST).
-          </p>
-        ) : null}
+        {saved !== null && a ? <p data-testid="rent-saved">{saved}</p> : null}
         {broken && broken.length > 0 ? (
           <div role="alert" data-testid="broken-entries">
             <strong>

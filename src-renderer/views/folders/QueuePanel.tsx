@@ -89,6 +89,8 @@ export function ProblemsPanel({ queue, folders }: { queue: Queue; folders: Folde
   const total = failed + folders.reduce((n, f) => n + f.counts.skipped, 0);
   if (total === 0 && queue.problems.length === 0) return null;
   const shown = queue.problems.slice(0, 200);
+  // The last column holds only Retry buttons: over skipped rows alone it would be an empty column.
+  const retryable = shown.some((p) => p.state === 'FAILED');
   return (
     <section className="card stack" aria-labelledby="problems-title" style={{ gap: '0.5rem' }}>
       <div className="row">
@@ -111,7 +113,7 @@ export function ProblemsPanel({ queue, folders }: { queue: Queue; folders: Folde
           <tr>
             <th>File</th>
             <th>Why</th>
-            <th className="right">Next</th>
+            {retryable ? <th className="right">Action</th> : null}
           </tr>
         </thead>
         <tbody>
@@ -128,17 +130,19 @@ export function ProblemsPanel({ queue, folders }: { queue: Queue; folders: Folde
                 <span className="mono muted">{p.code}</span>{' '}
                 {p.state === 'FAILED' ? failureSentence(p, clockTime) : p.reason}
               </td>
-              <td className="right small">
-                {p.state === 'FAILED' ? (
-                  <button
-                    type="button"
-                    className="btn small"
-                    onClick={() => orToast(call('sync.retry', { fileId: p.fileId }))}
-                  >
-                    Retry
-                  </button>
-                ) : null}
-              </td>
+              {retryable ? (
+                <td className="right small">
+                  {p.state === 'FAILED' ? (
+                    <button
+                      type="button"
+                      className="btn small"
+                      onClick={() => orToast(call('sync.retry', { fileId: p.fileId }))}
+                    >
+                      Retry
+                    </button>
+                  ) : null}
+                </td>
+              ) : null}
             </tr>
           ))}
         </tbody>

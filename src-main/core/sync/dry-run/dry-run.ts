@@ -78,6 +78,7 @@ export async function dryRun(input: DryRunInput): Promise<Result<DryRunReport, A
   const hasher = input.hasher ?? createHasher();
   try {
     const plan = await planFolder({
+      newFolder: !folder,
       path,
       bucket,
       mode,

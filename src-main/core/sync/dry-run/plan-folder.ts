@@ -9,6 +9,11 @@ import type { RemoteCopies } from './remote-copies';
 
 /** What the dry run looks at: a path not yet watched (no rows) or a watched folder (its rows). */
 export interface PlanInput {
+  /**
+   * The folder is not one of the app's yet: adding it adopts a file live in the bucket under the same
+   * name with the same bytes (upload/adopt-at-add.ts), so such a file counts as already live.
+   */
+  newFolder?: boolean;
   path: string;
   bucket: string;
   mode: FolderMode;
@@ -111,6 +116,7 @@ export async function planFolder(input: PlanInput): Promise<FolderPlan> {
     }
   }
   // Rows whose path is gone: the sources a rename can come from (prepare.ts does the same match).
+  const adopted = new Set<number>();
   const gone = input.rows.filter((r) => r.state === 'LIVE' && !seen.has(r.name) && r.md5 !== null);
   for (const f of toHash) {
     const hashed = await input.hasher.md5(join(input.path, f.name));
@@ -138,6 +144,11 @@ export async function planFolder(input: PlanInput): Promise<FolderPlan> {
       plan.replacedBytes += f.row.remoteSize ?? 0;
     }
     const copy = input.remote.find(f.size, md5, f.name);
+    if (copy && input.newFolder && !f.row && copy.name === f.name && !adopted.has(copy.id)) {
+      adopted.add(copy.id);
+      live(plan, f.name, f.size);
+      continue;
+    }
     if (copy) {
       plan.onService.count++;
       plan.onService.bytes += f.size;

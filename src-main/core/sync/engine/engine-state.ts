@@ -49,6 +49,8 @@ export interface EngineState {
   uploading: Map<number, UploadSlot>;
   /** Folders being scanned, and those to scan again once that scan ends. */
   scanning: Set<number>;
+  /** Folders just added, held from hashing and sending until files already in the bucket are adopted. */
+  adopting: Set<number>;
   rescanWanted: Set<number>;
   /** A batch of deletes is running. */
   deleting: boolean;
@@ -109,6 +111,7 @@ export function createEngineState(): EngineState {
     preparing: new Set(),
     uploading: new Map(),
     scanning: new Set(),
+    adopting: new Set(),
     rescanWanted: new Set(),
     deleting: false,
     reconciling: false,

@@ -7,6 +7,7 @@ import { DEFAULT_FOLDER_MODE } from '../folder-mode';
 import { validatePatterns } from '../local/ignore-rules';
 import { inspectPath } from '../local/inspect';
 import type { FolderInput } from '../state/folders-store';
+import { adoptAtAdd } from '../upload/adopt-at-add';
 import type { EngineState } from './engine-state';
 import { stripUndefined } from './strip-undefined';
 import type { WatchBatching } from './watch-batching';
@@ -62,7 +63,16 @@ export function createFolderCommands(
         folderId: folder.id,
       });
       if (state.running) {
-        await watching.rescan(folder.id);
+        // Files already live in the bucket under the same name are adopted, not sent twice: the
+        // scheduler leaves the folder alone until that is settled.
+        state.adopting.add(folder.id);
+        try {
+          await watching.rescan(folder.id);
+          await adoptAtAdd(ctx, folder);
+        } finally {
+          state.adopting.delete(folder.id);
+        }
+        ctx.wake();
         await watching.startWatch(folder);
       }
       return ok(folder);

@@ -3,7 +3,7 @@ import { etaSeconds } from '../progress';
 import type { FilesStore } from '../state/files-store';
 import type { FoldersStore } from '../state/folders-store';
 import type { TrashStore } from '../state/trash-store';
-import type { FileRow, FileState } from '../types';
+import type { FileRow, FileState, Folder } from '../types';
 import type { EngineState, UploadSlot } from './engine-state';
 
 export interface ProgressBookkeeping {
@@ -34,6 +34,7 @@ export function createProgressBookkeeping(
     folders: FoldersStore;
     trash: TrashStore;
     now: () => number;
+    onlyFolder?: ((folder: Folder) => boolean) | null;
   },
 ): ProgressBookkeeping {
   const { events, files, folders, trash, now } = deps;
@@ -122,9 +123,16 @@ export function createProgressBookkeeping(
       state.uploading.size === 0 &&
       !state.deleting &&
       !state.reconciling &&
-      !files.hasPending() &&
+      !pendingRun() &&
       trash.count() === 0
     );
+  }
+
+  // A run restricted to some folders (options.onlyFolder) settles on theirs alone.
+  function pendingRun(): boolean {
+    const only = deps.onlyFolder;
+    if (!only) return files.hasPending();
+    return folders.list().some((f) => only(f) && files.hasPending(f.id));
   }
 
   return { fileChanged, uploadProgress, emitProgress, checkInSync, isSettled };

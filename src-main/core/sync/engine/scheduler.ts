@@ -49,7 +49,10 @@ export function createScheduler(ctx: SyncContext, state: EngineState, book: Prog
     const t = now();
     const pausedFolders = folders
       .list()
-      .filter((f) => f.paused || f.problem)
+      .filter(
+        (f) =>
+          f.paused || f.problem || state.adopting.has(f.id) || (options.onlyFolder && !options.onlyFolder(f)),
+      )
       .map((f) => f.id);
     if (!state.userPaused) {
       for (const r of files.dueRetries(50, t))
