@@ -1,6 +1,11 @@
+import fc from 'fast-check';
 import ignore from 'ignore';
 import { describe, expect, it } from 'vitest';
-import { BUILT_IN_PATTERNS, ignoreRules } from '../../src-main/core/sync/local/ignore-rules';
+import {
+  BUILT_IN_PATTERNS,
+  builtInIgnoresUtf8,
+  ignoreRules,
+} from '../../src-main/core/sync/local/ignore-rules';
 
 // The fast path for folders without their own patterns must answer exactly as the `ignore` matcher.
 describe('built-in ignore rules without user patterns', () => {
@@ -56,5 +61,37 @@ describe('built-in ignore rules without user patterns', () => {
     const withUser = ignoreRules('*.psd\n!.well-known');
     expect(withUser('art/x.psd')).toBe(true);
     expect(withUser('a.txt')).toBe(false);
+  });
+});
+
+// The scanner's fast path judges a file's name in UTF-8 bytes, as find printed it.
+describe('built-in rules on a name in UTF-8 bytes', () => {
+  const strings = ignoreRules('');
+  const judgeBytes = (name: string) => {
+    const bytes = Buffer.from(`x/${name}!`, 'utf8'); // the name inside a larger buffer, as in find's output
+    return builtInIgnoresUtf8(bytes, 2, bytes.length - 1);
+  };
+  it('answers as the string rules for names of any characters', () => {
+    const names = fc.oneof(
+      fc.string({ unit: 'grapheme', minLength: 1, maxLength: 14 }),
+      fc.constantFrom(
+        '.x',
+        '~$a',
+        'a.TMP',
+        'b.Part',
+        'c.crDownload',
+        'THUMBS.db',
+        'İ.tmp',
+        '\u212A.part',
+        '~',
+      ),
+    );
+    fc.assert(
+      fc.property(
+        names.filter((n) => !n.includes('/')),
+        (name) => judgeBytes(name) === strings(name),
+      ),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ignoreRules } from '../../src-main/core/sync/local/ignore-rules';
+import { builtInRulesOnly, ignoreRules } from '../../src-main/core/sync/local/ignore-rules';
 import {
   IGNORED_EXAMPLES,
   ignoredRegistry,
@@ -16,6 +16,14 @@ describe('ignored files: a bounded list with the rule for each', () => {
     expect(ignoreRuleOf('Thumbs.db', false)).toBe('system file (Finder or Explorer thumbnails)');
     expect(ignoreRuleOf('build/out.js', false, '# comment\n*.log\nbuild/\n')).toBe('your pattern "build/"');
     expect(ignoreRuleOf('x.log', false, '*.log')).toBe('your pattern "*.log"');
+  });
+
+  // The scanner's fast path (list-tree.ts, KnownFiles) runs only under the built-in rules; the scan
+  // hands the walk this counting wrapper, which must still be known as those rules.
+  it('a counting test of the built-in rules is still known as them; one with patterns is not', () => {
+    const reg = ignoredRegistry();
+    expect(builtInRulesOnly(reg.track(1, '', ignoreRules('')).test)).toBe(true);
+    expect(builtInRulesOnly(reg.track(2, '*.log', ignoreRules('*.log')).test)).toBe(false);
   });
 
   it('counts every ignored entry but keeps only the first examples, and only a finished scan counts', () => {

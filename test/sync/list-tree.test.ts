@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ignoreRules } from '../../src-main/core/sync/local/ignore-rules';
 import { inspectPathSync } from '../../src-main/core/sync/local/inspect';
-import { type Listed, listTree } from '../../src-main/core/sync/local/list-tree';
+import { type KnownFiles, type Listed, listTree } from '../../src-main/core/sync/local/list-tree';
 import { tempDir } from './helpers';
 
 async function collect(root: string, expected: number, patterns = '') {
@@ -73,6 +73,59 @@ describe.runIf(process.platform === 'linux')('listing a tree: GNU find and the w
       'pipe.txt': 'NOT-A-FILE',
       'empty.txt': 'file',
     });
+  });
+
+  // A scan offers find's plain files to the folder's rows before anything is made of them
+  // (KnownFiles): what is offered, and with what, must be what the slow way would have listed.
+  it('offers each plain file the slow way would list, with the same stats, and lists the rest', async () => {
+    const reference = await collect(root, Number.POSITIVE_INFINITY);
+    const offered = new Map<string, { inode: number; size: number; mtimeMs: number }>();
+    const known: KnownFiles = {
+      take(path, start, end, inode, size, mtimeMs) {
+        const name = path.toString('utf8', start, end);
+        offered.set(name, { inode, size, mtimeMs });
+        return name !== 'top.txt'; // one declined: it must then be listed as usual
+      },
+    };
+    const walk = listTree(root, ignoreRules(''), () => undefined, Number.POSITIVE_INFINITY, undefined, known);
+    const listed: Listed[] = [];
+    for await (const batch of walk.batches) listed.push(...batch);
+    expect(walk.complete()).toBe(true);
+    // Taken or listed, every file once, and nothing the rules leave out.
+    const names = [...listed.map((l) => l.name), ...[...offered.keys()].filter((n) => n !== 'top.txt')];
+    expect(names.sort()).toEqual(reference.all.map((l) => l.name).sort());
+    expect(listed.map((l) => l.name)).toContain('top.txt');
+    for (const [name, stat] of offered)
+      expect({ kind: 'file', ...stat }).toEqual(inspectPathSync(join(root, name)));
+    for (const never of [
+      '.hidden-dir/inside.txt',
+      'a/.dotfile',
+      'a/file.part',
+      'link-to-file.txt',
+      'pipe.txt',
+    ])
+      expect(offered.has(never)).toBe(false);
+    expect(offered.has('a/with space and ünïcode.txt')).toBe(true);
+    expect(offered.has('a/line\nbreak.txt')).toBe(true);
+  });
+
+  it('with patterns of a folder, nothing is offered (the rules need the whole path)', async () => {
+    let offers = 0;
+    const walk = listTree(
+      root,
+      ignoreRules('skipme/'),
+      () => undefined,
+      Number.POSITIVE_INFINITY,
+      undefined,
+      {
+        take: () => {
+          offers++;
+          return true;
+        },
+      },
+    );
+    for await (const _ of walk.batches);
+    expect(offers).toBe(0);
   });
 
   it('an unreadable root is reported and the walk is not complete (so nothing counts as deleted)', async () => {

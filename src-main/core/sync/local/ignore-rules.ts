@@ -35,6 +35,8 @@ const builtInOnly: IgnoreTest = (relPath) => {
   }
 };
 
+const byNameAlone = new WeakSet<IgnoreTest>([builtInOnly]);
+
 /** Whether the component path[start, end) matches a built-in pattern. */
 function builtInIgnores(path: string, start: number, end: number): boolean {
   const first = path.charCodeAt(start);
@@ -46,6 +48,46 @@ function builtInIgnores(path: string, start: number, end: number): boolean {
     endsWithAscii(path, start, end, '.crdownload') ||
     (end - start === 9 && endsWithAscii(path, start, end, 'thumbs.db'))
   );
+}
+
+/** Whether a folder's rules are the built-in ones alone (so a file is judged by its own name). */
+export const builtInRulesOnly = (test: IgnoreTest): boolean => byNameAlone.has(test);
+
+/**
+ * Marks `wrapper` as answering what `inner` answers (ignored-files.ts wraps a folder's test to count
+ * what it leaves out), so the scanner's fast path still knows the built-in rules through it.
+ */
+export function answersAs(wrapper: IgnoreTest, inner: IgnoreTest): IgnoreTest {
+  if (byNameAlone.has(inner)) byNameAlone.add(wrapper);
+  return wrapper;
+}
+
+/**
+ * builtInIgnores() for a name in UTF-8 bytes[start, end), for the scanner's fast path (list-tree.ts),
+ * which reads find's output without making strings. Every byte of a non-ASCII character is 0x80 or
+ * above, so none matches the ASCII of a pattern: the answers are the string version's (tested).
+ */
+export function builtInIgnoresUtf8(bytes: Uint8Array, start: number, end: number): boolean {
+  if (end <= start) return false;
+  const first = bytes[start];
+  if (first === DOT) return true;
+  if (first === TILDE && end - start >= 2 && bytes[start + 1] === DOLLAR) return true;
+  return (
+    endsWithAsciiUtf8(bytes, start, end, '.tmp') ||
+    endsWithAsciiUtf8(bytes, start, end, '.part') ||
+    endsWithAsciiUtf8(bytes, start, end, '.crdownload') ||
+    (end - start === 9 && endsWithAsciiUtf8(bytes, start, end, 'thumbs.db'))
+  );
+}
+
+function endsWithAsciiUtf8(bytes: Uint8Array, start: number, end: number, suffix: string): boolean {
+  const from = end - suffix.length;
+  if (from < start) return false;
+  for (let i = 0; i < suffix.length; i++) {
+    const c = bytes[from + i]!;
+    if ((c >= 0x41 && c <= 0x5a ? c + 0x20 : c) !== suffix.charCodeAt(i)) return false;
+  }
+  return true;
 }
 
 const DOT = 0x2e;

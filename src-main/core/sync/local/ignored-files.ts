@@ -1,5 +1,5 @@
 import ignore from 'ignore';
-import type { IgnoreTest } from './ignore-rules';
+import { answersAs, type IgnoreTest } from './ignore-rules';
 
 /**
  * What the last scan of each folder left out, so a user can find out why a file never went up. Kept
@@ -40,7 +40,7 @@ export function ignoredRegistry(): IgnoredRegistry {
       let count = 0;
       const examples: IgnoredEntry[] = [];
       return {
-        test(relPath, isDirectory = false) {
+        test: answersAs((relPath, isDirectory = false) => {
           const ignored = test(relPath, isDirectory);
           if (ignored) {
             count++;
@@ -52,7 +52,7 @@ export function ignoredRegistry(): IgnoredRegistry {
               });
           }
           return ignored;
-        },
+        }, test),
         finish(at) {
           lists.set(folderId, { count, examples, scannedAt: at });
         },

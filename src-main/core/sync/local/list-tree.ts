@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
-import { type Dirent, readdirSync, realpathSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { closeSync, type Dirent, openSync, readdirSync, readSync, realpathSync, unlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Readable } from 'node:stream';
-import type { IgnoreTest } from './ignore-rules';
+import { builtInIgnoresUtf8, builtInRulesOnly, type IgnoreTest } from './ignore-rules';
 import {
   type Inspection,
   inspectPathSync,
@@ -31,6 +32,16 @@ const BATCH = 500;
 const FIND_FROM_FILES = 2_000;
 
 /**
+ * Files the caller knows already (a scan: the folder's rows). A regular file that find lists is offered
+ * here first, before any string or object is made for it: its path as UTF-8 bytes path[start, end)
+ * and what find says of it. Taken (true: the caller has it with that inode, size and mtime, nothing to
+ * do), it is not listed. A restart over an unchanged tree then costs little more than find's output.
+ */
+export interface KnownFiles {
+  take(path: Buffer, start: number, end: number, inode: number, size: number, mtimeMs: number): boolean;
+}
+
+/**
  * Lists every file under `root`. On Linux, GNU find does the walk in its own process (type, inode,
  * size and mtime in one line per entry): it is the fastest lister there is, runs beside the event
  * loop on another core, and a restart over 100,000 files then costs little more than `find` itself
@@ -46,10 +57,12 @@ export function listTree(
   expected = Number.POSITIVE_INFINITY,
   /** Where links may lead (the folder and its setting); without it links are judged by their target only. */
   links?: LinkScope,
+  /** Offered each plain file first (find's walk only; the other walk lists every file). */
+  known?: KnownFiles,
 ): TreeWalk {
   const scope = links ? resolveScope(root, links) : undefined;
   if (process.platform === 'linux' && expected >= FIND_FROM_FILES)
-    return findWalk(root, ignored, onUnreadable, scope);
+    return findWalk(root, ignored, onUnreadable, scope, known);
   return nodeWalk(root, ignored, onUnreadable, scope);
 }
 
@@ -116,15 +129,28 @@ function findWalk(
   ignored: IgnoreTest,
   onUnreadable: (path: string, code: string) => void,
   scope: ResolvedScope | undefined,
+  known: KnownFiles | undefined,
 ): TreeWalk {
   let complete = true;
   let fallback: TreeWalk | null = null;
+  // The fast way (fastTake) needs a file's name alone to decide the ignore rules: true of the built-in
+  // rules, given that each folder was judged when find listed it. Paths longer than this go the long way.
+  const fastFrom = known && builtInRulesOnly(ignored) ? FAST_PATH_BYTES - Buffer.byteLength(root) : 0;
   async function* batches(): AsyncGenerator<Listed[]> {
+    // find writes to a file, not a pipe: a pipe holds ~200 KB, and find then waits whenever this
+    // process is busy elsewhere (the scanner reads its rows while find walks, scanner.ts).
+    const out = unlinkedTempFile();
+    if (out === null) {
+      // No temp file to be had (a full or read-only disk): walk in this process instead.
+      fallback = nodeWalk(root, ignored, onUnreadable, scope);
+      yield* fallback.batches;
+      return;
+    }
     const child = spawn('find', [root, '-mindepth', '1', '-printf', FIND_FORMAT], {
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['ignore', out, 'pipe'],
     });
     let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+    child.stderr?.setEncoding('utf8').on('data', (d: string) => {
       stderr += d;
     });
     const exited = new Promise<{ code: number | null; error?: NodeJS.ErrnoException }>((resolve) => {
@@ -134,16 +160,29 @@ function findWalk(
     // Folders left out by the ignore rules, as "name/": find lists a folder before what it holds.
     const pruned = new Set<string>();
     const childless = childlessFolders();
+    let afterFolder = false;
+    // `pruned` as bytes for fastTake, made again when it grew (it only grows).
+    let pruneList: Buffer[] = [];
+    const prunedBytes = () => {
+      if (pruneList.length !== pruned.size) pruneList = [...pruned].map((p) => Buffer.from(p));
+      return pruneList;
+    };
     let rest: Buffer = Buffer.alloc(0);
     let any = false;
     let finished = false;
     try {
-      for await (const chunk of drained(child.stdout)) {
+      for await (const chunk of appended(out, exited)) {
         any = true;
         const data: Buffer = rest.length ? Buffer.concat([rest, chunk]) : chunk;
         let start = 0;
         let batch: Listed[] = [];
         for (let end = data.indexOf(0, start); end >= 0; end = data.indexOf(0, start)) {
+          // Right after a folder, a file goes the long way: parseEntry keeps track of empty folders.
+          if (fastFrom > 0 && !afterFolder && fastTake(data, start, end, fastFrom, prunedBytes(), known!)) {
+            start = end + 1;
+            continue;
+          }
+          afterFolder = data[start] === TYPE_DIR;
           const listed = parseEntry(
             root,
             data.toString('utf8', start, end),
@@ -160,13 +199,14 @@ function findWalk(
             batch = [];
           }
         }
-        rest = data.subarray(start);
+        rest = Buffer.from(data.subarray(start));
         if (batch.length) yield batch;
       }
       finished = true;
     } finally {
-      // A consumer that stops early (a scan cancelled) must not leave find blocked on a full pipe.
+      // A consumer that stops early (a scan cancelled) must not leave find walking for nobody.
       if (!finished && child.exitCode === null) child.kill();
+      closeSync(out);
     }
     const { code, error } = await exited;
     if (error && !any) {
@@ -186,56 +226,148 @@ function findWalk(
   return { batches: batches(), complete: () => (fallback ? fallback.complete() : complete) };
 }
 
-/** find's output held in memory while nobody reads it, at most this much (about 40 bytes per file). */
-const HELD_BYTES = 32 * 1024 * 1024;
+/**
+ * A file for find's output, removed at once (nothing is left behind, whatever happens): its
+ * descriptor, or null when none can be made.
+ */
+function unlinkedTempFile(): number | null {
+  const path = join(tmpdir(), `assets-sync-find-${process.pid}-${randomBytes(8).toString('hex')}`);
+  let fd: number;
+  try {
+    fd = openSync(path, 'wx+', 0o600);
+  } catch {
+    return null;
+  }
+  try {
+    unlinkSync(path);
+  } catch {
+    // Still usable; the system's temp cleaning will take the name.
+  }
+  return fd;
+}
+
+/** Bytes read at once from find's output. */
+const READ_BYTES = 1024 * 1024;
+/** While find runs and nothing new is there, how long before looking again (a file does not say it grew). */
+const POLL_MS = 5;
 
 /**
- * The chunks of a stream, read as soon as they arrive rather than when asked for: find then never
- * waits on a full pipe while the consumer is busy elsewhere (the scanner reads its rows meanwhile,
- * scanner.ts), so the two run side by side. Past HELD_BYTES unread, the stream is paused after all.
+ * What find appends to `fd`, as it comes, until it exited and all was read: whole NUL-ended records
+ * in one buffer used over and over (valid until the next one is asked for), so reading 100,000 files'
+ * worth makes no garbage.
  */
-async function* drained(stream: Readable): AsyncGenerator<Buffer> {
-  const queue: Buffer[] = [];
-  let held = 0;
-  let ended = false;
-  let failed: Error | null = null;
-  let wake: (() => void) | null = null;
-  const signal = () => {
-    const w = wake;
-    wake = null;
-    w?.();
-  };
-  const onData = (chunk: Buffer) => {
-    queue.push(chunk);
-    held += chunk.length;
-    if (held > HELD_BYTES) stream.pause();
-    signal();
-  };
-  const onEnd = () => {
-    ended = true;
-    signal();
-  };
-  const onError = (e: Error) => {
-    failed = e;
-    signal();
-  };
-  stream.on('data', onData).once('end', onEnd).once('error', onError);
-  try {
-    for (;;) {
-      for (let chunk = queue.shift(); chunk; chunk = queue.shift()) {
-        held -= chunk.length;
-        if (stream.isPaused() && held < HELD_BYTES / 2) stream.resume();
-        yield chunk;
-      }
-      if (failed) throw failed;
-      if (ended) return;
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-      });
+async function* appended(fd: number, exited: Promise<unknown>): AsyncGenerator<Buffer> {
+  let done = false;
+  void exited.then(() => {
+    done = true;
+  });
+  let buf = Buffer.allocUnsafe(READ_BYTES);
+  let filled = 0;
+  for (let position = 0; ; ) {
+    if (filled === buf.length) {
+      // One record longer than the buffer (never, in practice: paths end at 4 KB).
+      const bigger = Buffer.allocUnsafe(buf.length * 2);
+      buf.copy(bigger, 0, 0, filled);
+      buf = bigger;
     }
-  } finally {
-    stream.off('data', onData).off('end', onEnd).off('error', onError);
+    const n = readSync(fd, buf, filled, buf.length - filled, position);
+    if (n > 0) {
+      position += n;
+      filled += n;
+      const end = buf.lastIndexOf(0, filled - 1) + 1;
+      if (end === 0) continue;
+      yield buf.subarray(0, end);
+      buf.copyWithin(0, end, filled);
+      filled -= end;
+      continue;
+    }
+    if (done) {
+      if (filled > 0) yield buf.subarray(0, filled);
+      return;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(resolve, POLL_MS)))]);
+    clearTimeout(timer);
   }
+}
+
+const TYPE_DIR = 0x64; // 'd'
+const DOT = 0x2e;
+const TYPE_FILE = 0x66; // 'f'
+const SPACE = 0x20;
+const SLASH = 0x2f;
+/** Root and path together under this many bytes (tooLongToOpen's limit is far above). */
+const FAST_PATH_BYTES = 1000;
+
+/**
+ * A plain file's record ("f inode size seconds.fraction path") offered to `known` as it is in find's
+ * output, no string made: true when taken. Anything else (another type, an odd number, a long path,
+ * an ignored name, a path under an ignored folder) is left to parseEntry, which decides it the usual way.
+ */
+function fastTake(
+  data: Buffer,
+  start: number,
+  end: number,
+  maxPath: number,
+  pruned: readonly Buffer[],
+  known: KnownFiles,
+): boolean {
+  if (data[start] !== TYPE_FILE || data[start + 1] !== SPACE) return false;
+  let i = start + 2;
+  const inode = digitsAt(data, i, SPACE);
+  if (inode < 0) return false;
+  i = digitsEnd;
+  const size = digitsAt(data, i + 1, SPACE);
+  if (size < 0) return false;
+  i = digitsEnd;
+  const seconds = digitsAt(data, i + 1, DOT);
+  if (seconds < 0) return false;
+  // Nanoseconds from the first 9 digits of the fraction, as epochMs() reads them.
+  let nsec = 0;
+  let digits = 0;
+  for (i = digitsEnd + 1; i < end && data[i] !== SPACE; i++) {
+    const d = data[i]! - 0x30;
+    if (d < 0 || d > 9) return false;
+    if (digits < 9) {
+      nsec = nsec * 10 + d;
+      digits++;
+    }
+  }
+  if (digits === 0 || i >= end) return false;
+  for (; digits < 9; digits++) nsec *= 10;
+  const pathStart = i + 1;
+  if (end - pathStart >= maxPath || pathStart >= end) return false;
+  // The built-in rules (the only ones here) judge a file by its own name: its folders were judged
+  // when find listed them, and those left out are in `pruned`.
+  const slash = data.lastIndexOf(SLASH, end - 1);
+  if (builtInIgnoresUtf8(data, slash >= pathStart ? slash + 1 : pathStart, end)) return false;
+  if (pruned.length > 0 && underPrunedBytes(data, pathStart, end, pruned)) return false;
+  return known.take(data, pathStart, end, inode, size, Math.trunc(seconds * 1e3 + nsec / 1e6));
+}
+
+/** Where the last digitsAt() stopped (the separator's index). */
+let digitsEnd = 0;
+
+/** The decimal number at data[i...] up to `stop`, or -1 (no digit, another byte, or over 15 digits). */
+function digitsAt(data: Buffer, from: number, stop: number): number {
+  let n = 0;
+  let i = from;
+  for (; data[i] !== stop; i++) {
+    const d = data[i]! - 0x30;
+    if (d < 0 || d > 9 || i - from >= 15) return -1;
+    n = n * 10 + d;
+  }
+  digitsEnd = i;
+  return i === from ? -1 : n;
+}
+
+/** underPruned() on bytes: whether data[start, end) starts with one of the folders left out ("name/"). */
+function underPrunedBytes(data: Buffer, start: number, end: number, pruned: readonly Buffer[]): boolean {
+  for (const folder of pruned) {
+    const n = folder.length;
+    if (end - start > n && data.compare(folder, 0, n, start, start + n) === 0) return true;
+  }
+  return false;
 }
 
 function parseEntry(

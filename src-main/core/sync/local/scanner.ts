@@ -3,7 +3,7 @@ import type { ScanIndex } from '../state/scan-index';
 import type { FileState, Folder } from '../types';
 import { ignoreRules } from './ignore-rules';
 import { type Inspection, inspectPath } from './inspect';
-import { type Listed, listTree, type TreeWalk } from './list-tree';
+import { type KnownFiles, type Listed, listTree, type TreeWalk } from './list-tree';
 import { FOLDER_MISSING, folderMissing, localGone, observe } from './observe';
 
 /** Rows read and written per query / transaction. */
@@ -36,7 +36,22 @@ export async function scanFolder(
     ctx.folders.update(folder.id, { problem: null });
     ctx.log('folder-back', `The folder ${folder.path} is readable again.`, { folderId: folder.id });
   }
-  const ignored = ctx.ignored.track(folder.id, folder.ignore, ignoreRules(folder.ignore));
+  const rules = ignoreRules(folder.ignore);
+  const ignored = ctx.ignored.track(folder.id, folder.ignore, rules);
+  // Files the walk offers before it makes anything of them (list-tree.ts): those unchanged since the
+  // last run are marked met here and never listed. Until the rows are read, everything is listed.
+  let index: ScanIndex | null = null;
+  let taken = 0;
+  const knownFiles: KnownFiles = {
+    take(path, start, end, inode, size, mtimeMs) {
+      if (!index) return false;
+      const row = index.lookupUtf8(path, start, end);
+      if (row < 0 || !unchangedFile(index, row, size, mtimeMs, inode)) return false;
+      index.markMet(row);
+      taken++;
+      return true;
+    },
+  };
   const walk = listTree(
     folder.path,
     ignored.test,
@@ -48,6 +63,7 @@ export async function scanFolder(
       }),
     ctx.files.countIn(folder.id),
     folder,
+    knownFiles,
   );
   // The walk starts now (find, in its own process) and goes on while the rows are read: its output
   // waits in memory (list-tree.ts) and the read gives the event loop a turn between pages.
@@ -57,6 +73,7 @@ export async function scanFolder(
     // The rows as the last run left them, by path; the walk marks each path it meets, so what is
     // left unmet at the end is gone.
     known = await ctx.files.scanIndex(folder.id);
+    index = known;
   } catch (e) {
     first.catch(() => undefined);
     await walk.batches.return(undefined);
@@ -66,8 +83,9 @@ export async function scanFolder(
     const result = await compareWithDisk(ctx, folder, known, walk, first, signal);
     // Only a whole walk replaces the list: a cancelled one saw part of the folder.
     if (result.ok) ignored.finish(ctx.now());
-    return result;
+    return { ...result, files: result.files + taken };
   } finally {
+    index = null;
     known.release();
   }
 }
@@ -135,8 +153,14 @@ function unchanged(known: ScanIndex, row: number, seen: Inspection): boolean {
   const state = known.state(row);
   if (seen.kind === 'skip') return state === 'SKIPPED' && known.reasonCode(row) === seen.code;
   if (seen.kind !== 'file') return false;
+  return unchangedFile(known, row, seen.size, seen.mtimeMs, seen.inode);
+}
+
+/** unchanged() for a plain file as find or lstat saw it. */
+function unchangedFile(known: ScanIndex, row: number, size: number, mtimeMs: number, inode: number): boolean {
+  const state = known.state(row);
   if (state === 'HASHING' || state === 'UPLOADING') return true;
   if (state === 'DELETED' || state === 'DELETING') return false;
   if (state === 'FAILED' && known.reasonCode(row) === FOLDER_MISSING) return false;
-  return known.sameStat(row, seen.size, seen.mtimeMs, seen.inode);
+  return known.sameStat(row, size, mtimeMs, inode);
 }

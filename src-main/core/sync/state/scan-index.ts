@@ -94,6 +94,23 @@ export class ScanIndex {
     }
   }
 
+  /** The row of a path given as UTF-8 bytes[start, end) (find's output, read in place), or -1. */
+  lookupUtf8(bytes: Buffer, start: number, end: number): number {
+    const t = this.live();
+    const mask = t.slots.length - 1;
+    const length = end - start;
+    for (let slot = hashOf(bytes, start, end) & mask; ; slot = (slot + 1) & mask) {
+      const entry = t.slots[slot]!;
+      if (entry === 0) return -1;
+      const row = entry - 1;
+      if (
+        t.lengths[row] === length &&
+        samePath(this.pages[t.pageOf[row]!]!, t.starts[row]!, bytes, start, length)
+      )
+        return row;
+    }
+  }
+
   private lookupEncoded(name: string): number {
     const t = this.t;
     if (scratch.length < name.length * 3) scratch = Buffer.allocUnsafe(name.length * 3);
@@ -248,6 +265,10 @@ function sameAscii(page: Buffer, start: number, name: string): boolean {
 
 /** Whether page[start, start + length) holds the bytes of the path in `scratch`. */
 function sameBytes(page: Buffer, start: number, length: number): boolean {
-  for (let i = 0; i < length; i++) if (page[start + i] !== scratch[i]) return false;
+  return samePath(page, start, scratch, 0, length);
+}
+
+function samePath(page: Buffer, start: number, bytes: Buffer, from: number, length: number): boolean {
+  for (let i = 0; i < length; i++) if (page[start + i] !== bytes[from + i]) return false;
   return true;
 }
