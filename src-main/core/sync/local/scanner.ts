@@ -52,6 +52,8 @@ export async function scanFolder(
       return true;
     },
   };
+  // Counted once, for both: whether find is worth starting, and the size of the index.
+  const rows = ctx.files.countIn(folder.id);
   const walk = listTree(
     folder.path,
     ignored.test,
@@ -61,7 +63,7 @@ export async function scanFolder(
         code: 'FOLDER-UNREADABLE',
         message: `The folder ${path} could not be read (${code}).`,
       }),
-    ctx.files.countIn(folder.id),
+    rows,
     folder,
     knownFiles,
   );
@@ -72,7 +74,7 @@ export async function scanFolder(
   try {
     // The rows as the last run left them, by path; the walk marks each path it meets, so what is
     // left unmet at the end is gone.
-    known = await ctx.files.scanIndex(folder.id);
+    known = await ctx.files.scanIndex(folder.id, rows);
     index = known;
   } catch (e) {
     first.catch(() => undefined);

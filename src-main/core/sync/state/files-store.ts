@@ -232,8 +232,8 @@ export function filesStore(db: Db, now: () => number = Date.now) {
      * in between is seen as one of the two versions, as if the whole read had come a moment earlier or
      * later, and the scanner reads a row again before it acts on it.
      */
-    async scanIndex(folderId: number): Promise<ScanIndex> {
-      const index = new ScanIndex(this.countIn(folderId));
+    async scanIndex(folderId: number, rows?: number): Promise<ScanIndex> {
+      const index = new ScanIndex(rows ?? this.countIn(folderId));
       pageCache.enter();
       try {
         for (let after = 0; ; ) {
