@@ -32,16 +32,17 @@ interface Run {
   stderr: string;
 }
 
-function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
+function cli(args: string[], env: Record<string, string> = {}, input?: string): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(root, 'bin', 'assets-sync.mjs'), ...args], {
       env: { ...process.env, ASSETS_SYNC_TSX: '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
+    child.stdin?.end(input);
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
+    child.stdout?.on('data', (d) => (stdout += d));
+    child.stderr?.on('data', (d) => (stderr += d));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
@@ -65,6 +66,15 @@ describe('the CLI runs from its bundle (out/cli)', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('unknown command "no-such-command"');
     expect(unknown).toEqual(await viaTsx(['no-such-command']));
+  });
+
+  // zod and undici are inlined (cli-bundle.mjs) and undici loaded by the first request (http-pool.ts):
+  // a bundled import() of CommonJS differs from Node's, so a request must go out the same both ways.
+  it('sends a request through the inlined packages just as the sources do', async () => {
+    const args = ['login', '--base-url', 'http://127.0.0.1:9', '--data-dir', join(root, 'data'), '--json'];
+    const bundled = await cli(args, {}, 'ask_not_a_real_key\n');
+    expect(bundled.stdout).toContain('ECONNREFUSED');
+    expect(bundled).toEqual(await cli(args, { ASSETS_SYNC_TSX: '1' }, 'ask_not_a_real_key\n'));
   });
 
   it('reuses the bundle while nothing changed, and rebuilds it before running an edited source', async () => {

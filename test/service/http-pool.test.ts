@@ -19,7 +19,7 @@ it('gives every request in flight its own connection, beyond the eight it used t
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
-    const pool = poolFor(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    const pool = await poolFor(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
     const replies = await Promise.all(
       Array.from({ length: atOnce }, () =>
         pool.request({ method: 'POST', path: '/files', body: 'x' }).then((r) => r.body.text()),

@@ -146,7 +146,6 @@ export function createFileApiClient(opts: FileApiClientOptions): FileApiClient {
   const budget = opts.budget ?? budgetFor(baseUrl, 'files');
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const retries = opts.retries ?? 2;
-  const pool = poolFor(base.origin);
   const authorization = `Bearer ${opts.apiKey}`;
   const tell = (event: RemoteEvent) => {
     // A listener's failure is its own: the call's result stands.
@@ -173,6 +172,7 @@ export function createFileApiClient(opts: FileApiClientOptions): FileApiClient {
     let reply: Dispatcher.ResponseData;
     let text: string;
     try {
+      const pool = await poolFor(base.origin);
       reply = await pool.request({
         method: call.method,
         path,

@@ -1,7 +1,14 @@
-import { Pool } from 'undici';
+import type { Pool } from 'undici';
 
 /** One keep-alive connection pool per service origin, shared by every client of that address. */
 const pools = new Map<string, Pool>();
+
+/**
+ * undici is loaded by the first request, not with this module: it is ~50 ms of a process's start
+ * (compiled and run on the main thread), and the sync engine's start then spends them while its
+ * first scan waits on find, not before the scan begins (docs/benchmarks.md, the restart figure).
+ */
+let undici: Promise<typeof import('undici').default> | null = null;
 
 /**
  * Above any number of requests the client has in flight: the engine's uploads at once (`concurrency`,
@@ -12,7 +19,10 @@ const pools = new Map<string, Pool>();
  */
 const CONNECTIONS_PER_ORIGIN = 64;
 
-export function poolFor(origin: string): Pool {
+export async function poolFor(origin: string): Promise<Pool> {
+  // `default`: undici is CommonJS, and a bundle's import() of it (out/cli) has nothing else.
+  undici ??= import('undici').then((m) => m.default);
+  const { Pool } = await undici;
   let pool = pools.get(origin);
   if (!pool || pool.closed || pool.destroyed) {
     pool = new Pool(origin, {
