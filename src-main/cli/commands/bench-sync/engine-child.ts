@@ -36,6 +36,8 @@ export interface ChildReport {
   syncMs: number;
   /** From engine.start() to the first folder-in-sync event, in ms. */
   inSyncMs: number | null;
+  /** CPU time (user + system, every thread of this process; not find's) from its start to that event, in ms. */
+  inSyncCpuMs: number | null;
   /** From engine.start() until it resolved (journal settled, folders scanned and watched), in ms. */
   startMs: number;
   /** From the process's start to main(): Node's own start and loading the modules, in ms. */
@@ -87,9 +89,12 @@ async function main(): Promise<void> {
   // "In sync" as the engine reports it: the folder scanned and nothing left to do. The watcher may
   // still be walking the tree in its own thread then; start() resolves once it watches too.
   let inSyncMs: number | null = null;
+  let inSyncCpuMs: number | null = null;
   engine.on('folder-in-sync', () => {
     if (inSyncMs !== null) return;
     inSyncMs = performance.now() - t1;
+    const cpu = process.cpuUsage();
+    inSyncCpuMs = (cpu.user + cpu.system) / 1000;
     // For the parent's clock (harness.ts): the time from its spawn() to here is what a user waits.
     process.stdout.write(`${IN_SYNC_LINE}\n`);
   });
@@ -124,6 +129,7 @@ async function main(): Promise<void> {
   const report: ChildReport = {
     syncMs,
     inSyncMs,
+    inSyncCpuMs,
     startMs,
     loadMs: t0,
     openMs,

@@ -62,7 +62,7 @@ export async function restartFigure(dir: string, count = 100_000): Promise<Row[]
       },
       {
         figure: `${label}: engine.start() to in sync`,
-        measured: fmtS(inSyncMs),
+        measured: `${fmtS(inSyncMs)} (CPU from process start ${fmtS(r.inSyncCpuMs ?? Number.NaN)})`,
         baseline: `find ${fmtS(findMs)}`,
         ratio: `${(inSyncMs / findMs).toFixed(2)}x find's time`,
         target: '-',
