@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -14,6 +15,29 @@ async function collect(gen: AsyncGenerator<Uint8Array>): Promise<Buffer> {
 }
 
 describe('multipart body', () => {
+  // The upload's md5 worker reads the same open file by /proc/self/fd/N, perhaps only after the body
+  // was read (a worker that starts late): the body must leave the handle open, read whole or not.
+  it('leaves a given handle open, whether the body was read to its end or stopped early', async () => {
+    const path = join(dir, 'kept-open.bin');
+    const bytes = Buffer.alloc(2 * 1024 * 1024 + 3, 0xcd);
+    writeFileSync(path, bytes);
+    const handle = await open(path);
+    try {
+      const whole = multipartBody([], { path, size: bytes.length, filename: 'k.bin', handle });
+      expect((await collect(whole.stream())).length).toBe(whole.contentLength);
+      expect(handle.fd).toBeGreaterThanOrEqual(0);
+      const stopped = multipartBody([], { path, size: bytes.length, filename: 'k.bin', handle }).stream();
+      await stopped.next();
+      await stopped.next();
+      await stopped.return(undefined);
+      expect(handle.fd).toBeGreaterThanOrEqual(0);
+      const again = Buffer.alloc(3);
+      expect((await handle.read(again, 0, 3, 0)).bytesRead).toBe(3);
+    } finally {
+      await handle.close();
+    }
+  });
+
   it('has the announced length, the fields in order, then the file bytes, and reports progress', async () => {
     const path = join(dir, 'a.bin');
     const bytes = Buffer.alloc(3 * 1024 * 1024 + 7, 0xab);

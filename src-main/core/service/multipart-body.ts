@@ -25,6 +25,21 @@ export interface MultipartBody {
 
 const MD5_HEX_LENGTH = 32;
 
+/**
+ * The first `size` bytes of an open file, by positional reads. Not a stream of the handle: destroying
+ * one closes the handle even with autoClose off (Node 20), and the caller's md5 worker may not have
+ * opened it yet (it reads /proc/self/fd/N, upload-one.ts): it then read nothing, or another file.
+ */
+async function* readHandle(handle: FileHandle, size: number): AsyncGenerator<Buffer> {
+  for (let position = 0; position < size; ) {
+    const buffer = Buffer.allocUnsafe(Math.min(UPLOAD_CHUNK_BYTES, size - position));
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
+    if (bytesRead === 0) return;
+    position += bytesRead;
+    yield bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead);
+  }
+}
+
 export class FileChangedError extends Error {
   readonly code = 'FILE-CHANGED';
 }
@@ -66,11 +81,10 @@ export function multipartBody(
       yield preamble;
       let sent = 0;
       if (file.size > 0) {
-        // `end` caps the read at the announced size; a file that grew or shrank is caught below.
-        const range = { start: 0, end: file.size - 1, highWaterMark: UPLOAD_CHUNK_BYTES };
+        // Read up to the announced size; a file that shrank is caught below (one that grew, by the md5).
         const reader = file.handle
-          ? file.handle.createReadStream({ ...range, autoClose: false })
-          : createReadStream(file.path, range);
+          ? readHandle(file.handle, file.size)
+          : createReadStream(file.path, { start: 0, end: file.size - 1, highWaterMark: UPLOAD_CHUNK_BYTES });
         try {
           for await (const chunk of reader as AsyncIterable<Buffer>) {
             sent += chunk.length;
@@ -78,7 +92,7 @@ export function multipartBody(
             onFileBytes?.(sent);
           }
         } finally {
-          reader.destroy();
+          if (!file.handle) (reader as ReturnType<typeof createReadStream>).destroy();
         }
       }
       if (sent !== file.size) {
