@@ -4,6 +4,7 @@ import { appError } from '../../../src-shared/errors';
 import { createSyncEngine, type SettledSummary, serviceIdentity } from '../../core';
 import { EXIT, parseCommand, withConnection } from '../common';
 import { forTerminal } from '../terminal-text';
+import { bandwidthOption } from './sync-bwlimit';
 import { progressLine } from './sync-progress';
 import { type Unreadable, unreadableLines, unreadableOf } from './sync-unreadable';
 
@@ -16,7 +17,10 @@ const USAGE = `assets-sync sync DIR [--bucket B] [--mirror] [--once] [--concurre
                    3 when that holds but some file or folder could not be read (each is named),
                    1 otherwise
   --concurrency N  uploads at once (default 4)
-  --polling        poll the folder instead of native events (network shares)`;
+  --polling        poll the folder instead of native events (network shares)
+  --bwlimit RATE   upload limit for this run, rclone's syntax: 512k, 2M, off; or a weekly
+                   timetable "08:00,512k 19:00,off" (entries may start with a day: Mon-08:00,2M;
+                   "pause" stops sending in a window)`;
 
 export async function run(argv: string[]): Promise<number> {
   const p = parseCommand('sync', argv, {
@@ -26,6 +30,7 @@ export async function run(argv: string[]): Promise<number> {
       once: { type: 'boolean', default: false },
       concurrency: { type: 'string' },
       polling: { type: 'boolean', default: false },
+      bwlimit: { type: 'string' },
     },
     usage: USAGE,
     positionals: { min: 1, max: 1 },
@@ -43,6 +48,11 @@ export async function run(argv: string[]): Promise<number> {
     return EXIT.usage;
   }
   const once = values.once === true;
+  const bandwidth = bandwidthOption(values.bwlimit);
+  if (!bandwidth.ok) {
+    out.error(bandwidth.error);
+    return EXIT.usage;
+  }
 
   return withConnection(common, out, async (s) => {
     let bucket = values.bucket;
@@ -56,6 +66,7 @@ export async function run(argv: string[]): Promise<number> {
       service: serviceIdentity(s.connection, common.dataDir),
       concurrency,
       watch: !once,
+      ...(bandwidth.value ? { bandwidth: bandwidth.value } : {}),
     });
     const tty = !common.json && process.stderr.isTTY === true;
     let barShown = false;

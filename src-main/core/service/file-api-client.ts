@@ -26,7 +26,7 @@ import { PER_PAGE_MAX } from '../../../src-shared/domain/limits';
 import { err, ok, type Result } from '../../../src-shared/errors';
 import { type ApiError, ApiFailure, apiError } from './api-error';
 import { poolFor } from './http-pool';
-import { FileChangedError, multipartBody } from './multipart-body';
+import { FileChangedError, multipartBody, type Pace } from './multipart-body';
 import { budgetFor, type Lane, type RequestBudget } from './request-budget';
 import { backoffDelayMs, CALL_BACKOFF, DEFAULT_RATE_LIMIT_WAIT_MS, parseRetryAfter } from './retry-policy';
 
@@ -41,6 +41,8 @@ export interface LaneOption {
 
 export interface FileApiClient {
   readonly baseUrl: string;
+  /** The request budget's rate (0: unlimited): the sync engine's ETA counts requests with it. */
+  readonly requestsPerMinute?: number;
   me(o?: LaneOption): Promise<Result<Account, ApiError>>;
   listFiles(
     q?: {
@@ -73,6 +75,8 @@ export interface FileApiClient {
     md5Later?: () => Promise<string>;
     signal?: AbortSignal;
     onProgress?: (sentBytes: number) => void;
+    /** The upload rate limit the file's bytes wait for (shared by the uploads of an engine). */
+    pace?: Pace;
     lane?: Lane;
   }): Promise<Result<RemoteFile, ApiError>>;
   uploadFromUrl(input: {
@@ -232,6 +236,9 @@ export function createFileApiClient(opts: FileApiClientOptions): FileApiClient {
 
   const client: FileApiClient = {
     baseUrl,
+    get requestsPerMinute() {
+      return budget.perMinute;
+    },
     async me(o = {}) {
       const r = await call({ method: 'GET', path: '/me', reply: AccountReply, lane: o.lane ?? 'user' }, true);
       if (r.ok) tell({ kind: 'account', clientId: r.value.data.client.id });
@@ -308,10 +315,13 @@ export function createFileApiClient(opts: FileApiClientOptions): FileApiClient {
           method: 'POST',
           path: '/files',
           headers: { 'content-type': body.contentType, 'content-length': String(body.contentLength) },
-          body: body.stream((sent) => {
-            watchdog.kick();
-            input.onProgress?.(sent);
-          }),
+          body: body.stream(
+            (sent) => {
+              watchdog.kick();
+              input.onProgress?.(sent);
+            },
+            input.pace && { ...input.pace, ...(input.signal ? { signal: input.signal } : {}) },
+          ),
           reply: FileReply,
           signal: input.signal,
           lane: input.lane ?? 'sync',

@@ -51,7 +51,7 @@ export function createScheduler(ctx: SyncContext, state: EngineState, book: Prog
       .list()
       .filter((f) => f.paused || f.problem)
       .map((f) => f.id);
-    if (!state.userPaused) {
+    if (!state.userPaused && !state.schedulePaused) {
       for (const r of files.dueRetries(50, t))
         ctx.transition(r.id, 'QUEUED', { nextRetryAt: null }, ['FAILED']);
       startHashing(t, pausedFolders);

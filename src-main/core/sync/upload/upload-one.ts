@@ -57,6 +57,7 @@ export async function uploadOne(
         : { md5Later: hashAlongside(ctx, row.id, hashing, size, journalId) }),
       ...(opts.signal ? { signal: opts.signal } : {}),
       ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
+      pace: ctx.limiter,
     });
   } finally {
     // The md5 worker may still read through the handle's /proc entry after a refused upload.
