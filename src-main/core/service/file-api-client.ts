@@ -78,6 +78,8 @@ export interface FileApiClient {
     /** The upload rate limit the file's bytes wait for (shared by the uploads of an engine). */
     pace?: Pace;
     lane?: Lane;
+    /** Ahead of the other uploads waiting for the request budget (a file just dropped, "Upload now"). */
+    first?: boolean;
   }): Promise<Result<RemoteFile, ApiError>>;
   uploadFromUrl(input: {
     sourceUrl: string;
@@ -135,6 +137,8 @@ interface Call<S extends z.ZodType> {
   reply: S;
   signal?: AbortSignal | undefined;
   lane: Lane;
+  /** Ahead of the lane's other waiters in the budget. */
+  first?: boolean;
   /** Reset the idle timer from outside (each chunk of an upload). */
   watchdog?: Watchdog;
 }
@@ -164,7 +168,7 @@ export function createFileApiClient(opts: FileApiClientOptions): FileApiClient {
 
   async function once<S extends z.ZodType>(call: Call<S>): Promise<Result<z.infer<S>, ApiError>> {
     try {
-      await budget.take(call.signal, call.lane);
+      await budget.take(call.signal, call.lane, call.first);
     } catch {
       return err(apiError('ABORTED', 'It was cancelled while waiting for the request budget.'));
     }
@@ -325,6 +329,7 @@ export function createFileApiClient(opts: FileApiClientOptions): FileApiClient {
           reply: FileReply,
           signal: input.signal,
           lane: input.lane ?? 'sync',
+          ...(input.first ? { first: true } : {}),
           watchdog,
         },
         false,
