@@ -17,7 +17,8 @@ let dir: string;
 beforeAll(async () => {
   srv = await startServer({ ratePerMinute: 120 });
   dir = tempDir('priority-');
-  for (let i = 0; i < BACKLOG; i++) writeFileSync(join(dir, `b${String(i).padStart(4, '0')}.txt`), `backlog ${i}\n`);
+  for (let i = 0; i < BACKLOG; i++)
+    writeFileSync(join(dir, `b${String(i).padStart(4, '0')}.txt`), `backlog ${i}\n`);
 });
 afterAll(async () => {
   await closePools();
@@ -84,7 +85,9 @@ describe('what was just dropped goes first', () => {
       const liveAt = await droppedLive;
       const seen = await seenAt!;
       const ready = await queuedAt!;
-      console.log(`dropped.txt live ${liveAt - seen} requests after it was seen, ${liveAt - ready} after it was ready`);
+      console.log(
+        `dropped.txt live ${liveAt - seen} requests after it was seen, ${liveAt - ready} after it was ready`,
+      );
       // Its own upload included: at most two backlog requests went before it.
       expect(liveAt - ready).toBeLessThanOrEqual(3);
       // The backlog waits in the order it had before the drop, less what was sent meanwhile.
