@@ -8,10 +8,12 @@ import type {
 } from '../../../src-shared/contract';
 import { serviceIdentity } from '../sync/account/service-identity';
 import { createSyncEngine, type SyncEngine } from '../sync/engine';
+import type { SyncEvents } from '../sync/events';
 import type { ActivityEntry } from '../sync/state/activity-store';
 import { PENDING_STATES } from '../sync/state/transitions';
 import type { FileState } from '../sync/types';
 import { refreshAccount } from './account-refresh';
+import { bandwidthOf, overviewBandwidth } from './bandwidth-settings';
 import type { AppContext } from './context';
 import type { RequestMeter } from './request-meter';
 import { createUnlistedFiles, type UnlistedFiles } from './unlisted-files';
@@ -50,6 +52,8 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
     emitQueue();
   };
 
+  let lastProgress: SyncEvents['progress'] | null = null;
+
   async function startFor(): Promise<void> {
     await stopEngine();
     const live = ctx.session.live;
@@ -62,8 +66,11 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
       client: live.client,
       service: serviceIdentity(live.connection, ctx.dataDir),
       concurrency: settings.concurrency,
+      bandwidth: bandwidthOf(settings),
       ...engineOptions,
     });
+    // Pause all survives a restart (the setting); the engine starts paused.
+    if (settings.pausedAll) e.pause();
     engine = e;
     unsubscribe = [
       e.on('upload-progress', (p) => uploads.onProgress(p)),
@@ -74,7 +81,11 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
         // The Files view merges live rows with the listing when it reads: tell it to read again.
         if (unlisted.onFile(f)) emitFilesChanged();
       }),
-      e.on('progress', emitQueue),
+      e.on('progress', (p) => {
+        lastProgress = p;
+        emitQueue();
+      }),
+      e.on('bandwidth', () => emitState()),
       e.on('folder-in-sync', ({ folderId }) => {
         const folder = e.listFolders().find((x) => x.id === folderId);
         if (folder && folder.counts.LIVE > 0)
@@ -171,6 +182,9 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
     return {
       offline,
       nextCheckAt: s?.nextAccountCheckAt ?? null,
+      bandwidth: engine ? overviewBandwidth(engine.bandwidth(), Date.now()) : null,
+      etaSeconds: lastProgress?.etaSeconds ?? null,
+      etaBound: lastProgress?.etaBound ?? null,
       state,
       held,
       folders,
