@@ -3,11 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bandwidthOption } from '../../src-main/cli/commands/sync-bwlimit';
+import { overviewBandwidth } from '../../src-main/core/app/bandwidth-settings';
 import { multipartBody } from '../../src-main/core/service/multipart-body';
 import { createRateLimiter } from '../../src-main/core/sync/engine/bandwidth';
 import { createEngineState } from '../../src-main/core/sync/engine/engine-state';
 import { createBandwidthSchedule, type InForce } from '../../src-main/core/sync/engine/schedule';
 import { timeLeft } from '../../src-main/core/sync/progress';
+import { trayView } from '../../src-main/electron/tray-state';
+import type { SyncOverview } from '../../src-shared/contract';
 import {
   formatSchedule,
   type GridCell,
@@ -211,10 +214,23 @@ describe('the schedule follows the clock', () => {
     });
     expect(lim.rate()).toBe(512 * KiB);
     expect(state.schedulePaused).toBe(false);
+    const tray = () =>
+      trayView({
+        state: 'syncing',
+        held: null,
+        folders: [],
+        budget: { perMinute: 115, usedLastMinute: 0 },
+        concurrency: 4,
+        offline: null,
+        nextCheckAt: null,
+        bandwidth: overviewBandwidth(sch.inForce(), clock.now()),
+      } satisfies SyncOverview).limit;
+    expect(tray()).toBe('Limited to 512 KiB/s until 22:00');
     await clock.advance(2 * 60_000 + 10); // 22:00: paused
     expect(state.schedulePaused).toBe(true);
     expect(sch.inForce().limit).toEqual({ kind: 'pause' });
     expect(sch.inForce().until).toBe(new Date(2026, 10, 23, 23, 0).getTime());
+    expect(tray()).toBe('Paused by the schedule until 23:00');
     expect(wakes).toBe(0);
     await clock.advance(60 * 60_000); // 23:00: sending again, unlimited until 08:00
     expect(state.schedulePaused).toBe(false);
@@ -222,6 +238,7 @@ describe('the schedule follows the clock', () => {
     expect(wakes).toBe(1);
     expect(sch.inForce().until).toBe(new Date(2026, 10, 24, 8, 0).getTime());
     expect(seen.at(-1)?.limit).toEqual({ kind: 'off' });
+    expect(tray()).toBeNull(); // unlimited: the tray has nothing to say
     sch.stop();
     expect(clock.pending()).toBe(0);
   });
