@@ -102,9 +102,20 @@ export const ProblemItemSchema = z.object({
 });
 export type ProblemItem = z.infer<typeof ProblemItemSchema>;
 
+/** A file waiting its turn, in the order it will go, with its lane (docs/sync-engine.md "Priority"). */
+export const NextItemSchema = z.object({
+  fileId: z.number().int(),
+  name: z.string(),
+  sizeBytes: z.number().int(),
+  lane: z.enum(['now', 'live', 'backlog']),
+});
+export type NextItem = z.infer<typeof NextItemSchema>;
+
 export const QueueSchema = z.object({
   active: z.array(QueueItemSchema),
   waiting: z.number().int(),
+  /** The first waiting files in the order they will go: "Upload now", just added (newest first), the backlog. */
+  next: z.array(NextItemSchema).optional(),
   problems: z.array(ProblemItemSchema),
 });
 export type Queue = z.infer<typeof QueueSchema>;

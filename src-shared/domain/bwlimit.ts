@@ -161,7 +161,7 @@ export function gridToSchedule(
   normal: Limit,
   scheduled: Limit,
 ): ScheduleEntry[] {
-  const flat = grid.flatMap((row) => row);
+  const flat = grid.flat();
   if (flat.every((c) => c === 'normal')) return [];
   const out: ScheduleEntry[] = [];
   for (let i = 0; i < flat.length; i++) {

@@ -8,6 +8,7 @@ import type {
 } from '../../../src-shared/contract';
 import { serviceIdentity } from '../sync/account/service-identity';
 import { createSyncEngine, type SyncEngine } from '../sync/engine';
+import { laneOf } from '../sync/engine/priority';
 import type { SyncEvents } from '../sync/events';
 import type { ActivityEntry } from '../sync/state/activity-store';
 import { PENDING_STATES } from '../sync/state/transitions';
@@ -230,7 +231,11 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
       reason: r.reason ?? '',
       nextRetryAt: r.nextRetryAt,
     }));
-    return { active, waiting, problems };
+    const next = e
+      .nextUp(20)
+      .filter((r) => folderId === undefined || r.folderId === folderId)
+      .map((r) => ({ fileId: r.id, name: r.name, sizeBytes: r.size ?? 0, lane: laneOf(r.priority) }));
+    return { active, waiting, problems, next };
   }
 
   return {

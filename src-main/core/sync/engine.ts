@@ -118,6 +118,8 @@ export interface SyncEngine {
   retry(fileId: number): Result<FileRow>;
   /** Puts a waiting file (NEW, QUEUED, PAUSED, FAILED) at the front of the queue ("Upload now"). */
   uploadNow(fileId: number): Result<FileRow>;
+  /** The first waiting files (queued, then still to be checked) in the order they will be sent. */
+  nextUp(limit: number): FileRow[];
   /** Sets the upload limit and schedule (takes effect for the next slice of every upload). */
   setBandwidth(setting: BandwidthSetting): void;
   /** The limit in force now, and until when. */
@@ -314,6 +316,10 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
         ctx.transition(fileId, 'QUEUED', { nextRetryAt: null }, ['FAILED']);
       scheduler.wake();
       return ok(files.get(fileId)!);
+    },
+    nextUp: (limit) => {
+      const queued = files.inState('QUEUED', limit);
+      return queued.length >= limit ? queued : [...queued, ...files.inState('NEW', limit - queued.length)];
     },
     setBandwidth: (s) => schedule.set(s),
     bandwidth: () => schedule.inForce(),

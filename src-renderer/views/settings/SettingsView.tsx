@@ -8,6 +8,7 @@ import { call } from '../../api/core-ref';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ViewHeader } from '../../components/ViewHeader';
 import { orToast, useUi } from '../../stores/ui-store';
+import { BandwidthSettings } from './BandwidthSettings';
 
 export function SettingsView() {
   const settings = useUi((s) => s.settings);
@@ -76,6 +77,7 @@ export function SettingsView() {
             </select>
           </label>
         </section>
+        <BandwidthSettings settings={settings} save={save} />
         <section className="card stack">
           <h2>Service</h2>
           <p className="muted small">
