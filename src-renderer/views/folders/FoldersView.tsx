@@ -17,7 +17,10 @@ export function FoldersView() {
   useEffect(() => {
     void useSync.getState().load();
   }, []);
-  const allPaused = !!overview?.folders.length && overview.folders.every((f) => f.paused);
+  // Pause all is the engine's own pause (held USER-PAUSED, kept across restarts), or every folder paused.
+  const allPaused =
+    overview?.held?.code === 'USER-PAUSED' ||
+    (!!overview?.folders.length && overview.folders.every((f) => f.paused));
 
   return (
     <>
