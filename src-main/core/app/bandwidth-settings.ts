@@ -1,5 +1,5 @@
 import type { Settings, SyncOverview } from '../../../src-shared/contract';
-import { type Limit, limitText, parseLimit, parseSchedule } from '../../../src-shared/domain/bwlimit';
+import { DAYS, type Limit, limitText, parseLimit, parseSchedule } from '../../../src-shared/domain/bwlimit';
 import type { BandwidthSetting, InForce } from '../sync/engine/schedule';
 
 /** The engine's upload limit from the saved settings (both texts were checked when saved). */
@@ -24,7 +24,7 @@ function whenText(at: number, now: number): string {
   const d = new Date(at);
   const hm = `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
   if (new Date(now).toDateString() === d.toDateString()) return hm;
-  return `${d.toLocaleDateString('en-GB', { weekday: 'short' })} ${hm}`;
+  return `${DAYS[d.getDay()]} ${hm}`;
 }
 
 export function overviewBandwidth(f: InForce, now: number): NonNullable<SyncOverview['bandwidth']> {

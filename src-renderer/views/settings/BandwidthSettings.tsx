@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { Settings } from '../../../src-shared/contract';
 import {
   DAYS,
+  formatLimit,
   formatSchedule,
   type GridCell,
   gridToSchedule,
@@ -31,7 +32,7 @@ function gridOf(s: Settings): { grid: GridCell[][]; scheduled: string } {
       return 'limit';
     }),
   );
-  return { grid, scheduled: rate?.kind === 'rate' ? `${Math.round(rate.bytesPerSecond / 1024)}k` : '512k' };
+  return { grid, scheduled: rate?.kind === 'rate' ? formatLimit(rate) : '512k' };
 }
 
 /** Upload limit, the tray's presets and the weekly schedule grid (Settings > Bandwidth). */
