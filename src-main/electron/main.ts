@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain, protocol, session, shell } from 'electron';
 import { type AnyEvent, DEFAULT_SETTINGS, type Settings, type SyncOverview } from '../../src-shared/contract';
-import { createAppService, defaultDataDir } from '../core';
+import { createAppService, defaultDataDir, trayPresets } from '../core';
 import { APP_ORIGIN, APP_SCHEME, serveAppRequest } from './app-protocol';
 import { denyPermissions, hardenContents } from './harden';
 import { registerIpc } from './ipc';
@@ -74,6 +74,11 @@ async function start() {
     toggle: (pause) =>
       void core.call(pause ? 'sync.pause' : 'sync.resume', {}).then((r) => {
         if (!r.ok) console.error(`assets-sync: ${pause ? 'pause' : 'resume'} failed: ${r.error.message}`);
+      }),
+    presets: () => trayPresets(settings),
+    setLimit: (bwlimit) =>
+      void core.call('settings.update', { bwlimit }).then((r) => {
+        if (!r.ok) console.error(`assets-sync: the upload limit was not set: ${r.error.message}`);
       }),
     quit: () => {
       quitting = true;

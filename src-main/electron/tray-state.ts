@@ -9,6 +9,8 @@ export function trayView(o: SyncOverview | null): {
   state: TrayState;
   tooltip: string;
   toggle: 'Pause syncing' | 'Resume syncing';
+  /** The upload limit in force and until when ("Limited to 512 KiB/s until 19:00"), when there is one. */
+  limit: string | null;
 } {
   const state: TrayState = o?.state ?? 'idle';
   const pending = o?.folders.reduce((n, f) => n + f.counts.pending, 0) ?? 0;
@@ -26,5 +28,6 @@ export function trayView(o: SyncOverview | null): {
     state,
     tooltip: `Assets Sync: ${SYNC_STATE_LABEL[state]}${detail}`,
     toggle: o?.held?.code === 'USER-PAUSED' ? 'Resume syncing' : 'Pause syncing',
+    limit: o?.bandwidth && o.bandwidth.kind !== 'off' ? o.bandwidth.text : null,
   };
 }

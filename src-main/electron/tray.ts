@@ -4,7 +4,15 @@ import type { SyncOverview } from '../../src-shared/contract';
 import { type TrayState, trayView } from './tray-state';
 
 /** The tray icon: idle / syncing / paused / error, with open, pause or resume, and quit. */
-export function createTray(o: { iconDir: string; open(): void; toggle(pause: boolean): void; quit(): void }) {
+export function createTray(o: {
+  iconDir: string;
+  open(): void;
+  toggle(pause: boolean): void;
+  quit(): void;
+  /** The upload limit presets (core/app/bandwidth-settings.ts trayPresets) and choosing one. */
+  presets?(): { label: string; bwlimit: string; checked: boolean }[];
+  setLimit?(bwlimit: string): void;
+}) {
   const icons = new Map<TrayState, Electron.NativeImage>();
   const icon = (s: TrayState) => {
     let img = icons.get(s);
@@ -23,6 +31,20 @@ export function createTray(o: { iconDir: string; open(): void; toggle(pause: boo
       Menu.buildFromTemplate([
         { label: 'Open Assets Sync', click: o.open },
         { label: v.toggle, click: () => o.toggle(v.toggle === 'Pause syncing') },
+        ...(v.limit ? [{ label: v.limit, enabled: false }] : []),
+        ...(o.presets && o.setLimit
+          ? [
+              {
+                label: 'Upload limit',
+                submenu: o.presets().map((p) => ({
+                  label: p.label,
+                  type: 'radio' as const,
+                  checked: p.checked,
+                  click: () => o.setLimit?.(p.bwlimit),
+                })),
+              },
+            ]
+          : []),
         { type: 'separator' },
         { label: 'Quit', click: o.quit },
       ]),

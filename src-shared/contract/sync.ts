@@ -61,6 +61,20 @@ export const SyncOverviewSchema = z.object({
     .default(null),
   /** Paused by the account (402): when /me is asked next (epoch ms); `sync.checkNow` asks at once. */
   nextCheckAt: z.number().nullable().default(null),
+  /** The upload limit in force and until when: "Limited to 512 KiB/s until 19:00" (core/app/bandwidth-text.ts). */
+  bandwidth: z
+    .object({
+      kind: z.enum(['off', 'pause', 'rate']),
+      bytesPerSecond: z.number().nullable(),
+      until: z.number().nullable(),
+      source: z.enum(['limit', 'schedule']),
+      text: z.string(),
+    })
+    .nullable()
+    .optional(),
+  /** Time left for what is queued, and what bounds it: the request budget or the bytes. */
+  etaBound: z.enum(['requests', 'bytes']).nullable().optional(),
+  etaSeconds: z.number().nullable().optional(),
 });
 export type SyncOverview = z.infer<typeof SyncOverviewSchema>;
 
@@ -88,9 +102,20 @@ export const ProblemItemSchema = z.object({
 });
 export type ProblemItem = z.infer<typeof ProblemItemSchema>;
 
+/** A file waiting its turn, in the order it will go, with its lane (docs/sync-engine.md "Priority"). */
+export const NextItemSchema = z.object({
+  fileId: z.number().int(),
+  name: z.string(),
+  sizeBytes: z.number().int(),
+  lane: z.enum(['now', 'live', 'backlog']),
+});
+export type NextItem = z.infer<typeof NextItemSchema>;
+
 export const QueueSchema = z.object({
   active: z.array(QueueItemSchema),
   waiting: z.number().int(),
+  /** The first waiting files in the order they will go: "Upload now", just added (newest first), the backlog. */
+  next: z.array(NextItemSchema).optional(),
   problems: z.array(ProblemItemSchema),
 });
 export type Queue = z.infer<typeof QueueSchema>;
@@ -147,6 +172,8 @@ export const syncCommands = {
   'sync.resume': command(z.object({ folderId: z.number().int().optional() }), Done),
   /** Asks the service now: whether it answers again (offline), whether the account allows uploads (paused). */
   'sync.checkNow': command(Empty, Done),
+  /** "Upload now": a waiting file goes to the front of the queue. */
+  'sync.uploadNow': command(z.object({ fileId: z.number().int() }), Done),
   /** Without a file id: every failed file. */
   'sync.retry': command(z.object({ fileId: z.number().int().optional() }), Done),
   'sync.queue': command(z.object({ folderId: z.number().int().optional() }), QueueSchema),

@@ -26,6 +26,22 @@ async function overflow(page: Page) {
  */
 export const ZOOMABLE = { viewport: { width: 1280, height: 860 }, deviceScaleFactor: 2 } as const;
 
+/**
+ * Scrolls the picture's subject into view. A live view may replace the element under it (a failed
+ * file's automatic retry re-renders its row), so a detached element is looked up again, a few times;
+ * the picture is taken either way, and the sideways-scroll checks do not depend on it.
+ */
+async function bringIntoView(target: Locator | undefined) {
+  for (let attempt = 0; target && attempt < 5; attempt++) {
+    try {
+      await target.scrollIntoViewIfNeeded({ timeout: 5_000 });
+      return;
+    } catch (e) {
+      if (!/not attached|detached|Timeout/i.test(String(e))) throw e;
+    }
+  }
+}
+
 export async function screens(page: Page, name: string, target?: Locator): Promise<string[]> {
   const files = ['light', 'dark', '800x600', 'zoom200'].map((look) =>
     join(SCREENSHOTS, `${name}-${look}.png`),
@@ -44,11 +60,11 @@ export async function screens(page: Page, name: string, target?: Locator): Promi
     await page.screenshot({ path: files[1], scale: 'css' });
     await setTheme('light');
     await page.setViewportSize({ width: 800, height: 600 });
-    await target?.scrollIntoViewIfNeeded();
+    await bringIntoView(target);
     await page.screenshot({ path: files[2], scale: 'css' });
     expect(await overflow(page), `${name} scrolls sideways at 800x600`).toEqual({ doc: 0, main: 0 });
     await page.setViewportSize({ width: 640, height: 410 });
-    await target?.scrollIntoViewIfNeeded();
+    await bringIntoView(target);
     await page.screenshot({ path: files[3], scale: 'device' });
     expect(await overflow(page), `${name} scrolls sideways at 200% zoom`).toEqual({ doc: 0, main: 0 });
   } finally {

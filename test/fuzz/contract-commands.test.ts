@@ -112,6 +112,9 @@ function candidateOf(schema: z.ZodType): fc.Arbitrary<unknown> {
           'http://127.0.0.1:1',
           'mine',
           '',
+          // Upload limits in rclone's spelling (settings' bwlimit and presets).
+          'off',
+          '2M',
         ),
         fc.string({ maxLength: 30 }),
       );

@@ -180,6 +180,7 @@ describe('progress', () => {
         bytesTotal: 10_000_000,
         bytesPerSecond: 1_000_000,
         etaSeconds: 5,
+        etaBound: 'bytes',
       },
       10,
     );

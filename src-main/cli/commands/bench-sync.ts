@@ -6,6 +6,7 @@ import { stopChildren } from './bench/processes';
 import { type Row, renderTable } from './bench/table';
 import { appServiceFigure } from './bench-sync/figures/app-service';
 import { bigUploadFigure } from './bench-sync/figures/big-upload';
+import { bwlimitFigure } from './bench-sync/figures/bwlimit';
 import { linkBigUploadFigure } from './bench-sync/figures/link-big-upload';
 import { linkSmallFilesFigure } from './bench-sync/figures/link-small-files';
 import { md5Figure } from './bench-sync/figures/md5';
@@ -16,6 +17,7 @@ import { smallFilesFigure } from './bench-sync/figures/small-files';
 const FIGURES: Record<string, (dir: string, opts: { files?: number }) => Promise<Row[]>> = {
   md5: (dir) => md5Figure(dir),
   'big-upload': (dir) => bigUploadFigure(dir),
+  bwlimit: (dir) => bwlimitFigure(dir),
   'small-files': (dir) => smallFilesFigure(dir),
   'rate-limited': (dir) => rateLimitedFigure(dir),
   restart: (dir, o) => restartFigure(dir, o.files),

@@ -5,6 +5,7 @@ import { appError, ok } from '../../../src-shared/errors';
 import { createSyncEngine, type SettledSummary, serviceIdentity } from '../../core';
 import { EXIT, parseCommand, withConnection } from '../common';
 import { forTerminal } from '../terminal-text';
+import { bandwidthOption } from './sync-bwlimit';
 import { runDryRun } from './sync-dry-run';
 import { progressLine } from './sync-progress';
 import { type Unreadable, unreadableLines, unreadableOf } from './sync-unreadable';
@@ -23,7 +24,10 @@ const USAGE = `assets-sync sync DIR [--bucket B] [--mirror] [--once [--keep]] [-
   --polling        poll the folder instead of native events (network shares)
   --dry-run        upload nothing: say what a sync would send, skip and cost (GET /me and one listing)
   --dedupe         content dedupe: a file whose bytes are already live in the bucket (another name)
-                   is linked to that copy, not sent; with --dry-run, counted as linked`;
+                   is linked to that copy, not sent; with --dry-run, counted as linked
+  --bwlimit RATE   upload limit for this run, rclone's syntax: 512k, 2M, off; or a weekly
+                   timetable "08:00,512k 19:00,off" (entries may start with a day: Mon-08:00,2M;
+                   "pause" stops sending in a window)`;
 
 export async function run(argv: string[]): Promise<number> {
   const p = parseCommand('sync', argv, {
@@ -36,6 +40,7 @@ export async function run(argv: string[]): Promise<number> {
       polling: { type: 'boolean', default: false },
       'dry-run': { type: 'boolean', default: false },
       dedupe: { type: 'boolean', default: false },
+      bwlimit: { type: 'string' },
     },
     usage: USAGE,
     positionals: { min: 1, max: 1 },
@@ -58,6 +63,11 @@ export async function run(argv: string[]): Promise<number> {
     out.error(
       appError('USAGE', "--keep goes with --once: without --once, DIR is one of the app's folders anyway."),
     );
+    return EXIT.usage;
+  }
+  const bandwidth = bandwidthOption(values.bwlimit);
+  if (!bandwidth.ok) {
+    out.error(bandwidth.error);
     return EXIT.usage;
   }
   if (values['dry-run'])
@@ -85,6 +95,7 @@ export async function run(argv: string[]): Promise<number> {
       // --once syncs DIR alone: the app's other folders wait for the app (or a run of their own).
       onlyFolder: once ? (f) => f.path === dir : null,
       contentDedupe: () => values.dedupe === true,
+      ...(bandwidth.value ? { bandwidth: bandwidth.value } : {}),
     });
     // With --once only DIR is reported: events of the app's other folders are left out.
     const ofDir = new Map<number, boolean>();

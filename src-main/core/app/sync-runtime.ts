@@ -8,10 +8,13 @@ import type {
 } from '../../../src-shared/contract';
 import { serviceIdentity } from '../sync/account/service-identity';
 import { createSyncEngine, type SyncEngine } from '../sync/engine';
+import { laneOf } from '../sync/engine/priority';
+import type { SyncEvents } from '../sync/events';
 import type { ActivityEntry } from '../sync/state/activity-store';
 import { PENDING_STATES } from '../sync/state/transitions';
 import type { FileState } from '../sync/types';
 import { refreshAccount } from './account-refresh';
+import { bandwidthOf, overviewBandwidth } from './bandwidth-settings';
 import type { AppContext } from './context';
 import type { RequestMeter } from './request-meter';
 import { createUnlistedFiles, type UnlistedFiles } from './unlisted-files';
@@ -50,6 +53,8 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
     emitQueue();
   };
 
+  let lastProgress: SyncEvents['progress'] | null = null;
+
   async function startFor(): Promise<void> {
     await stopEngine();
     const live = ctx.session.live;
@@ -63,8 +68,11 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
       service: serviceIdentity(live.connection, ctx.dataDir),
       concurrency: settings.concurrency,
       contentDedupe: () => ctx.settings.get().contentDedupe,
+      bandwidth: bandwidthOf(settings),
       ...engineOptions,
     });
+    // Pause all survives a restart (the setting); the engine starts paused.
+    if (settings.pausedAll) e.pause();
     engine = e;
     unsubscribe = [
       e.on('upload-progress', (p) => uploads.onProgress(p)),
@@ -75,7 +83,11 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
         // The Files view merges live rows with the listing when it reads: tell it to read again.
         if (unlisted.onFile(f)) emitFilesChanged();
       }),
-      e.on('progress', emitQueue),
+      e.on('progress', (p) => {
+        lastProgress = p;
+        emitQueue();
+      }),
+      e.on('bandwidth', () => emitState()),
       e.on('folder-in-sync', ({ folderId }) => {
         const folder = e.listFolders().find((x) => x.id === folderId);
         if (folder && folder.counts.LIVE > 0)
@@ -172,6 +184,9 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
     return {
       offline,
       nextCheckAt: s?.nextAccountCheckAt ?? null,
+      bandwidth: engine ? overviewBandwidth(engine.bandwidth(), Date.now()) : null,
+      etaSeconds: lastProgress?.etaSeconds ?? null,
+      etaBound: lastProgress?.etaBound ?? null,
       state,
       held,
       folders,
@@ -217,7 +232,11 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
       reason: r.reason ?? '',
       nextRetryAt: r.nextRetryAt,
     }));
-    return { active, waiting, problems };
+    const next = e
+      .nextUp(20)
+      .filter((r) => folderId === undefined || r.folderId === folderId)
+      .map((r) => ({ fileId: r.id, name: r.name, sizeBytes: r.size ?? 0, lane: laneOf(r.priority) }));
+    return { active, waiting, problems, next };
   }
 
   return {

@@ -26,7 +26,7 @@ import { PER_PAGE_MAX } from '../../../src-shared/domain/limits';
 import { err, ok, type Result } from '../../../src-shared/errors';
 import { type ApiError, ApiFailure, apiError } from './api-error';
 import { poolFor } from './http-pool';
-import { FileChangedError, multipartBody } from './multipart-body';
+import { FileChangedError, multipartBody, type Pace } from './multipart-body';
 import { budgetFor, type Lane, type RequestBudget } from './request-budget';
 import { backoffDelayMs, CALL_BACKOFF, DEFAULT_RATE_LIMIT_WAIT_MS, parseRetryAfter } from './retry-policy';
 
@@ -41,6 +41,8 @@ export interface LaneOption {
 
 export interface FileApiClient {
   readonly baseUrl: string;
+  /** The request budget's rate (0: unlimited): the sync engine's ETA counts requests with it. */
+  readonly requestsPerMinute?: number;
   me(o?: LaneOption): Promise<Result<Account, ApiError>>;
   listFiles(
     q?: {
@@ -74,7 +76,11 @@ export interface FileApiClient {
     md5Later?: () => Promise<string>;
     signal?: AbortSignal;
     onProgress?: (sentBytes: number) => void;
+    /** The upload rate limit the file's bytes wait for (shared by the uploads of an engine). */
+    pace?: Pace;
     lane?: Lane;
+    /** Ahead of the other uploads waiting for the request budget (a file just dropped, "Upload now"). */
+    first?: boolean;
   }): Promise<Result<RemoteFile, ApiError>>;
   uploadFromUrl(input: {
     sourceUrl: string;
@@ -132,6 +138,8 @@ interface Call<S extends z.ZodType> {
   reply: S;
   signal?: AbortSignal | undefined;
   lane: Lane;
+  /** Ahead of the lane's other waiters in the budget. */
+  first?: boolean;
   /** Reset the idle timer from outside (each chunk of an upload). */
   watchdog?: Watchdog;
 }
@@ -160,7 +168,7 @@ export function createFileApiClient(opts: FileApiClientOptions): FileApiClient {
 
   async function once<S extends z.ZodType>(call: Call<S>): Promise<Result<z.infer<S>, ApiError>> {
     try {
-      await budget.take(call.signal, call.lane);
+      await budget.take(call.signal, call.lane, call.first);
     } catch {
       return err(apiError('ABORTED', 'It was cancelled while waiting for the request budget.'));
     }
@@ -233,6 +241,9 @@ export function createFileApiClient(opts: FileApiClientOptions): FileApiClient {
 
   const client: FileApiClient = {
     baseUrl,
+    get requestsPerMinute() {
+      return budget.perMinute;
+    },
     async me(o = {}) {
       const r = await call({ method: 'GET', path: '/me', reply: AccountReply, lane: o.lane ?? 'user' }, true);
       if (r.ok) tell({ kind: 'account', clientId: r.value.data.client.id });
@@ -315,13 +326,17 @@ export function createFileApiClient(opts: FileApiClientOptions): FileApiClient {
           method: 'POST',
           path: '/files',
           headers: { 'content-type': body.contentType, 'content-length': String(body.contentLength) },
-          body: body.stream((sent) => {
-            watchdog.kick();
-            input.onProgress?.(sent);
-          }),
+          body: body.stream(
+            (sent) => {
+              watchdog.kick();
+              input.onProgress?.(sent);
+            },
+            input.pace && { ...input.pace, ...(input.signal ? { signal: input.signal } : {}) },
+          ),
           reply: FileReply,
           signal: input.signal,
           lane: input.lane ?? 'sync',
+          ...(input.first ? { first: true } : {}),
           watchdog,
         },
         false,

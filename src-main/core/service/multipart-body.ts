@@ -20,7 +20,17 @@ export interface MultipartBody {
   /** Known before a byte is read, so the server can refuse an oversized body early. */
   contentLength: number;
   /** Preamble, the file in chunks straight from disk, epilogue: never the whole file in memory. */
-  stream(onFileBytes?: (sent: number) => void): AsyncGenerator<Uint8Array>;
+  stream(onFileBytes?: (sent: number) => void, pace?: Pace): AsyncGenerator<Uint8Array>;
+}
+
+/**
+ * A rate limit in front of the socket (sync/engine/bandwidth.ts): the file's bytes are handed on in
+ * slices of `sliceBytes`, each after `take` allows it, so what is written is what the limit allows.
+ */
+export interface Pace {
+  sliceBytes(): number;
+  take(bytes: number, signal?: AbortSignal): Promise<void>;
+  signal?: AbortSignal;
 }
 
 const MD5_HEX_LENGTH = 32;
@@ -77,7 +87,7 @@ export function multipartBody(
   return {
     contentType: `multipart/form-data; boundary=${boundary}`,
     contentLength: preamble.length + file.size + epilogueLength,
-    async *stream(onFileBytes) {
+    async *stream(onFileBytes, pace) {
       yield preamble;
       let sent = 0;
       if (file.size > 0) {
@@ -87,9 +97,20 @@ export function multipartBody(
           : createReadStream(file.path, { start: 0, end: file.size - 1, highWaterMark: UPLOAD_CHUNK_BYTES });
         try {
           for await (const chunk of reader as AsyncIterable<Buffer>) {
-            sent += chunk.length;
-            yield chunk;
-            onFileBytes?.(sent);
+            if (!pace) {
+              sent += chunk.length;
+              yield chunk;
+              onFileBytes?.(sent);
+              continue;
+            }
+            for (let at = 0; at < chunk.length; ) {
+              const slice = chunk.subarray(at, at + pace.sliceBytes());
+              await pace.take(slice.length, pace.signal);
+              at += slice.length;
+              sent += slice.length;
+              yield slice;
+              onFileBytes?.(sent);
+            }
           }
         } finally {
           if (!file.handle) (reader as ReturnType<typeof createReadStream>).destroy();

@@ -33,9 +33,10 @@ export const DEFAULT_BACKGROUND_SHARE = 0.05;
 export interface RequestBudget {
   /**
    * Resolves when a request of `lane` (default 'user') may be sent; rejects with the signal's reason
-   * when aborted while waiting.
+   * when aborted while waiting. `first`: ahead of the lane's other waiters (the sync engine's
+   * "Upload now" and files just dropped, docs/sync-engine.md "Priority").
    */
-  take(signal?: AbortSignal, lane?: Lane): Promise<void>;
+  take(signal?: AbortSignal, lane?: Lane, first?: boolean): Promise<void>;
   /**
    * A 429's Retry-After: nobody on this budget sends before `epochMs`, and after it the budget starts
    * from a full window (requests resume at the steady rate, not in a burst): the service counted
@@ -167,7 +168,7 @@ export function createRequestBudget(opts: {
   setRate(opts);
 
   return {
-    take(signal, lane = 'user') {
+    take(signal, lane = 'user', first = false) {
       if (signal?.aborted) return Promise.reject(signal.reason);
       return new Promise<void>((resolve, reject) => {
         const w: Waiter = { resolve, reject };
@@ -182,7 +183,8 @@ export function createRequestBudget(opts: {
           };
           signal.addEventListener('abort', w.onAbort, { once: true });
         }
-        queue.push(w);
+        if (first) queue.unshift(w);
+        else queue.push(w);
         pump();
       });
     },

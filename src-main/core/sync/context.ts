@@ -1,6 +1,7 @@
 import type { Db } from '../../shared-node/sqlite';
 import type { FileApiClient } from '../service/file-api-client';
 import { type BackoffPolicy, SYNC_BACKOFF } from '../service/retry-policy';
+import type { RateLimiter } from './engine/bandwidth';
 import type { PartsEmitter } from './events';
 import type { Hasher } from './hash/hasher';
 import type { IgnoredRegistry } from './local/ignored-files';
@@ -68,6 +69,8 @@ export interface SyncContext {
   hasher: Hasher;
   /** What the last scan of each folder ignored (bounded), for the Folders view. */
   ignored: IgnoredRegistry;
+  /** The upload rate limit every upload's bytes wait for (engine/bandwidth.ts). */
+  limiter: RateLimiter;
   /** Errors and account events; a row's `file` event goes out through transition / insertNew only. */
   events: PartsEmitter;
   options: SyncOptions;

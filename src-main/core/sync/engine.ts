@@ -35,10 +35,13 @@ import type { FileApiClient } from '../service/file-api-client';
 import { DEFAULT_OPTIONS, type SyncContext, type SyncOptions } from './context';
 import { type DuplicateGroup, findDuplicates, removeDuplicates } from './duplicates';
 import { createAccountSession } from './engine/account-session';
+import { type Clock, createRateLimiter, realClock } from './engine/bandwidth';
 import { createConnectivity, type Offline } from './engine/connectivity';
 import { createEngineState, isHalted, type StopReason } from './engine/engine-state';
 import { createFolderCommands } from './engine/folder-commands';
+import { URGENT_PRIORITY } from './engine/priority';
 import { createProgressBookkeeping } from './engine/progress-bookkeeping';
+import { type BandwidthSetting, createBandwidthSchedule, type InForce } from './engine/schedule';
 import { createScheduler } from './engine/scheduler';
 import { stripUndefined } from './engine/strip-undefined';
 import { createWatchBatching } from './engine/watch-batching';
@@ -68,6 +71,10 @@ export interface SyncEngineOptions extends Partial<SyncOptions> {
   /** Native watching (default @parcel/watcher's subscribe); tests inject one that fails like a full inotify table. */
   subscribeNative?: NativeSubscribe;
   now?: () => number;
+  /** The upload limit and weekly schedule (default: none). */
+  bandwidth?: BandwidthSetting;
+  /** The clock the schedule and the rate limiter follow (tests pass a fake one). */
+  clock?: Clock;
 }
 
 export interface FolderStatus extends Folder {
@@ -110,6 +117,14 @@ export interface SyncEngine {
   pause(folderId?: number): void;
   resume(folderId?: number): void;
   retry(fileId: number): Result<FileRow>;
+  /** Puts a waiting file (NEW, QUEUED, PAUSED, FAILED) at the front of the queue ("Upload now"). */
+  uploadNow(fileId: number): Result<FileRow>;
+  /** The first waiting files (queued, then still to be checked) in the order they will be sent. */
+  nextUp(limit: number): FileRow[];
+  /** Sets the upload limit and schedule (takes effect for the next slice of every upload). */
+  setBandwidth(setting: BandwidthSetting): void;
+  /** The limit in force now, and until when. */
+  bandwidth(): InForce;
   listFiles(q?: FileQuery): FileRow[];
   getFile(id: number): FileRow | null;
   findDuplicates(): Promise<Result<DuplicateGroup[]>>;
@@ -125,6 +140,8 @@ export interface SyncEngine {
   readonly state: {
     running: boolean;
     userPaused: boolean;
+    /** The weekly schedule's pause window is in force. */
+    schedulePaused: boolean;
     accountPaused: { code: string; message: string } | null;
     stopped: SettledSummary['stopped'];
     /** The service gives no answer: since when, why, and when it is asked next. */
@@ -147,6 +164,8 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
   const accounts = accountStore(db, now);
   const hasher = opts.hasher ?? createHasher(options.hasherThreads);
   const state = createEngineState();
+  const clock = opts.clock ?? realClock;
+  const limiter = createRateLimiter(clock);
   const book = createProgressBookkeeping(state, {
     events,
     files,
@@ -154,6 +173,8 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
     trash,
     now,
     onlyFolder: options.onlyFolder,
+    limiter,
+    requestsPerMinute: () => client.requestsPerMinute ?? 0,
   });
 
   // The rooms below are built after the context; its calls into them run only once the engine runs.
@@ -168,6 +189,7 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
     accounts,
     hasher,
     ignored: ignoredRegistry(),
+    limiter,
     events,
     options,
     now,
@@ -194,6 +216,11 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
     halted: () => isHalted(state),
   };
   const scheduler = createScheduler(ctx, state, book);
+  const schedule = createBandwidthSchedule(
+    state,
+    { limiter, clock, wake: () => scheduler.wake(), onChange: (f) => events.emit('bandwidth', { ...f }) },
+    opts.bandwidth,
+  );
   const account = createAccountSession(ctx, state, {
     book,
     scheduler,
@@ -215,6 +242,7 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
     async start() {
       if (state.running) return;
       state.running = true;
+      schedule.start();
       state.timers.keepAlive = setInterval(() => undefined, 1 << 30);
       // Work interrupted by a crash: a hash is simply redone; an upload is settled by the listing first.
       db.transaction(() => {
@@ -247,6 +275,7 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
 
     async stop() {
       state.running = false;
+      schedule.stop();
       const { timers } = state;
       if (timers.keepAlive) clearInterval(timers.keepAlive);
       timers.keepAlive = null;
@@ -277,6 +306,29 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
     },
 
     ...createFolderCommands(ctx, state, watching),
+
+    uploadNow(fileId) {
+      const row = files.get(fileId);
+      const waiting = ['NEW', 'QUEUED', 'PAUSED', 'FAILED'];
+      if (!row || !waiting.includes(row.state))
+        return err(
+          appError(
+            'NOT-WAITING',
+            row ? `${row.name} is ${row.state.toLowerCase()}, not waiting to upload.` : `No file ${fileId}.`,
+          ),
+        );
+      files.setPriority(fileId, URGENT_PRIORITY + now());
+      if (row.state === 'FAILED' && row.nextRetryAt !== null)
+        ctx.transition(fileId, 'QUEUED', { nextRetryAt: null }, ['FAILED']);
+      scheduler.wake();
+      return ok(files.get(fileId)!);
+    },
+    nextUp: (limit) => {
+      const queued = files.inState('QUEUED', limit);
+      return queued.length >= limit ? queued : [...queued, ...files.inState('NEW', limit - queued.length)];
+    },
+    setBandwidth: (s) => schedule.set(s),
+    bandwidth: () => schedule.inForce(),
 
     listFiles: (q = {}) => files.list(q),
     getFile: (id) => files.get(id),
@@ -320,12 +372,13 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
     },
 
     get state() {
-      const { running, userPaused, accountPaused, stopped, offline } = state;
+      const { running, userPaused, schedulePaused, accountPaused, stopped, offline } = state;
       const nextAccountCheckAt =
         accountPaused && state.timers.poll ? (state.pausePoll?.nextAt ?? null) : null;
       return {
         running,
         userPaused,
+        schedulePaused,
         accountPaused,
         stopped,
         offline: offline && { ...offline },

@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import type { InForce } from './engine/schedule';
 import type { ActivityEntry } from './state/activity-store';
 import type { FileState } from './types';
 
@@ -25,6 +26,8 @@ export interface SyncEvents {
     bytesTotal: number;
     bytesPerSecond: number;
     etaSeconds: number | null;
+    /** What the ETA is bound by: the request budget (many small files) or the bytes (speed, limit). */
+    etaBound: 'requests' | 'bytes' | null;
   };
   /**
    * Bytes of one file's body sent so far (file bytes, not the multipart framing): per file at most ten
@@ -43,6 +46,8 @@ export interface SyncEvents {
   /** A problem that is not one file's: a folder missing, a watcher failing, a listing failing. */
   error: { folderId: number | null; code: string; message: string };
   activity: ActivityEntry;
+  /** The upload limit in force changed (the setting, or an edge of the weekly schedule). */
+  bandwidth: InForce;
 }
 
 export type SyncEventName = keyof SyncEvents;

@@ -40,3 +40,27 @@ export function etaSeconds(remainingBytes: number, bytesPerSecond: number): numb
   if (bytesPerSecond < 1) return null;
   return Math.ceil(remainingBytes / bytesPerSecond);
 }
+
+/**
+ * Time left at the limit: the bytes at the measured speed (never above the upload limit: the bar and
+ * the ETA follow the limited rate) and the files at the request budget (one upload request each:
+ * 10,000 small files at 115 a minute take 87 minutes whatever the bandwidth). The longer of the two
+ * is the answer, and says which bounds it.
+ */
+export function timeLeft(q: {
+  bytes: number;
+  files: number;
+  bytesPerSecond: number;
+  limitBytesPerSecond: number | null;
+  requestsPerMinute: number;
+}): { seconds: number | null; bound: 'requests' | 'bytes' | null } {
+  if (q.files <= 0 && q.bytes <= 0) return { seconds: 0, bound: null };
+  let speed = q.bytesPerSecond;
+  if (q.limitBytesPerSecond !== null)
+    speed = speed >= 1 ? Math.min(speed, q.limitBytesPerSecond) : q.limitBytesPerSecond;
+  const byBytes = etaSeconds(q.bytes, speed);
+  const byRequests = q.requestsPerMinute > 0 ? Math.ceil((q.files / q.requestsPerMinute) * 60) : null;
+  if (byRequests === null) return { seconds: byBytes, bound: byBytes === null ? null : 'bytes' };
+  if (byBytes === null || byRequests >= byBytes) return { seconds: byRequests, bound: 'requests' };
+  return { seconds: byBytes, bound: 'bytes' };
+}

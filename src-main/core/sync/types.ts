@@ -51,6 +51,8 @@ export interface FileRow {
   renamedFrom: string | null;
   rehashed: boolean;
   updatedAt: number;
+  /** Its place in the queue: 0 the scan's backlog, else the watcher's or "Upload now"'s (engine/priority.ts). */
+  priority: number;
 }
 
 export type FolderCounts = Record<FileState, number>;

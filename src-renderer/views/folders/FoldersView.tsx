@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { call } from '../../api/core-ref';
 import { Icon } from '../../components/Icon';
 import { ViewHeader } from '../../components/ViewHeader';
+import { formatDuration } from '../../lib/format';
 import { useSync } from '../../stores/sync-store';
 import { orToast } from '../../stores/ui-store';
 import { AddFolderForm } from './AddFolderForm';
@@ -16,7 +17,10 @@ export function FoldersView() {
   useEffect(() => {
     void useSync.getState().load();
   }, []);
-  const allPaused = !!overview?.folders.length && overview.folders.every((f) => f.paused);
+  // Pause all is the engine's own pause (held USER-PAUSED, kept across restarts), or every folder paused.
+  const allPaused =
+    overview?.held?.code === 'USER-PAUSED' ||
+    (!!overview?.folders.length && overview.folders.every((f) => f.paused));
 
   return (
     <>
@@ -28,6 +32,17 @@ export function FoldersView() {
             title="Requests sent in the last minute, against the budget kept under the service's limit"
           >
             Requests {overview.budget.usedLastMinute}/{overview.budget.perMinute} a minute
+          </span>
+        ) : null}
+        {overview?.bandwidth && overview.bandwidth.kind !== 'off' ? (
+          <span className="small muted" data-testid="bandwidth-in-force">
+            {overview.bandwidth.text}
+          </span>
+        ) : null}
+        {overview?.etaSeconds && overview.etaBound ? (
+          <span className="small muted" data-testid="eta-bound">
+            {formatDuration(overview.etaSeconds)} left (
+            {overview.etaBound === 'requests' ? 'bound by the request limit' : 'bound by bandwidth'})
           </span>
         ) : null}
         {overview?.folders.length ? (

@@ -79,7 +79,49 @@ export function QueuePanel({ queue }: { queue: Queue }) {
           </tbody>
         </table>
       )}
+      <NextUp queue={queue} offline={offline} />
     </section>
+  );
+}
+
+const LANE_WORD = { now: 'Upload now', live: 'Just added', backlog: 'Backlog' } as const;
+
+/** The waiting files in the order they will go, in their lanes, each with "Upload now". */
+function NextUp({ queue, offline }: { queue: Queue; offline: boolean }) {
+  const next = queue.next ?? [];
+  if (next.length === 0) return null;
+  return (
+    <table className="table" aria-label="Next to upload">
+      <thead>
+        <tr>
+          <th>Next</th>
+          <th>Lane</th>
+          <th className="right">Size</th>
+          <th />
+        </tr>
+      </thead>
+      <tbody>
+        {next.map((n) => (
+          <tr key={n.fileId} data-testid="next-row" data-lane={n.lane}>
+            <td style={{ overflowWrap: 'anywhere' }}>{n.name}</td>
+            <td className="small muted">{LANE_WORD[n.lane]}</td>
+            <td className="right num small">{formatBytes(n.sizeBytes)}</td>
+            <td className="right">
+              {n.lane === 'now' ? null : (
+                <button
+                  type="button"
+                  className="btn small"
+                  disabled={offline}
+                  onClick={() => orToast(call('sync.uploadNow', { fileId: n.fileId }))}
+                >
+                  Upload now
+                </button>
+              )}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
 

@@ -8,6 +8,7 @@ import { call } from '../../api/core-ref';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ViewHeader } from '../../components/ViewHeader';
 import { orToast, useUi } from '../../stores/ui-store';
+import { BandwidthSettings } from './BandwidthSettings';
 import { ForesightSettings } from './ForesightSettings';
 
 export function SettingsView() {
@@ -78,6 +79,7 @@ export function SettingsView() {
             </select>
           </label>
         </section>
+        <BandwidthSettings settings={settings} save={save} />
         <section className="card stack">
           <h2>Service</h2>
           <p className="muted small">

@@ -15,6 +15,7 @@ import { createSyncEngine } from '../../../core/sync/engine';
 import { openDatabase } from '../../../shared-node/sqlite';
 import { procStatusMb } from '../bench/proc-status';
 import { IN_SYNC_LINE } from './in-sync-line';
+import { bandwidthOption } from '../sync-bwlimit';
 
 export interface ChildInput {
   baseUrl: string;
@@ -29,6 +30,8 @@ export interface ChildInput {
   watchMs?: number;
   /** Uploads at once; absent for the engine's default. */
   concurrency?: number;
+  /** The upload limit, as `--bwlimit` takes it (2M); absent for none. */
+  bwlimit?: string;
 }
 
 export interface ChildReport {
@@ -82,6 +85,7 @@ async function main(): Promise<void> {
     client,
     watch: input.watchMs !== undefined,
     ...(input.concurrency === undefined ? {} : { concurrency: input.concurrency }),
+    ...bandwidthFor(input.bwlimit),
   });
   const openMs = performance.now() - t0;
 
@@ -151,3 +155,9 @@ main().then(
     process.exit(1);
   },
 );
+
+function bandwidthFor(text: string | undefined) {
+  const r = bandwidthOption(text);
+  if (!r.ok) throw new Error(r.error.message);
+  return r.value ? { bandwidth: r.value } : {};
+}

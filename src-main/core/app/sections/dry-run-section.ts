@@ -2,14 +2,15 @@ import { isAbsolute, parse } from 'node:path';
 import { appError, err, ok } from '../../../../src-shared/errors';
 import { statements } from '../../../shared-node/statements';
 import { dryRun } from '../../sync/dry-run/dry-run';
+import { bandwidthOf } from '../bandwidth-settings';
 import type { AppContext } from '../context';
 import { notConnected } from '../errors';
 import type { Section } from '../section';
 
 /**
  * The dry run from the UI (Add folder's Preview step, a watched folder's Preview) and each folder's
- * share of the daily rent for its card. Bandwidth and schedule: read from the settings when they hold
- * such limits; else the report says it assumed none.
+ * share of the daily rent for its card. Bandwidth and schedule: read from the settings (the same
+ * `bandwidthOf` the engine is built with); without them the report says it assumed none.
  */
 export function dryRunSection(ctx: AppContext): Section {
   return {
@@ -22,9 +23,8 @@ export function dryRunSection(ctx: AppContext): Section {
         // a whole disk is not a folder to preview (it would read every file on it).
         if (!isAbsolute(r.path) || parse(r.path).root === r.path)
           return err(appError('FOLDER-INVALID', `Give the full path of a folder (not "${r.path}").`));
-        const settings = ctx.settings.get() as ReturnType<AppContext['settings']['get']> & {
-          bandwidthBytesPerSecond?: number | null;
-        };
+        const settings = ctx.settings.get();
+        const limit = bandwidthOf(settings).limit;
         const report = await dryRun({
           client: live.client,
           db: ctx.db,
@@ -35,9 +35,10 @@ export function dryRunSection(ctx: AppContext): Section {
           dedupe: settings.contentDedupe,
           limits: {
             requestsPerMinute: settings.requestsPerMinute,
-            bandwidthBytesPerSecond:
-              typeof settings.bandwidthBytesPerSecond === 'number' ? settings.bandwidthBytesPerSecond : null,
-            schedule: null,
+            // The single limit when it is a rate; a weekly timetable is named, and its hours are not
+            // forecast (the report says which limit it counted).
+            bandwidthBytesPerSecond: limit.kind === 'rate' ? limit.bytesPerSecond : null,
+            schedule: settings.bwSchedule.trim() ? `weekly schedule "${settings.bwSchedule.trim()}"` : null,
           },
           serviceNow: () => ctx.clock.now(),
         });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { appError, err, ok } from '../../../../src-shared/errors';
 import { SANDBOX_CACHE_SOURCE } from '../../service/connection';
 import { budgetFor } from '../../service/request-budget';
+import { bandwidthOf } from '../bandwidth-settings';
 import type { AppContext } from '../context';
 import type { Section } from '../section';
 import type { SyncRuntime } from '../sync-runtime';
@@ -22,6 +23,8 @@ export function settingsSection(ctx: AppContext, runtime: SyncRuntime): Section 
         // change: its start waits on the network and the request budget, which a settings save must not.
         if (live && next.concurrency !== before.concurrency)
           runtime.restart().catch((e: unknown) => ctx.log(`the sync engine did not restart: ${String(e)}`));
+        if (next.bwlimit !== before.bwlimit || next.bwSchedule !== before.bwSchedule)
+          runtime.engine?.setBandwidth(bandwidthOf(next));
         ctx.bus.emit('settings.changed', next);
         runtime.emitState();
         return ok(next);

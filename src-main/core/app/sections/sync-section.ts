@@ -56,6 +56,7 @@ export function syncSection(ctx: AppContext, runtime: SyncRuntime): Section {
           if (r.folderId !== undefined && !e.listFolders().some((f) => f.id === r.folderId))
             return err(appError('FOLDER-UNKNOWN', `No synced folder has id ${r.folderId}.`));
           e.pause(r.folderId);
+          if (r.folderId === undefined) ctx.settings.update({ pausedAll: true });
           return ok({ done: true as const });
         }),
       'sync.resume': (r) =>
@@ -63,12 +64,18 @@ export function syncSection(ctx: AppContext, runtime: SyncRuntime): Section {
           if (r.folderId !== undefined && !e.listFolders().some((f) => f.id === r.folderId))
             return err(appError('FOLDER-UNKNOWN', `No synced folder has id ${r.folderId}.`));
           e.resume(r.folderId);
+          if (r.folderId === undefined) ctx.settings.update({ pausedAll: false });
           return ok({ done: true as const });
         }),
       'sync.checkNow': () =>
         withEngine((e) => {
           e.checkNow();
           return ok({ done: true as const });
+        }),
+      'sync.uploadNow': (r) =>
+        withEngine((e) => {
+          const moved = e.uploadNow(r.fileId);
+          return moved.ok ? ok({ done: true as const }) : moved;
         }),
       'sync.retry': (r) =>
         withEngine((e) => {

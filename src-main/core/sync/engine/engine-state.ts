@@ -30,6 +30,8 @@ export interface EngineState {
   running: boolean;
   /** pause() without a folder: nothing is hashed or sent (deletes and scans go on). */
   userPaused: boolean;
+  /** The weekly schedule's pause window is in force (engine/schedule.ts): nothing is hashed or sent. */
+  schedulePaused: boolean;
   /** The account refuses uploads (402): queued rows wait as PAUSED until /me allows them. */
   accountPaused: { code: string; message: string } | null;
   /** The service gave no answer (connection refused, DNS, timeout): only a probe of /me is sent until it does. */
@@ -102,6 +104,7 @@ export function createEngineState(): EngineState {
   return {
     running: false,
     userPaused: false,
+    schedulePaused: false,
     accountPaused: null,
     offline: null,
     pausePoll: null,

@@ -1,9 +1,10 @@
 import type { SyncEmitter, SyncEvents } from '../events';
-import { etaSeconds } from '../progress';
+import { timeLeft } from '../progress';
 import type { FilesStore } from '../state/files-store';
 import type { FoldersStore } from '../state/folders-store';
 import type { TrashStore } from '../state/trash-store';
 import type { FileRow, FileState, Folder } from '../types';
+import type { RateLimiter } from './bandwidth';
 import type { EngineState, UploadSlot } from './engine-state';
 
 export interface ProgressBookkeeping {
@@ -35,6 +36,10 @@ export function createProgressBookkeeping(
     trash: TrashStore;
     now: () => number;
     onlyFolder?: ((folder: Folder) => boolean) | null;
+    /** The upload rate limit: the bytes' side of the ETA never counts on more than it allows. */
+    limiter?: RateLimiter;
+    /** The request budget's rate (0: none): each file left is one upload request. */
+    requestsPerMinute?: () => number;
   },
 ): ProgressBookkeeping {
   const { events, files, folders, trash, now } = deps;
@@ -74,13 +79,21 @@ export function createProgressBookkeeping(
     let pendingBytes = 0;
     for (const b of p.counted.values()) pendingBytes += b;
     const bps = p.meter.bytesPerSecond(t);
+    const eta = timeLeft({
+      bytes: pendingBytes - inflight,
+      files: p.counted.size,
+      bytesPerSecond: bps,
+      limitBytesPerSecond: deps.limiter?.rate() ?? null,
+      requestsPerMinute: deps.requestsPerMinute?.() ?? 0,
+    });
     events.emit('progress', {
       filesDone: p.filesDone,
       filesTotal: p.filesDone + p.counted.size,
       bytesSent: p.bytesDone + inflight,
       bytesTotal: p.bytesDone + pendingBytes,
       bytesPerSecond: Math.round(bps),
-      etaSeconds: etaSeconds(pendingBytes - inflight, bps),
+      etaSeconds: eta.seconds,
+      etaBound: eta.bound,
     });
   }
 

@@ -54,7 +54,7 @@ export function createScheduler(ctx: SyncContext, state: EngineState, book: Prog
           f.paused || f.problem || state.adopting.has(f.id) || (options.onlyFolder && !options.onlyFolder(f)),
       )
       .map((f) => f.id);
-    if (!state.userPaused) {
+    if (!state.userPaused && !state.schedulePaused) {
       for (const r of files.dueRetries(50, t))
         ctx.transition(r.id, 'QUEUED', { nextRetryAt: null }, ['FAILED']);
       startHashing(t, pausedFolders);
@@ -100,8 +100,13 @@ export function createScheduler(ctx: SyncContext, state: EngineState, book: Prog
 
   function startUploads(t: number, pausedFolders: number[]) {
     const { uploading } = state;
+    // One slot more for the live lane and "Upload now" (engine/priority.ts): a file just dropped does not
+    // wait for a backlog upload to finish before it can take its place at the front of the budget.
     const free = options.concurrency - uploading.size;
-    if (free <= 0) return;
+    if (free <= 0) {
+      if (free === 0) startPriorityUpload(t, pausedFolders);
+      return;
+    }
     // One slot is always kept for small files, so a queue of large files cannot hold them up.
     const large = [...uploading.values()].filter((u) => u.size > options.smallFileBytes).length;
     const largeAllowed = options.concurrency > 1 ? options.concurrency - 1 - large : 1 - large;
@@ -118,18 +123,28 @@ export function createScheduler(ctx: SyncContext, state: EngineState, book: Prog
       if (isLarge && largeStarted >= largeAllowed) continue;
       if (isLarge) largeStarted++;
       started++;
-      const slot = { controller: new AbortController(), size: row.size ?? 0, sent: 0, shownAt: 0 };
-      uploading.set(row.id, slot);
-      runInBackground(ctx, rowTask(row, `Uploading ${row.name}`), () =>
-        uploadOne(ctx, row, {
-          signal: slot.controller.signal,
-          onProgress: (sent) => book.uploadProgress(row, slot, sent),
-        }),
-      ).finally(() => {
-        uploading.delete(row.id);
-        wake();
-      });
+      startUpload(row);
     }
+  }
+
+  function startPriorityUpload(t: number, pausedFolders: number[]) {
+    const [row] = files.inState('QUEUED', 1, { dueBy: t, excludeFolders: pausedFolders });
+    if (row && row.priority > 0 && !state.uploading.has(row.id)) startUpload(row);
+  }
+
+  function startUpload(row: FileRow) {
+    const { uploading } = state;
+    const slot = { controller: new AbortController(), size: row.size ?? 0, sent: 0, shownAt: 0 };
+    uploading.set(row.id, slot);
+    runInBackground(ctx, rowTask(row, `Uploading ${row.name}`), () =>
+      uploadOne(ctx, row, {
+        signal: slot.controller.signal,
+        onProgress: (sent) => book.uploadProgress(row, slot, sent),
+      }),
+    ).finally(() => {
+      uploading.delete(row.id);
+      wake();
+    });
   }
 
   function scheduleDue() {

@@ -120,6 +120,12 @@ export function createWatchBatching(
     }
     db.transaction(() => {
       for (const s of seen) observe(ctx, folder, s.name, s.insp);
+      // Seen appearing or changing while the app watches: before the scan's backlog (engine/priority.ts).
+      files.markSeenLive(
+        folderId,
+        seen.map((s) => s.name),
+        ctx.now(),
+      );
     })();
     if (needScan) rescanInBackground(folderId);
     ctx.wake();

@@ -26,6 +26,7 @@ const COLUMN: Record<keyof FilePatch, string> = {
   notBefore: 'not_before',
   renamedFrom: 'renamed_from',
   rehashed: 'rehashed',
+  priority: 'priority',
 };
 
 interface DbRow {
@@ -50,6 +51,7 @@ interface DbRow {
   renamed_from: string | null;
   rehashed: number;
   updated_at: number;
+  priority: number;
 }
 
 export function toFileRow(r: DbRow): FileRow {
@@ -75,6 +77,7 @@ export function toFileRow(r: DbRow): FileRow {
     renamedFrom: r.renamed_from,
     rehashed: r.rehashed === 1,
     updatedAt: r.updated_at,
+    priority: r.priority ?? 0,
   };
 }
 
@@ -215,6 +218,18 @@ export function filesStore(db: Db, now: () => number = Date.now) {
         insert.run(folderId, name, stat.size, stat.mtimeMs, stat.inode, notBefore, now()).lastInsertRowid,
       );
     },
+    /** Sets a row's place in the queue (engine/priority.ts). */
+    setPriority(id: number, priority: number): void {
+      prep<[number, number], never>('UPDATE sync_files SET priority = ? WHERE id = ?').run(priority, id);
+    },
+    /** Puts rows the watcher saw in the live lane (newest first), unless "Upload now" put them higher. */
+    markSeenLive(folderId: number, names: readonly string[], at: number): void {
+      const st = prep<[number, number, string, number], never>(
+        `UPDATE sync_files SET priority = ? WHERE folder_id = ? AND name = ? AND priority < ?
+           AND state IN ('NEW', 'HASHING', 'QUEUED', 'PAUSED')`,
+      );
+      for (const n of names) st.run(at, folderId, n, at);
+    },
     /** Rows of a folder, whatever their state (a scan's first guess at the size of its index). */
     countIn(folderId: number): number {
       return prep<[number], { n: number }>('SELECT COUNT(*) AS n FROM sync_files WHERE folder_id = ?').get(
@@ -282,8 +297,9 @@ export function filesStore(db: Db, now: () => number = Date.now) {
       if (opts.excludeFolders?.length)
         where.push(`folder_id NOT IN (${opts.excludeFolders.map(Number).join(',')})`);
       if (opts.maxSize !== undefined) where.push('COALESCE(size, 0) <= @maxSize');
+      // Priority lanes (engine/priority.ts): "Upload now", then what the watcher saw (newest first), then the backlog in table order.
       return prep<Record<string, unknown>, DbRow>(
-        `SELECT * FROM sync_files WHERE ${where.join(' AND ')} ORDER BY id LIMIT @limit`,
+        `SELECT * FROM sync_files WHERE ${where.join(' AND ')} ORDER BY priority DESC, id LIMIT @limit`,
       )
         .all({ state, limit, dueBy: opts.dueBy ?? 0, maxSize: opts.maxSize ?? 0 })
         .map(toFileRow);

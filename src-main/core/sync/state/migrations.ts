@@ -106,4 +106,12 @@ export const SYNC_MIGRATIONS: Migration[] = [
     name: 'sync: per-folder setting to follow links that leave the folder (off)',
     up: `ALTER TABLE sync_folders ADD COLUMN follow_outside_links INTEGER NOT NULL DEFAULT 0;`,
   },
+  {
+    id: 11,
+    name: 'sync: priority lanes (0 the scan backlog, the time seen for the watcher, higher for Upload now)',
+    up: `
+      ALTER TABLE sync_files ADD COLUMN priority INTEGER NOT NULL DEFAULT 0;
+      CREATE INDEX sync_files_state_priority ON sync_files(state, priority DESC, id);
+    `,
+  },
 ];

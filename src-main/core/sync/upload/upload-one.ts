@@ -57,6 +57,9 @@ export async function uploadOne(
         : { md5Later: hashAlongside(ctx, row.id, hashing, size, journalId) }),
       ...(opts.signal ? { signal: opts.signal } : {}),
       ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
+      pace: ctx.limiter,
+      // The live lane and "Upload now" wait ahead of the backlog for the request budget too.
+      ...(row.priority > 0 ? { first: true } : {}),
     });
   } finally {
     // The md5 worker may still read through the handle's /proc entry after a refused upload.

@@ -1,0 +1,71 @@
+/**
+ * The upload rate limit: one pacer shared by every upload of the engine, in front of the bytes the
+ * upload body hands to the socket (multipart-body.ts asks it before each slice). A generic cell rate
+ * algorithm (a token bucket kept as one number, the theoretical arrival time): each slice reserves
+ * its time on one line, so parallel uploads share the rate first come first served, and the sum of
+ * what they send never runs ahead of the limit by more than the burst.
+ */
+export interface Clock {
+  now(): number;
+  /** Resolves after `ms` (rejects when `signal` aborts). Tests pass a fake clock. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+export const realClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms, signal) =>
+    new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      const t = setTimeout(() => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      }, ms);
+      const onAbort = () => {
+        clearTimeout(t);
+        reject(signal?.reason);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+    }),
+};
+
+/** The largest slice asked for at once: small enough that parallel uploads interleave smoothly. */
+const MAX_SLICE = 64 * 1024;
+/** What may go at once after an idle spell (a quarter of a second's worth). */
+const BURST_SECONDS = 0.25;
+
+export interface RateLimiter {
+  /** Bytes per second, or null for no limit. Applies to slices asked for from now on. */
+  setRate(bytesPerSecond: number | null): void;
+  rate(): number | null;
+  /** The slice size uploads should ask for at this rate. */
+  sliceBytes(): number;
+  /** Waits until `bytes` may be written. */
+  take(bytes: number, signal?: AbortSignal): Promise<void>;
+}
+
+export function createRateLimiter(
+  clock: Clock = realClock,
+  bytesPerSecond: number | null = null,
+): RateLimiter {
+  let rate = bytesPerSecond;
+  /** When the bytes reserved so far will all have gone at the rate (ms). */
+  let tat = 0;
+  return {
+    setRate(r) {
+      const next = r && r > 0 ? r : null;
+      // What was reserved at the old rate no longer holds back slices at the new one.
+      if (next !== rate) tat = Math.min(tat, clock.now());
+      rate = next;
+    },
+    rate: () => rate,
+    sliceBytes: () => (rate === null ? MAX_SLICE : Math.max(256, Math.min(MAX_SLICE, Math.floor(rate / 4)))),
+    async take(bytes, signal) {
+      if (rate === null || bytes <= 0) return;
+      const t = clock.now();
+      const burstMs = BURST_SECONDS * 1000;
+      tat = Math.max(tat, t) + (bytes / rate) * 1000;
+      const wait = tat - t - burstMs;
+      if (wait > 0) await clock.sleep(wait, signal);
+    },
+  };
+}

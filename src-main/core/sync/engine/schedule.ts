@@ -1,0 +1,89 @@
+import { type Limit, limitAt, type ScheduleEntry } from '../../../../src-shared/domain/bwlimit';
+import type { Clock, RateLimiter } from './bandwidth';
+import type { EngineState } from './engine-state';
+
+/** The upload limit the user set: one rate for all hours, or a weekly timetable (which then decides). */
+export interface BandwidthSetting {
+  limit: Limit;
+  schedule: readonly ScheduleEntry[];
+}
+
+/** What is in force now, and until when (epoch ms; null: until the setting changes). */
+export interface InForce {
+  limit: Limit;
+  until: number | null;
+  /** `schedule` when the timetable decides, `limit` for the one rate. */
+  source: 'limit' | 'schedule';
+}
+
+export interface BandwidthSchedule {
+  set(setting: BandwidthSetting): void;
+  inForce(): InForce;
+  /** Follows the clock from now on (start) / no more (stop). */
+  start(): void;
+  stop(): void;
+}
+
+/**
+ * Follows the weekly timetable on the engine's clock: at each edge it sets the shared rate limiter and
+ * the schedule's pause (the scheduler starts no hashing or upload in a paused window; uploads already
+ * on the wire finish, at the window's rate), tells the listeners, and waits for the next edge.
+ */
+export function createBandwidthSchedule(
+  state: EngineState,
+  deps: { limiter: RateLimiter; clock: Clock; wake: () => void; onChange: (f: InForce) => void },
+  initial: BandwidthSetting = { limit: { kind: 'off' }, schedule: [] },
+): BandwidthSchedule {
+  let setting = initial;
+  let current: InForce = compute();
+  let edge: AbortController | null = null;
+  let running = false;
+
+  function compute(): InForce {
+    if (setting.schedule.length === 0) return { limit: setting.limit, until: null, source: 'limit' };
+    return { ...limitAt(setting.schedule, deps.clock.now()), source: 'schedule' };
+  }
+
+  function apply() {
+    current = compute();
+    const { limit } = current;
+    deps.limiter.setRate(limit.kind === 'rate' ? limit.bytesPerSecond : null);
+    const wasPaused = state.schedulePaused;
+    state.schedulePaused = limit.kind === 'pause';
+    deps.onChange(current);
+    if (wasPaused && !state.schedulePaused) deps.wake();
+    waitForEdge();
+  }
+
+  function waitForEdge() {
+    edge?.abort();
+    edge = null;
+    if (!running || current.until === null) return;
+    const ctl = new AbortController();
+    edge = ctl;
+    // A minute's edge plus a little, so the next reading falls inside the new window.
+    deps.clock.sleep(Math.max(0, current.until - deps.clock.now()) + 5, ctl.signal).then(
+      () => {
+        if (edge === ctl) apply();
+      },
+      () => undefined,
+    );
+  }
+
+  return {
+    set(s) {
+      setting = s;
+      apply();
+    },
+    inForce: () => current,
+    start() {
+      running = true;
+      apply();
+    },
+    stop() {
+      running = false;
+      edge?.abort();
+      edge = null;
+    },
+  };
+}

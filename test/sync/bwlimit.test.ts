@@ -1,0 +1,269 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { bandwidthOption } from '../../src-main/cli/commands/sync-bwlimit';
+import { overviewBandwidth } from '../../src-main/core/app/bandwidth-settings';
+import { multipartBody } from '../../src-main/core/service/multipart-body';
+import { createRateLimiter } from '../../src-main/core/sync/engine/bandwidth';
+import { createEngineState } from '../../src-main/core/sync/engine/engine-state';
+import { createBandwidthSchedule, type InForce } from '../../src-main/core/sync/engine/schedule';
+import { timeLeft } from '../../src-main/core/sync/progress';
+import { trayView } from '../../src-main/electron/tray-state';
+import type { SyncOverview } from '../../src-shared/contract';
+import {
+  formatSchedule,
+  type GridCell,
+  gridToSchedule,
+  limitAt,
+  parseBwlimit,
+  parseLimit,
+  parseSchedule,
+} from '../../src-shared/domain/bwlimit';
+import { fakeClock } from './fake-clock';
+
+const KiB = 1024;
+const MiB = 1024 * 1024;
+
+describe('--bwlimit text (rclone syntax)', () => {
+  it('reads rates, off and pause', () => {
+    expect(parseLimit('512k')).toEqual({ ok: true, value: { kind: 'rate', bytesPerSecond: 512 * KiB } });
+    expect(parseLimit('2M')).toEqual({ ok: true, value: { kind: 'rate', bytesPerSecond: 2 * MiB } });
+    expect(parseLimit('1.5M')).toEqual({ ok: true, value: { kind: 'rate', bytesPerSecond: 1.5 * MiB } });
+    expect(parseLimit('100')).toEqual({ ok: true, value: { kind: 'rate', bytesPerSecond: 100 * KiB } });
+    expect(parseLimit('off')).toEqual({ ok: true, value: { kind: 'off' } });
+    expect(parseLimit('pause')).toEqual({ ok: true, value: { kind: 'pause' } });
+  });
+  it('refuses bad input with a code and a message that says what to write', () => {
+    const cases: [string, string][] = [
+      ['fast', 'BWLIMIT-BAD-RATE'],
+      ['2X', 'BWLIMIT-BAD-RATE'],
+      ['-1M', 'BWLIMIT-BAD-RATE'],
+      ['0', 'BWLIMIT-TOO-LOW'],
+      ['25:00,1M', 'BWLIMIT-BAD-TIME'],
+      ['Xyz-08:00,1M', 'BWLIMIT-BAD-DAY'],
+      ['08:00', 'BWLIMIT-BAD-ENTRY'],
+      ['08:00,512k 19:00', 'BWLIMIT-BAD-ENTRY'],
+      ['08:00,lots', 'BWLIMIT-BAD-RATE'],
+    ];
+    for (const [text, code] of cases) {
+      const r = bandwidthOption(text);
+      expect(r.ok, text).toBe(false);
+      if (r.ok) continue;
+      expect(r.error.code, text).toBe(code);
+      expect(r.error.message).toMatch(/^--bwlimit: .+/);
+    }
+  });
+  it('reads a timetable with and without days, and writes it back', () => {
+    const r = parseBwlimit('08:00,512k 19:00,off Sat-10:30,pause');
+    expect(r.ok).toBe(true);
+    if (!r.ok || !('schedule' in r.value)) throw new Error('no schedule');
+    expect(r.value.schedule).toEqual([
+      { day: null, minute: 480, limit: { kind: 'rate', bytesPerSecond: 512 * KiB } },
+      { day: null, minute: 1140, limit: { kind: 'off' } },
+      { day: 6, minute: 630, limit: { kind: 'pause' } },
+    ]);
+    expect(formatSchedule(r.value.schedule)).toBe('08:00,512k 19:00,off Sat-10:30,pause');
+  });
+});
+
+describe('what the schedule says at a time (local clock)', () => {
+  const s = parseSchedule('08:00,512k 19:00,off');
+  if (!s.ok) throw new Error('schedule');
+  it('names the limit in force and when it ends', () => {
+    const mon10 = new Date(2026, 10, 23, 10, 15).getTime(); // a Monday
+    expect(limitAt(s.value, mon10)).toEqual({
+      limit: { kind: 'rate', bytesPerSecond: 512 * KiB },
+      until: new Date(2026, 10, 23, 19, 0).getTime(),
+    });
+    // Before 08:00 the evening's entry (the day before) is still in force, until 08:00.
+    const mon7 = new Date(2026, 10, 23, 7, 59).getTime();
+    expect(limitAt(s.value, mon7)).toEqual({
+      limit: { kind: 'off' },
+      until: new Date(2026, 10, 23, 8, 0).getTime(),
+    });
+  });
+  it('a day entry applies on that day only', () => {
+    const d = parseSchedule('Mon-08:00,1M Mon-18:00,off');
+    if (!d.ok) throw new Error('schedule');
+    const tue9 = new Date(2026, 10, 24, 9, 0).getTime();
+    expect(limitAt(d.value, tue9)).toEqual({
+      limit: { kind: 'off' },
+      until: new Date(2026, 10, 30, 8, 0).getTime(),
+    });
+  });
+  it('the Settings grid becomes the same timetable', () => {
+    const grid: GridCell[][] = Array.from({ length: 7 }, () => Array<GridCell>(24).fill('normal'));
+    for (let d = 1; d <= 5; d++) for (let h = 9; h < 17; h++) grid[d]![h] = 'limit';
+    grid[0]![3] = 'pause';
+    const entries = gridToSchedule(grid, { kind: 'off' }, { kind: 'rate', bytesPerSecond: 256 * KiB });
+    const at = (d: number, h: number) => limitAt(entries, new Date(2026, 10, 22 + d, h, 30).getTime()).limit;
+    expect(at(1, 10)).toEqual({ kind: 'rate', bytesPerSecond: 256 * KiB }); // Monday 10:30
+    expect(at(1, 17)).toEqual({ kind: 'off' });
+    expect(at(6, 10)).toEqual({ kind: 'off' }); // Saturday
+    expect(at(0, 3)).toEqual({ kind: 'pause' }); // Sunday 03:30
+    expect(
+      gridToSchedule(
+        Array.from({ length: 7 }, () => Array<GridCell>(24).fill('normal')),
+        { kind: 'off' },
+        { kind: 'off' },
+      ),
+    ).toEqual([]);
+  });
+});
+
+describe('the rate limiter on a fake clock', () => {
+  it('paces bytes at the rate after a quarter second of burst', async () => {
+    const clock = fakeClock(1_000);
+    const lim = createRateLimiter(clock, 100 * KiB);
+    let granted = 0;
+    const run = (async () => {
+      for (let i = 0; i < 40; i++) {
+        await lim.take(10 * KiB);
+        granted += 10 * KiB;
+      }
+    })();
+    await clock.advance(0);
+    // The burst: a quarter second's worth (25 KiB) at once, plus the slice that crosses it.
+    expect(granted).toBeLessThanOrEqual(30 * KiB);
+    await clock.advance(1_000);
+    expect(granted).toBeGreaterThanOrEqual(120 * KiB);
+    expect(granted).toBeLessThanOrEqual(130 * KiB);
+    await clock.advance(3_000);
+    await run;
+    expect(granted).toBe(400 * KiB);
+    // 400 KiB at 100 KiB/s: four seconds, less the burst.
+    expect(clock.now() - 1_000).toBe(4_000);
+  });
+  it('unlimited waits for nothing; a new rate applies at once', async () => {
+    const clock = fakeClock();
+    const lim = createRateLimiter(clock, null);
+    await lim.take(50 * MiB);
+    lim.setRate(1 * KiB);
+    const slow = lim.take(10 * KiB);
+    let done = false;
+    void slow.then(() => (done = true));
+    await clock.advance(9_000);
+    expect(done).toBe(false);
+    await clock.advance(1_000);
+    expect(done).toBe(true);
+  });
+  it('parallel uploads share one limit (two bodies read from disk)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bw-'));
+    try {
+      const clock = fakeClock();
+      const lim = createRateLimiter(clock, 256 * KiB);
+      const bodies = [0, 1].map((i) => {
+        const path = join(dir, `f${i}`);
+        writeFileSync(path, Buffer.alloc(512 * KiB, i));
+        return multipartBody([['name', `f${i}`]], { path, size: 512 * KiB, filename: `f${i}` });
+      });
+      const sent = [0, 0];
+      let running = 2;
+      const drains = bodies.map(async (b, i) => {
+        for await (const _ of b.stream((n) => (sent[i] = n), lim));
+        running--;
+      });
+      // Each tick: both bodies have read from disk and wait on the limiter (or are done), then time moves.
+      const settled = async () => {
+        while (clock.pending() < running) await new Promise((r) => setImmediate(r));
+      };
+      for (let s = 1; s <= 4; s++) {
+        for (let tick = 0; tick < 20; tick++) {
+          await settled();
+          await clock.advance(50);
+        }
+        await settled();
+        const total = sent[0]! + sent[1]!;
+        // Together never more than the rate allows (plus the burst), each getting its share.
+        expect(total).toBeLessThanOrEqual(s * 256 * KiB + 64 * KiB + 64 * KiB);
+        expect(total).toBeGreaterThanOrEqual(s * 256 * KiB - 64 * KiB);
+        expect(Math.abs(sent[0]! - sent[1]!)).toBeLessThanOrEqual(64 * KiB);
+      }
+      await Promise.all(drains);
+      expect(sent).toEqual([512 * KiB, 512 * KiB]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the schedule follows the clock', () => {
+  afterAll(() => undefined);
+  it('pauses and resumes at the window edges, and says what is in force until when', async () => {
+    const start = new Date(2026, 10, 23, 21, 58).getTime(); // Monday 21:58
+    const clock = fakeClock(start);
+    const state = createEngineState();
+    const lim = createRateLimiter(clock);
+    const seen: InForce[] = [];
+    let wakes = 0;
+    const s = parseSchedule('08:00,512k 22:00,pause 23:00,off');
+    if (!s.ok) throw new Error('schedule');
+    const sch = createBandwidthSchedule(state, {
+      limiter: lim,
+      clock,
+      wake: () => wakes++,
+      onChange: (f) => seen.push(f),
+    });
+    sch.set({ limit: { kind: 'off' }, schedule: s.value });
+    sch.start();
+    expect(sch.inForce()).toEqual({
+      limit: { kind: 'rate', bytesPerSecond: 512 * KiB },
+      until: new Date(2026, 10, 23, 22, 0).getTime(),
+      source: 'schedule',
+    });
+    expect(lim.rate()).toBe(512 * KiB);
+    expect(state.schedulePaused).toBe(false);
+    const tray = () =>
+      trayView({
+        state: 'syncing',
+        held: null,
+        folders: [],
+        budget: { perMinute: 115, usedLastMinute: 0 },
+        concurrency: 4,
+        offline: null,
+        nextCheckAt: null,
+        bandwidth: overviewBandwidth(sch.inForce(), clock.now()),
+      } satisfies SyncOverview).limit;
+    expect(tray()).toBe('Limited to 512 KiB/s until 22:00');
+    await clock.advance(2 * 60_000 + 10); // 22:00: paused
+    expect(state.schedulePaused).toBe(true);
+    expect(sch.inForce().limit).toEqual({ kind: 'pause' });
+    expect(sch.inForce().until).toBe(new Date(2026, 10, 23, 23, 0).getTime());
+    expect(tray()).toBe('Paused by the schedule until 23:00');
+    expect(wakes).toBe(0);
+    await clock.advance(60 * 60_000); // 23:00: sending again, unlimited until 08:00
+    expect(state.schedulePaused).toBe(false);
+    expect(lim.rate()).toBeNull();
+    expect(wakes).toBe(1);
+    expect(sch.inForce().until).toBe(new Date(2026, 10, 24, 8, 0).getTime());
+    expect(seen.at(-1)?.limit).toEqual({ kind: 'off' });
+    expect(tray()).toBeNull(); // unlimited: the tray has nothing to say
+    sch.stop();
+    expect(clock.pending()).toBe(0);
+  });
+});
+
+describe('time left at the limit', () => {
+  it('10,000 small files at 115 a minute take 87 minutes, bound by requests', () => {
+    const r = timeLeft({
+      bytes: 10_000 * 2_000,
+      files: 10_000,
+      bytesPerSecond: 50 * MiB,
+      limitBytesPerSecond: null,
+      requestsPerMinute: 115,
+    });
+    expect(r.bound).toBe('requests');
+    expect(Math.round(r.seconds! / 60)).toBe(87);
+  });
+  it('a large file at the bandwidth limit is bound by bytes, at the limited rate', () => {
+    const r = timeLeft({
+      bytes: 50 * MiB,
+      files: 1,
+      bytesPerSecond: 40 * MiB,
+      limitBytesPerSecond: 2 * MiB,
+      requestsPerMinute: 115,
+    });
+    expect(r).toEqual({ seconds: 25, bound: 'bytes' });
+  });
+});

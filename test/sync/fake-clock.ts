@@ -1,0 +1,43 @@
+import type { Clock } from '../../src-main/core/sync/engine/bandwidth';
+
+/** A clock that moves only when told: sleeps resolve in time order as `advance` passes them. */
+export function fakeClock(start = 0): Clock & { advance(ms: number): Promise<void>; pending(): number } {
+  let t = start;
+  let seq = 0;
+  const sleepers: { at: number; seq: number; resolve: () => void }[] = [];
+  const flush = () => new Promise<void>((r) => setImmediate(r));
+  return {
+    now: () => t,
+    sleep(ms, signal) {
+      return new Promise((resolve, reject) => {
+        if (signal?.aborted) return reject(signal.reason);
+        const s = { at: t + Math.max(0, ms), seq: seq++, resolve };
+        sleepers.push(s);
+        signal?.addEventListener(
+          'abort',
+          () => {
+            const i = sleepers.indexOf(s);
+            if (i >= 0) sleepers.splice(i, 1);
+            reject(signal.reason);
+          },
+          { once: true },
+        );
+      });
+    },
+    async advance(ms) {
+      const end = t + ms;
+      for (;;) {
+        await flush();
+        sleepers.sort((a, b) => a.at - b.at || a.seq - b.seq);
+        const next = sleepers[0];
+        if (!next || next.at > end) break;
+        sleepers.shift();
+        t = Math.max(t, next.at);
+        next.resolve();
+      }
+      t = end;
+      await flush();
+    },
+    pending: () => sleepers.length,
+  };
+}
