@@ -14,8 +14,8 @@ import { APP_MIGRATIONS } from '../../../core/state/migrations';
 import { createSyncEngine } from '../../../core/sync/engine';
 import { openDatabase } from '../../../shared-node/sqlite';
 import { procStatusMb } from '../bench/proc-status';
-import { IN_SYNC_LINE } from './in-sync-line';
 import { bandwidthOption } from '../sync-bwlimit';
+import { IN_SYNC_LINE } from './in-sync-line';
 
 export interface ChildInput {
   baseUrl: string;
