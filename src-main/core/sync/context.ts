@@ -11,6 +11,7 @@ import type { ActivityStore } from './state/activity-store';
 import type { FilePatch, FilesStore } from './state/files-store';
 import type { FoldersStore } from './state/folders-store';
 import type { JournalStore } from './state/journal-store';
+import type { ScanMarksStore } from './state/scan-marks-store';
 import type { TrashStore } from './state/trash-store';
 import type { FileRow, FileState, Folder } from './types';
 
@@ -67,6 +68,8 @@ export interface SyncContext {
   /** The account the rows' remote ids belong to. */
   accounts: AccountStore;
   hasher: Hasher;
+  /** What the last consistent scan of each folder saw, to stop a scan that would change nothing. */
+  marks: ScanMarksStore;
   /** What the last scan of each folder ignored (bounded), for the Folders view. */
   ignored: IgnoredRegistry;
   /** The upload rate limit every upload's bytes wait for (engine/bandwidth.ts). */

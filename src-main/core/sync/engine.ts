@@ -53,6 +53,7 @@ import { type ActivityEntry, activityStore } from './state/activity-store';
 import { type FileQuery, filesStore } from './state/files-store';
 import { foldersStore } from './state/folders-store';
 import { journalStore } from './state/journal-store';
+import { scanMarksStore } from './state/scan-marks-store';
 import { trashStore } from './state/trash-store';
 import type { FileRow, Folder, FolderCounts, FolderMode, WatcherKind } from './types';
 import type { NativeSubscribe } from './watch/watch-folder';
@@ -188,6 +189,7 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
     activity: activityLog,
     accounts,
     hasher,
+    marks: scanMarksStore(db),
     ignored: ignoredRegistry(),
     limiter,
     events,

@@ -1,4 +1,5 @@
 import ignore from 'ignore';
+import { z } from 'zod';
 import { answersAs, type IgnoreTest } from './ignore-rules';
 
 /**
@@ -30,8 +31,15 @@ export interface IgnoredRegistry {
     test: IgnoreTest,
   ): { test: IgnoreTest; finish(at: number): void };
   get(folderId: number): IgnoredList | null;
+  /** The list a scan kept with its mark (scanner.ts), as JSON, when a later scan found the same walk. */
+  restore(folderId: number, json: string, at: number): void;
   drop(folderId: number): void;
 }
+
+const savedList = z.object({
+  count: z.number().int().nonnegative(),
+  examples: z.array(z.object({ path: z.string(), isDirectory: z.boolean(), rule: z.string() })),
+});
 
 export function ignoredRegistry(): IgnoredRegistry {
   const lists = new Map<number, IgnoredList>();
@@ -59,6 +67,17 @@ export function ignoredRegistry(): IgnoredRegistry {
       };
     },
     get: (folderId) => lists.get(folderId) ?? null,
+    restore(folderId, json, at) {
+      // Read from the database: a list that does not parse is left out, as if never scanned.
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(json);
+      } catch {
+        return;
+      }
+      const list = savedList.safeParse(parsed);
+      if (list.success) lists.set(folderId, { ...list.data, scannedAt: at });
+    },
     drop: (folderId) => void lists.delete(folderId),
   };
 }

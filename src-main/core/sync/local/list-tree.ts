@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, type Dirent, openSync, readdirSync, readSync, realpathSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +11,7 @@ import {
   type ResolvedScope,
   unreadableFolder,
 } from './inspect';
+import { walkDigest } from './walk-digest';
 
 /** One file of a folder as a walk found it: its path relative to the folder ('/'-separated). */
 export interface Listed {
@@ -26,6 +27,22 @@ export interface TreeWalk {
   batches: AsyncGenerator<Listed[]>;
   /** After the batches ran out: whether every subfolder was read (otherwise nothing may count as deleted). */
   complete(): boolean;
+  /**
+   * After the batches ran out (or `sameAsMark` said true): the digest of the whole walk (walk-digest.ts),
+   * or null when there is none (not find's walk, an incomplete walk, a link or other special file met).
+   */
+  digest(): string | null;
+  /**
+   * Asked with a mark (MarkCheck): true once find's walk ended whole with the mark's digest, and then
+   * the batches are empty; false otherwise, and then the batches list every file as usual.
+   */
+  sameAsMark?: Promise<boolean>;
+}
+
+/** What a walk's digest covers besides find's output, and the digest it is checked against, if any. */
+export interface MarkCheck {
+  asked: string;
+  expect?: string;
 }
 
 const BATCH = 500;
@@ -59,10 +76,12 @@ export function listTree(
   links?: LinkScope,
   /** Offered each plain file first (find's walk only; the other walk lists every file). */
   known?: KnownFiles,
+  /** A digest of find's walk is made for this; with `expect`, checked before anything is listed. */
+  mark?: MarkCheck,
 ): TreeWalk {
   const scope = links ? resolveScope(root, links) : undefined;
   if (process.platform === 'linux' && expected >= FIND_FROM_FILES)
-    return findWalk(root, ignored, onUnreadable, scope, known);
+    return findWalk(root, ignored, onUnreadable, scope, known, mark);
   return nodeWalk(root, ignored, onUnreadable, scope);
 }
 
@@ -118,7 +137,7 @@ function nodeWalk(
       await new Promise<void>((r) => setImmediate(r));
     }
   }
-  return { batches: batches(), complete: () => complete };
+  return { batches: batches(), complete: () => complete, digest: () => null };
 }
 
 // type, inode, size, mtime (seconds.fraction), path relative to the root; NUL-terminated (names may hold newlines).
@@ -130,33 +149,45 @@ function findWalk(
   onUnreadable: (path: string, code: string) => void,
   scope: ResolvedScope | undefined,
   known: KnownFiles | undefined,
+  mark: MarkCheck | undefined,
 ): TreeWalk {
   let complete = true;
   let fallback: TreeWalk | null = null;
+  const digest = mark ? walkDigest(mark.asked) : null;
+  // find starts once, by the mark's check or by the first batch asked for, whichever comes first.
+  let run: FindRun | null | undefined;
+  const started = () => {
+    if (run === undefined) run = startFind(root);
+    return run;
+  };
+  // With a mark to check, find starts now and its output is only read into the digest; the rows
+  // (scanner.ts) are read only if it differs. The output stays in its file for the batches then.
+  const sameAsMark = mark?.expect
+    ? (async () => {
+        const f = started();
+        if (!f) return false;
+        for await (const chunk of appended(f.out, f.exited)) digest!.update(chunk);
+        const { code, error } = await f.exited;
+        const same = code === 0 && !error && digest!.result() === mark.expect;
+        if (same) closeSync(f.out);
+        return same;
+      })().catch(() => false)
+    : undefined;
   // The fast way (fastTake) needs a file's name alone to decide the ignore rules: true of the built-in
   // rules, given that each folder was judged when find listed it. Paths longer than this go the long way.
   const fastFrom = known && builtInRulesOnly(ignored) ? FAST_PATH_BYTES - Buffer.byteLength(root) : 0;
   async function* batches(): AsyncGenerator<Listed[]> {
-    // find writes to a file, not a pipe: a pipe holds ~200 KB, and find then waits whenever this
-    // process is busy elsewhere (the scanner reads its rows while find walks, scanner.ts).
-    const out = unlinkedTempFile();
-    if (out === null) {
+    // Checked against the mark first: the same walk lists nothing; another is read again from its start.
+    const checked = sameAsMark !== undefined;
+    if (sameAsMark && (await sameAsMark)) return;
+    const f = started();
+    if (f === null) {
       // No temp file to be had (a full or read-only disk): walk in this process instead.
       fallback = nodeWalk(root, ignored, onUnreadable, scope);
       yield* fallback.batches;
       return;
     }
-    const child = spawn('find', [root, '-mindepth', '1', '-printf', FIND_FORMAT], {
-      stdio: ['ignore', out, 'pipe'],
-    });
-    let stderr = '';
-    child.stderr?.setEncoding('utf8').on('data', (d: string) => {
-      stderr += d;
-    });
-    const exited = new Promise<{ code: number | null; error?: NodeJS.ErrnoException }>((resolve) => {
-      child.once('error', (error: NodeJS.ErrnoException) => resolve({ code: null, error }));
-      child.once('close', (code) => resolve({ code }));
-    });
+    const { out, child, exited } = f;
     // Folders left out by the ignore rules, as "name/": find lists a folder before what it holds.
     const pruned = new Set<string>();
     const childless = childlessFolders();
@@ -173,6 +204,7 @@ function findWalk(
     try {
       for await (const chunk of appended(out, exited)) {
         any = true;
+        if (digest && !checked) digest.update(chunk);
         const data: Buffer = rest.length ? Buffer.concat([rest, chunk]) : chunk;
         let start = 0;
         let batch: Listed[] = [];
@@ -220,10 +252,47 @@ function findWalk(
       // find's messages are for people (quoted, localised): name the folders by opening them instead.
       const refused = unreadableAmong(root, childless.end());
       if (refused.length) yield refused;
-      else onUnreadable(root, stderr.trim().split('\n').slice(0, 3).join('; ') || `find exited with ${code}`);
+      else
+        onUnreadable(
+          root,
+          f.stderr().trim().split('\n').slice(0, 3).join('; ') || `find exited with ${code}`,
+        );
     }
   }
-  return { batches: batches(), complete: () => (fallback ? fallback.complete() : complete) };
+  return {
+    batches: batches(),
+    complete: () => (fallback ? fallback.complete() : complete),
+    digest: () => (digest && !fallback && complete && run ? digest.result() : null),
+    ...(sameAsMark ? { sameAsMark } : {}),
+  };
+}
+
+interface FindRun {
+  /** find's output file (unlinked), read from its start by whoever reads it. */
+  out: number;
+  child: ChildProcess;
+  exited: Promise<{ code: number | null; error?: NodeJS.ErrnoException }>;
+  stderr(): string;
+}
+
+/** Starts find over `root`, its output to an unlinked temp file; null when no temp file can be made. */
+function startFind(root: string): FindRun | null {
+  // find writes to a file, not a pipe: a pipe holds ~200 KB, and find then waits whenever this
+  // process is busy elsewhere (the scanner reads its rows while find walks, scanner.ts).
+  const out = unlinkedTempFile();
+  if (out === null) return null;
+  const child = spawn('find', [root, '-mindepth', '1', '-printf', FIND_FORMAT], {
+    stdio: ['ignore', out, 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.setEncoding('utf8').on('data', (d: string) => {
+    stderr += d;
+  });
+  const exited = new Promise<{ code: number | null; error?: NodeJS.ErrnoException }>((resolve) => {
+    child.once('error', (error: NodeJS.ErrnoException) => resolve({ code: null, error }));
+    child.once('close', (code) => resolve({ code }));
+  });
+  return { out, child, exited, stderr: () => stderr };
 }
 
 /**

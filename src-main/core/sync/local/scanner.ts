@@ -52,6 +52,10 @@ export async function scanFolder(
       return true;
     },
   };
+  // The last consistent scan's mark: when find's walk comes out the same (walk-digest.ts) and no row
+  // changed since (scan-marks-store.ts), every file would compare unchanged: nothing to read or write.
+  const { gen, mark } = ctx.marks.begin(folder.id);
+  const asked = markAsked(folder);
   // Counted once, for both: whether find is worth starting, and the size of the index.
   const rows = ctx.files.countIn(folder.id);
   const walk = listTree(
@@ -66,7 +70,12 @@ export async function scanFolder(
     rows,
     folder,
     knownFiles,
+    mark ? { asked, expect: mark.digest } : { asked },
   );
+  if (mark && walk.sameAsMark && (await walk.sameAsMark)) {
+    ctx.ignored.restore(folder.id, mark.ignored, ctx.now());
+    return { files: mark.files, ok: true };
+  }
   // The walk starts now (find, in its own process) and goes on while the rows are read: its output
   // waits in memory (list-tree.ts) and the read gives the event loop a turn between pages.
   const first = walk.batches.next();
@@ -83,9 +92,16 @@ export async function scanFolder(
   }
   try {
     const result = await compareWithDisk(ctx, folder, known, walk, first, signal);
+    const files = result.files + taken;
     // Only a whole walk replaces the list: a cancelled one saw part of the folder.
-    if (result.ok) ignored.finish(ctx.now());
-    return { ...result, files: result.files + taken };
+    if (result.ok) {
+      ignored.finish(ctx.now());
+      const digest = walk.digest();
+      const list = ctx.ignored.get(folder.id);
+      // Kept only if no row changed since the walk began (this scan's own writes included).
+      if (digest && list) ctx.marks.save(folder.id, gen, { digest, files, ignored: JSON.stringify(list) });
+    }
+    return { ...result, files };
   } finally {
     index = null;
     known.release();
@@ -165,4 +181,9 @@ function unchangedFile(known: ScanIndex, row: number, size: number, mtimeMs: num
   if (state === 'DELETED' || state === 'DELETING') return false;
   if (state === 'FAILED' && known.reasonCode(row) === FOLDER_MISSING) return false;
   return known.sameStat(row, size, mtimeMs, inode);
+}
+
+/** What decides a file's fate besides find's output: the folder and its settings (mark-digest input). */
+function markAsked(folder: Folder): string {
+  return JSON.stringify([folder.path, folder.bucket, folder.ignore, folder.mode, folder.followOutsideLinks]);
 }

@@ -114,4 +114,35 @@ export const SYNC_MIGRATIONS: Migration[] = [
       CREATE INDEX sync_files_state_priority ON sync_files(state, priority DESC, id);
     `,
   },
+  {
+    id: 12,
+    name: "sync: scan marks (what a folder's last consistent scan saw, and a count of the row changes a scan would notice since)",
+    // scan-marks-store.ts says what the triggers count and why; the plain cycle of an upload bumps nothing.
+    up: `
+      CREATE TABLE sync_scan_marks (
+        folder_id INTEGER PRIMARY KEY REFERENCES sync_folders(id) ON DELETE CASCADE,
+        gen INTEGER NOT NULL DEFAULT 0,
+        mark_gen INTEGER,
+        digest TEXT,
+        files INTEGER,
+        ignored TEXT
+      );
+      CREATE TRIGGER sync_scan_marks_on_insert AFTER INSERT ON sync_files BEGIN
+        UPDATE sync_scan_marks SET gen = gen + 1 WHERE folder_id = NEW.folder_id;
+      END;
+      CREATE TRIGGER sync_scan_marks_on_delete AFTER DELETE ON sync_files BEGIN
+        UPDATE sync_scan_marks SET gen = gen + 1 WHERE folder_id = OLD.folder_id;
+      END;
+      CREATE TRIGGER sync_scan_marks_on_update AFTER UPDATE ON sync_files
+      WHEN OLD.folder_id IS NOT NEW.folder_id OR OLD.name IS NOT NEW.name OR OLD.size IS NOT NEW.size
+        OR OLD.mtime_ms IS NOT NEW.mtime_ms OR OLD.inode IS NOT NEW.inode
+        OR OLD.reason_code IS NOT NEW.reason_code
+        OR (OLD.state IS NOT NEW.state AND (
+          OLD.state NOT IN ('NEW', 'HASHING', 'QUEUED', 'UPLOADING', 'LIVE', 'PAUSED')
+          OR NEW.state NOT IN ('NEW', 'HASHING', 'QUEUED', 'UPLOADING', 'LIVE', 'PAUSED')))
+      BEGIN
+        UPDATE sync_scan_marks SET gen = gen + 1 WHERE folder_id IN (OLD.folder_id, NEW.folder_id);
+      END;
+    `,
+  },
 ];
