@@ -34,6 +34,11 @@ export interface SyncEvents {
    * times a second, and always when the last byte has left. The upload ends with the file's next `file` event.
    */
   'upload-progress': { fileId: number; folderId: number; sentBytes: number; totalBytes: number };
+  /**
+   * A scan of a folder read it whole: the files it listed, and whether it stopped at the last consistent
+   * scan's mark (find's walk the same and no row changed since: no row read, nothing to compare).
+   */
+  'folder-scanned': { folderId: number; files: number; sameAsMark: boolean };
   /** A folder has nothing left to do (every file live, skipped, failed for good, or deleted). */
   'folder-in-sync': { folderId: number };
   /** Uploads paused by the account (402): they resume by themselves once /me allows uploads. */

@@ -140,7 +140,13 @@ export function createWatchBatching(
     if (!folder) return;
     state.scanning.add(folderId);
     try {
-      await scanFolder(ctx, folder);
+      const scanned = await scanFolder(ctx, folder);
+      if (scanned.ok)
+        events.emit('folder-scanned', {
+          folderId,
+          files: scanned.files,
+          sameAsMark: scanned.sameAsMark === true,
+        });
     } catch (e) {
       events.emit('error', {
         folderId,

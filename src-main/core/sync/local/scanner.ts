@@ -12,6 +12,8 @@ const BATCH = 500;
 export interface ScanResult {
   files: number;
   ok: boolean;
+  /** Stopped at the mark: the walk was the same as the last consistent scan's (nothing compared). */
+  sameAsMark?: boolean;
 }
 
 /**
@@ -74,7 +76,7 @@ export async function scanFolder(
   );
   if (mark && walk.sameAsMark && (await walk.sameAsMark)) {
     ctx.ignored.restore(folder.id, mark.ignored, ctx.now());
-    return { files: mark.files, ok: true };
+    return { files: mark.files, ok: true, sameAsMark: true };
   }
   // The walk starts now (find, in its own process) and goes on while the rows are read: its output
   // waits in memory (list-tree.ts) and the read gives the event loop a turn between pages.
