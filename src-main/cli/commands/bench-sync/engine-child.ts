@@ -32,6 +32,8 @@ export interface ChildInput {
   concurrency?: number;
   /** The upload limit, as `--bwlimit` takes it (2M); absent for none. */
   bwlimit?: string;
+  /** Forget the folders' scan marks first, so the first scan compares every row (scan-marks-store.ts). */
+  forgetMarks?: boolean;
 }
 
 export interface ChildReport {
@@ -52,6 +54,8 @@ export interface ChildReport {
   counts: Record<string, number>;
   allDone: boolean;
   vmHwmMb: number;
+  /** Each whole scan, in order: the files it listed and whether it stopped at the mark. */
+  scans: { files: number; sameAsMark: boolean }[];
   /** RSS after watching for watchMs (when asked). */
   watchRssMb: number | null;
   /** V8's view at the same moment (MB): where the RSS goes. */
@@ -64,6 +68,7 @@ async function main(): Promise<void> {
   const replies: Record<string, number> = {};
   const t0 = performance.now();
   const db = openDatabase(join(input.appDir, 'app.sqlite'), APP_MIGRATIONS);
+  if (input.forgetMarks) db.prepare('UPDATE sync_scan_marks SET digest = NULL').run();
   const budget =
     input.perMinute === undefined
       ? budgetFor(input.baseUrl, 'files')
@@ -94,6 +99,8 @@ async function main(): Promise<void> {
   // still be walking the tree in its own thread then; start() resolves once it watches too.
   let inSyncMs: number | null = null;
   let inSyncCpuMs: number | null = null;
+  const scans: ChildReport['scans'] = [];
+  engine.on('folder-scanned', (s) => scans.push({ files: s.files, sameAsMark: s.sameAsMark }));
   engine.on('folder-in-sync', () => {
     if (inSyncMs !== null) return;
     inSyncMs = performance.now() - t1;
@@ -139,6 +146,7 @@ async function main(): Promise<void> {
     openMs,
     requests,
     replies,
+    scans,
     counts: summary.counts,
     allDone: summary.allDone,
     vmHwmMb: procStatusMb(process.pid, 'VmHWM'),
