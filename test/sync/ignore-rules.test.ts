@@ -88,7 +88,8 @@ describe('built-in rules on a name in UTF-8 bytes', () => {
     );
     fc.assert(
       fc.property(
-        names.filter((n) => !n.includes('/')),
+        // '.' and '..' are no file's name (find never prints them as one); the string rules answer them as paths.
+        names.filter((n) => !n.includes('/') && n !== '.' && n !== '..'),
         (name) => judgeBytes(name) === strings(name),
       ),
       { numRuns: 2000 },
