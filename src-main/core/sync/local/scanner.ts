@@ -79,7 +79,8 @@ export async function scanFolder(
     return { files: mark.files, ok: true, sameAsMark: true };
   }
   // The walk starts now (find, in its own process) and goes on while the rows are read: its output
-  // waits in memory (list-tree.ts) and the read gives the event loop a turn between pages.
+  // waits in its file (find-walk.ts) and the read gives the event loop a turn between pages. After a
+  // mark that did not match, find has ended already and its output is read again from its start.
   const first = walk.batches.next();
   let known: ScanIndex;
   try {

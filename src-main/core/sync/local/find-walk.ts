@@ -1,0 +1,244 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { closeSync, openSync, readSync, unlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  childlessFolders,
+  FAST_PATH_BYTES,
+  fastTake,
+  parseEntry,
+  TYPE_DIR,
+  unreadableAmong,
+} from './find-records';
+import { builtInRulesOnly, type IgnoreTest } from './ignore-rules';
+import type { ResolvedScope } from './inspect';
+import type { KnownFiles, Listed, MarkCheck, TreeWalk } from './list-tree';
+import { BATCH, nodeWalk } from './node-walk';
+import { walkDigest } from './walk-digest';
+
+/**
+ * The walk by GNU find (list-tree.ts says when): find in its own process writes one record per entry
+ * to an unlinked temp file, read here as it grows; plain files are offered to the caller's KnownFiles
+ * as bytes first; the output can be checked against a scan mark's digest before anything is listed.
+ */
+
+// type, inode, size, mtime (seconds.fraction), path relative to the root; NUL-terminated (names may hold newlines).
+const FIND_FORMAT = '%y %i %s %T@ %P\\0';
+
+export function findWalk(
+  root: string,
+  ignored: IgnoreTest,
+  onUnreadable: (path: string, code: string) => void,
+  scope: ResolvedScope | undefined,
+  known: KnownFiles | undefined,
+  mark: MarkCheck | undefined,
+): TreeWalk {
+  let complete = true;
+  let fallback: TreeWalk | null = null;
+  const digest = mark ? walkDigest(mark.asked) : null;
+  // find starts once, by the mark's check or by the first batch asked for, whichever comes first.
+  let run: FindRun | null | undefined;
+  const started = () => {
+    if (run === undefined) run = startFind(root);
+    return run;
+  };
+  // With a mark to check, find starts now and its output is only read into the digest; the rows
+  // (scanner.ts) are read only if it differs. The output stays in its file for the batches then.
+  const sameAsMark = mark?.expect
+    ? (async () => {
+        const f = started();
+        if (!f) return false;
+        for await (const chunk of appended(f.out, f.exited)) digest!.update(chunk);
+        const { code, error } = await f.exited;
+        const same = code === 0 && !error && digest!.result() === mark.expect;
+        if (same) closeSync(f.out);
+        return same;
+      })().catch(() => false)
+    : undefined;
+  // The fast way (fastTake) needs a file's name alone to decide the ignore rules: true of the built-in
+  // rules, given that each folder was judged when find listed it. Paths longer than this go the long way.
+  const fastFrom = known && builtInRulesOnly(ignored) ? FAST_PATH_BYTES - Buffer.byteLength(root) : 0;
+  async function* batches(): AsyncGenerator<Listed[]> {
+    // Checked against the mark first: the same walk lists nothing; another is read again from its start.
+    const checked = sameAsMark !== undefined;
+    if (sameAsMark && (await sameAsMark)) return;
+    const f = started();
+    if (f === null) {
+      // No temp file to be had (a full or read-only disk): walk in this process instead.
+      fallback = nodeWalk(root, ignored, onUnreadable, scope);
+      yield* fallback.batches;
+      return;
+    }
+    const { out, child, exited } = f;
+    // Folders left out by the ignore rules, as "name/": find lists a folder before what it holds.
+    const pruned = new Set<string>();
+    const childless = childlessFolders();
+    let afterFolder = false;
+    // `pruned` as bytes for fastTake, made again when it grew (it only grows).
+    let pruneList: Buffer[] = [];
+    const prunedBytes = () => {
+      if (pruneList.length !== pruned.size) pruneList = [...pruned].map((p) => Buffer.from(p));
+      return pruneList;
+    };
+    let rest: Buffer = Buffer.alloc(0);
+    let any = false;
+    let finished = false;
+    try {
+      for await (const chunk of appended(out, exited)) {
+        any = true;
+        if (digest && !checked) digest.update(chunk);
+        const data: Buffer = rest.length ? Buffer.concat([rest, chunk]) : chunk;
+        let start = 0;
+        let batch: Listed[] = [];
+        for (let end = data.indexOf(0, start); end >= 0; end = data.indexOf(0, start)) {
+          // Right after a folder, a file goes the long way: parseEntry keeps track of empty folders.
+          if (fastFrom > 0 && !afterFolder && fastTake(data, start, end, fastFrom, prunedBytes(), known!)) {
+            start = end + 1;
+            continue;
+          }
+          afterFolder = data[start] === TYPE_DIR;
+          const listed = parseEntry(
+            root,
+            data.toString('utf8', start, end),
+            ignored,
+            pruned,
+            scope,
+            childless,
+          );
+          start = end + 1;
+          if (!listed) continue;
+          batch.push(listed);
+          if (batch.length >= BATCH) {
+            yield batch;
+            batch = [];
+          }
+        }
+        rest = Buffer.from(data.subarray(start));
+        if (batch.length) yield batch;
+      }
+      finished = true;
+    } finally {
+      // A consumer that stops early (a scan cancelled) must not leave find walking for nobody.
+      if (!finished && child.exitCode === null) child.kill();
+      closeSync(out);
+    }
+    const { code, error } = await exited;
+    if (error && !any) {
+      // No find here (a minimal system): walk in this process instead.
+      fallback = nodeWalk(root, ignored, onUnreadable, scope);
+      yield* fallback.batches;
+      return;
+    }
+    if (code !== 0) {
+      complete = false;
+      // find's messages are for people (quoted, localised): name the folders by opening them instead.
+      const refused = unreadableAmong(root, childless.end());
+      if (refused.length) yield refused;
+      else
+        onUnreadable(
+          root,
+          f.stderr().trim().split('\n').slice(0, 3).join('; ') || `find exited with ${code}`,
+        );
+    }
+  }
+  return {
+    batches: batches(),
+    complete: () => (fallback ? fallback.complete() : complete),
+    digest: () => (digest && !fallback && complete && run ? digest.result() : null),
+    ...(sameAsMark ? { sameAsMark } : {}),
+  };
+}
+
+interface FindRun {
+  /** find's output file (unlinked), read from its start by whoever reads it. */
+  out: number;
+  child: ChildProcess;
+  exited: Promise<{ code: number | null; error?: NodeJS.ErrnoException }>;
+  stderr(): string;
+}
+
+/** Starts find over `root`, its output to an unlinked temp file; null when no temp file can be made. */
+function startFind(root: string): FindRun | null {
+  // find writes to a file, not a pipe: a pipe holds ~200 KB, and find then waits whenever this
+  // process is busy elsewhere (the scanner reads its rows while find walks, scanner.ts).
+  const out = unlinkedTempFile();
+  if (out === null) return null;
+  const child = spawn('find', [root, '-mindepth', '1', '-printf', FIND_FORMAT], {
+    stdio: ['ignore', out, 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.setEncoding('utf8').on('data', (d: string) => {
+    stderr += d;
+  });
+  const exited = new Promise<{ code: number | null; error?: NodeJS.ErrnoException }>((resolve) => {
+    child.once('error', (error: NodeJS.ErrnoException) => resolve({ code: null, error }));
+    child.once('close', (code) => resolve({ code }));
+  });
+  return { out, child, exited, stderr: () => stderr };
+}
+
+/**
+ * A file for find's output, removed at once (nothing is left behind, whatever happens): its
+ * descriptor, or null when none can be made.
+ */
+function unlinkedTempFile(): number | null {
+  const path = join(tmpdir(), `assets-sync-find-${process.pid}-${randomBytes(8).toString('hex')}`);
+  let fd: number;
+  try {
+    fd = openSync(path, 'wx+', 0o600);
+  } catch {
+    return null;
+  }
+  try {
+    unlinkSync(path);
+  } catch {
+    // Still usable; the system's temp cleaning will take the name.
+  }
+  return fd;
+}
+
+/** Bytes read at once from find's output. */
+const READ_BYTES = 1024 * 1024;
+/** While find runs and nothing new is there, how long before looking again (a file does not say it grew). */
+const POLL_MS = 5;
+
+/**
+ * What find appends to `fd`, as it comes, until it exited and all was read: whole NUL-ended records
+ * in one buffer used over and over (valid until the next one is asked for), so reading 100,000 files'
+ * worth makes no garbage.
+ */
+async function* appended(fd: number, exited: Promise<unknown>): AsyncGenerator<Buffer> {
+  let done = false;
+  void exited.then(() => {
+    done = true;
+  });
+  let buf = Buffer.allocUnsafe(READ_BYTES);
+  let filled = 0;
+  for (let position = 0; ; ) {
+    if (filled === buf.length) {
+      // One record longer than the buffer (never, in practice: paths end at 4 KB).
+      const bigger = Buffer.allocUnsafe(buf.length * 2);
+      buf.copy(bigger, 0, 0, filled);
+      buf = bigger;
+    }
+    const n = readSync(fd, buf, filled, buf.length - filled, position);
+    if (n > 0) {
+      position += n;
+      filled += n;
+      const end = buf.lastIndexOf(0, filled - 1) + 1;
+      if (end === 0) continue;
+      yield buf.subarray(0, end);
+      buf.copyWithin(0, end, filled);
+      filled -= end;
+      continue;
+    }
+    if (done) {
+      if (filled > 0) yield buf.subarray(0, filled);
+      return;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(resolve, POLL_MS)))]);
+    clearTimeout(timer);
+  }
+}
