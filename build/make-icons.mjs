@@ -1,5 +1,5 @@
 // Generates the app and tray icons as PNGs (no image tool needed): a rounded teal square with a
-// cloud-and-arrow mark for the app, and a dot per tray state. Run: node build/make-icons.mjs
+// cloud-and-arrow mark for the app, and a dot per tray state (src-main/electron/tray-state.ts TRAY_STATES). Run: node build/make-icons.mjs
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
@@ -77,7 +77,13 @@ writeFileSync(
   ),
 );
 
-const STATES = { idle: [45, 106, 90], syncing: [59, 130, 246], paused: [201, 135, 30], error: [179, 38, 30] };
+const STATES = {
+  idle: [45, 106, 90],
+  syncing: [59, 130, 246],
+  paused: [201, 135, 30],
+  error: [179, 38, 30],
+  offline: [107, 114, 128],
+};
 for (const [name, rgb] of Object.entries(STATES)) {
   writeFileSync(
     join(dir, `tray-${name}.png`),

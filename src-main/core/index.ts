@@ -15,7 +15,7 @@
 
 export type { AppService, AppServiceOptions, AppStats } from './app/app-service';
 export { createAppService } from './app/app-service';
-export { trayPresets } from './app/bandwidth-settings';
+export { savedBandwidth, trayPresets, whenText } from './app/bandwidth-settings';
 export type { LocalState, ServiceSession } from './app/local-state';
 export { openLocalState, openServiceSession } from './app/local-state';
 export type { LocalFolderStatus } from './app/local-status';
@@ -34,7 +34,7 @@ export type { DryRunReport } from './sync/dry-run/dry-run';
 export { dryRun } from './sync/dry-run/dry-run';
 export type { SettledSummary, SyncEngine } from './sync/engine';
 export { createSyncEngine } from './sync/engine';
-export type { BandwidthSetting } from './sync/engine/schedule';
+export type { BandwidthSetting, InForce } from './sync/engine/schedule';
 export type { SyncEvents } from './sync/events';
 export { READ_FAILURES } from './sync/local/inspect';
 export { checkIds } from './url-import/check-ids';

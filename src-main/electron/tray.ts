@@ -3,7 +3,7 @@ import { Menu, nativeImage, Tray } from 'electron';
 import type { SyncOverview } from '../../src-shared/contract';
 import { type TrayState, trayView } from './tray-state';
 
-/** The tray icon: idle / syncing / paused / error, with open, pause or resume, and quit. */
+/** The tray icon: idle / syncing / paused / error / offline, with open, pause or resume, and quit. */
 export function createTray(o: {
   iconDir: string;
   open(): void;

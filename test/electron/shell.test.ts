@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -22,7 +22,7 @@ const { hardenContents, denyPermissions, isExternalLink } = await import('../../
 const { registerIpc, isTrustedSender } = await import('../../src-main/electron/ipc');
 const { IPC } = await import('../../src-main/electron/ipc-channels');
 const { serveAppRequest, CSP } = await import('../../src-main/electron/app-protocol');
-const { trayView } = await import('../../src-main/electron/tray-state');
+const { trayView, TRAY_STATES } = await import('../../src-main/electron/tray-state');
 const { createNotifier, noticeFor, QUIET_MS } = await import('../../src-main/electron/notifications');
 
 function fakeContents() {
@@ -273,6 +273,25 @@ describe('tray', () => {
       }),
     );
     expect(vanished.tooltip).toContain('The folder /a is gone.');
+  });
+
+  it('shows the offline icon while the service gives no answer, whatever the sync state says', () => {
+    const offline = { since: 1, nextTryAt: 2, waiting: 3, message: 'connect ECONNREFUSED' };
+    // Files waiting keep the core's state at "syncing"; nothing waiting leaves it "idle": both are offline.
+    for (const state of ['idle', 'syncing'] as const) {
+      const v = trayView(overview({ state, offline }));
+      expect(v.state).toBe('offline');
+      expect(v.tooltip).toBe('Assets Sync: Offline — 3 files waiting');
+    }
+    expect(trayView(overview({ state: 'idle', offline: null })).state).toBe('idle');
+  });
+
+  it('has an icon drawn for every state it can show (build/make-icons.mjs)', () => {
+    for (const s of TRAY_STATES) {
+      const png = readFileSync(join(import.meta.dirname, '../../build/icons', `tray-${s}.png`));
+      expect(png.subarray(1, 4).toString()).toBe('PNG');
+    }
+    expect(TRAY_STATES).toContain('offline');
   });
 });
 

@@ -2,10 +2,10 @@ import { resolve, sep } from 'node:path';
 import { invalidBucketMessage, isValidBucket } from '../../../src-shared/domain/bucket';
 import { formatIstTime } from '../../../src-shared/domain/time-format';
 import { appError, ok } from '../../../src-shared/errors';
-import { createSyncEngine, type SettledSummary, serviceIdentity } from '../../core';
+import { createSyncEngine, type SettledSummary, savedBandwidth, serviceIdentity } from '../../core';
 import { EXIT, parseCommand, withConnection } from '../common';
 import { forTerminal } from '../terminal-text';
-import { bandwidthOption } from './sync-bwlimit';
+import { bandwidthOption, uploadLimitLine } from './sync-bwlimit';
 import { runDryRun } from './sync-dry-run';
 import { progressLine } from './sync-progress';
 import { type Unreadable, unreadableLines, unreadableOf } from './sync-unreadable';
@@ -206,6 +206,7 @@ export async function run(argv: string[]): Promise<number> {
     out.note(
       `Syncing ${forTerminal(dir)} to bucket "${bucket}" (${mode})${once ? ', once' : '; Ctrl-C stops'}.`,
     );
+    out.note(uploadLimitLine(engine.bandwidth(), values.bwlimit, savedBandwidth(s.state.db), Date.now()));
 
     let interrupted = false;
     const stopSignal = new Promise<void>((res) => {

@@ -1,6 +1,8 @@
 import type { Settings, SyncOverview } from '../../../src-shared/contract';
 import { DAYS, type Limit, limitText, parseLimit, parseSchedule } from '../../../src-shared/domain/bwlimit';
+import type { Db } from '../../shared-node/sqlite';
 import type { BandwidthSetting, InForce } from '../sync/engine/schedule';
+import { createSettingsStore } from './settings-store';
 
 /** The engine's upload limit from the saved settings (both texts were checked when saved). */
 export function bandwidthOf(s: Settings): BandwidthSetting {
@@ -12,6 +14,11 @@ export function bandwidthOf(s: Settings): BandwidthSetting {
   };
 }
 
+/** The limit saved in the app's settings (Settings > Bandwidth, the tray), read from its database. */
+export function savedBandwidth(db: Db): BandwidthSetting {
+  return bandwidthOf(createSettingsStore(db).get());
+}
+
 /** "Limited to 512 KiB/s until 19:00", "Paused by the schedule until Mon 08:00", "Unlimited". */
 export function inForceText(f: InForce, now: number): string {
   const until = f.until === null ? '' : ` until ${whenText(f.until, now)}`;
@@ -20,7 +27,8 @@ export function inForceText(f: InForce, now: number): string {
   return `Limited to ${limitText(f.limit)}${until}`;
 }
 
-function whenText(at: number, now: number): string {
+/** A limit's end for people: "19:00" today, "Mon 08:00" on another day (local time). */
+export function whenText(at: number, now: number): string {
   const d = new Date(at);
   const hm = `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
   if (new Date(now).toDateString() === d.toDateString()) return hm;

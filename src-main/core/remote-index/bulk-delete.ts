@@ -2,6 +2,7 @@ import type { BulkDeleteJob } from '../../../src-shared/contract/remote-index';
 import type { Db } from '../../shared-node/sqlite';
 import { statements } from '../../shared-node/statements';
 import type { FileApiClient } from '../service/file-api-client';
+import { waitUnlessAborted } from './wait';
 
 interface JobRow {
   id: number;
@@ -155,7 +156,7 @@ export async function runBulkDelete(o: RunOptions): Promise<BulkDeleteJob | null
         store.setError(jobId, r.error);
         taken.delete(id);
         queue.push(id);
-        await sleep(o.retryWaitMs ?? 5_000, signal);
+        await waitUnlessAborted(o.retryWaitMs ?? 5_000, signal);
         continue;
       } else {
         store.setError(jobId, r.error);
@@ -170,17 +171,4 @@ export async function runBulkDelete(o: RunOptions): Promise<BulkDeleteJob | null
   store.end(jobId, stoppedBy ?? 'finished');
   report();
   return store.get(jobId);
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

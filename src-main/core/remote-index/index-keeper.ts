@@ -2,6 +2,7 @@ import type { IndexStatus } from '../../../src-shared/contract/remote-index';
 import type { ApiError } from '../service/api-error';
 import type { FileApiClient } from '../service/file-api-client';
 import type { AccountIndex } from './remote-index';
+import { waitUnlessAborted } from './wait';
 
 /** How often the app reads the listing's new pages by itself (one request when nothing changed). */
 export const DEFAULT_REFRESH_EVERY_MS = 5 * 60_000;
@@ -49,7 +50,7 @@ export function keepIndexFresh(o: KeeperOptions): { stop(): Promise<void> } {
         if (!w.ok && stopsFor(w.error)) return o.onStopped?.(w.error);
       }
       // After failures (offline, the service down) wait longer, up to four times the interval.
-      await sleep(every * Math.min(4, 2 ** failures), signal);
+      await waitUnlessAborted(every * Math.min(4, 2 ** failures), signal);
     }
   })();
 
@@ -59,17 +60,4 @@ export function keepIndexFresh(o: KeeperOptions): { stop(): Promise<void> } {
       await loop;
     },
   };
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

@@ -11,21 +11,9 @@ import { Icon } from '../../components/Icon';
 import { useFiles } from '../../stores/files-store';
 import { useImportProgress } from './import-progress';
 import './import-dialog.css';
+import { ListResults, SHOWN, stateBadge } from './ListResults';
 
 type Mode = 'import' | 'ids';
-
-/** Rows shown at once: a 10,000-line list keeps the dialog light; the downloaded file has them all. */
-const SHOWN = 300;
-
-/** Offers the results file as a download (a Blob link works in the browser shell and in Electron). */
-function download(name: string, csv: string): void {
-  const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = `${name.replace(/[^A-Za-z0-9._-]+/g, '_')}.results.csv`;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 0);
-}
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
@@ -241,117 +229,84 @@ export function ImportDialog({ onClose }: { onClose(): void }) {
 
 function ImportResults({ run, name }: { run: ImportRun; name: string }) {
   return (
-    <div className="stack">
-      <div className="row" role="status">
-        <span>
+    <ListResults
+      label="Import results"
+      name={name}
+      csv={run.csv}
+      summary={
+        <>
           {plural(run.uploaded, 'file')} uploaded
           {run.alreadyDone > 0 ? `, ${run.alreadyDone} already done by an earlier run` : ''}
           {run.failed > 0 ? `, ${run.failed} failed` : ''}
           {run.skipped > 0 ? `, ${run.skipped} not tried` : ''} ({plural(run.requests, 'request')}).
-        </span>
-        <span className="spacer" />
-        <button type="button" className="btn small" onClick={() => download(name, run.csv)}>
-          <Icon name="open" /> Download results
-        </button>
-      </div>
-      {run.stoppedBy ? (
-        <div className="banner warn">
-          The account stopped the run: {run.stoppedBy.message} The lines not tried are tried on the next run.
-        </div>
-      ) : null}
-      <div className="import-table">
-        <table className="table" aria-label="Import results">
-          <thead>
-            <tr>
-              <th>Line</th>
-              <th>Result</th>
-              <th>New file or reason</th>
-            </tr>
-          </thead>
-          <tbody>
-            {run.results.slice(0, SHOWN).map((r) => (
-              <tr key={r.line} data-line={r.line}>
-                <td className="num">{r.line}</td>
-                <td>
-                  <span
-                    className={`badge ${r.status === 'OK' ? 'ok' : r.status === 'SKIPPED' ? 'warn' : 'danger'}`}
-                  >
-                    {r.status === 'OK' ? 'Uploaded' : r.status === 'SKIPPED' ? 'Not tried' : r.code}
-                  </span>
-                </td>
-                <td className="import-url">
-                  {r.status === 'OK' ? (
-                    <>
-                      <span className="num">#{r.id}</span>{' '}
-                      <a className="mono" href={r.url ?? undefined} target="_blank" rel="noreferrer">
-                        {r.url}
-                      </a>
-                    </>
-                  ) : (
-                    <>
-                      <span className="mono small">{r.sourceUrl}</span>
-                      <br />
-                      {r.message}
-                    </>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    </div>
+        </>
+      }
+      notice={
+        run.stoppedBy ? (
+          <div className="banner warn">
+            The account stopped the run: {run.stoppedBy.message} The lines not tried are tried on the next
+            run.
+          </div>
+        ) : null
+      }
+      rows={run.results}
+      columns={[
+        {
+          head: 'Result',
+          cell: (r) =>
+            stateBadge(r.status, { OK: ['ok', 'Uploaded'], SKIPPED: ['warn', 'Not tried'] }, r.code),
+        },
+        {
+          head: 'New file or reason',
+          className: 'import-url',
+          cell: (r) =>
+            r.status === 'OK' ? (
+              <>
+                <span className="num">#{r.id}</span>{' '}
+                <a className="mono" href={r.url ?? undefined} target="_blank" rel="noreferrer">
+                  {r.url}
+                </a>
+              </>
+            ) : (
+              <>
+                <span className="mono small">{r.sourceUrl}</span>
+                <br />
+                {r.message}
+              </>
+            ),
+        },
+      ]}
+    />
   );
 }
 
 function IdResults({ run, name }: { run: IdCheckRun; name: string }) {
   return (
-    <div className="stack">
-      <div className="row" role="status">
-        <span>
-          {run.live} live, {run.gone} gone{run.errors > 0 ? `, ${run.errors} not checked` : ''}.
-        </span>
-        <span className="spacer" />
-        <button type="button" className="btn small" onClick={() => download(name, run.csv)}>
-          <Icon name="open" /> Download results
-        </button>
-      </div>
-      <div className="import-table">
-        <table className="table" aria-label="Id check results">
-          <thead>
-            <tr>
-              <th>Line</th>
-              <th>cdn_id</th>
-              <th>State</th>
-              <th>URL or reason</th>
-            </tr>
-          </thead>
-          <tbody>
-            {run.results.slice(0, SHOWN).map((r) => (
-              <tr key={r.line} data-line={r.line}>
-                <td className="num">{r.line}</td>
-                <td className="mono">{r.cdnId}</td>
-                <td>
-                  <span
-                    className={`badge ${r.status === 'LIVE' ? 'ok' : r.status === 'GONE' ? 'warn' : 'danger'}`}
-                  >
-                    {r.status === 'LIVE' ? 'Live' : r.status === 'GONE' ? 'Gone' : r.code}
-                  </span>
-                </td>
-                <td className="import-url">
-                  {r.status === 'LIVE' ? (
-                    <a className="mono" href={r.url ?? undefined} target="_blank" rel="noreferrer">
-                      {r.url}
-                    </a>
-                  ) : (
-                    (r.message ?? '')
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    </div>
+    <ListResults
+      label="Id check results"
+      name={name}
+      csv={run.csv}
+      summary={`${run.live} live, ${run.gone} gone${run.errors > 0 ? `, ${run.errors} not checked` : ''}.`}
+      rows={run.results}
+      columns={[
+        { head: 'cdn_id', className: 'mono', cell: (r) => r.cdnId },
+        {
+          head: 'State',
+          cell: (r) => stateBadge(r.status, { LIVE: ['ok', 'Live'], GONE: ['warn', 'Gone'] }, r.code),
+        },
+        {
+          head: 'URL or reason',
+          className: 'import-url',
+          cell: (r) =>
+            r.status === 'LIVE' ? (
+              <a className="mono" href={r.url ?? undefined} target="_blank" rel="noreferrer">
+                {r.url}
+              </a>
+            ) : (
+              (r.message ?? '')
+            ),
+        },
+      ]}
+    />
   );
 }
