@@ -28,7 +28,7 @@ import { type ApiError, ApiFailure, apiError } from './api-error';
 import { poolFor } from './http-pool';
 import { FileChangedError, multipartBody, type Pace } from './multipart-body';
 import { budgetFor, type Lane, type RequestBudget } from './request-budget';
-import { backoffDelayMs, CALL_BACKOFF, DEFAULT_RATE_LIMIT_WAIT_MS, parseRetryAfter } from './retry-policy';
+import { backoffDelayMs, CALL_BACKOFF, parseRetryAfter } from './retry-policy';
 
 /**
  * The lane of the request budget a call waits in (request-budget.ts). Each method has a default:
@@ -192,6 +192,7 @@ export function createFileApiClient(opts: FileApiClientOptions): FileApiClient {
         signal,
       });
       watchdog.kick();
+      if (reply.statusCode !== 429) budget.replied(reply.statusCode);
       opts.onReply?.(call.method, FILE_API_BASE_PATH + call.path, reply.statusCode);
       text = await reply.body.text();
     } catch (e) {
@@ -217,7 +218,8 @@ export function createFileApiClient(opts: FileApiClientOptions): FileApiClient {
       return err(apiError('BAD-REPLY', `HTTP ${status}, ${where}.`, { status }));
     }
     const retryAfterMs = parseRetryAfter(headers['retry-after']);
-    if (status === 429) budget.deferUntil(Date.now() + (retryAfterMs ?? DEFAULT_RATE_LIMIT_WAIT_MS));
+    // Every 429 goes to the budget once: it defers, and an office budget also lowers its ceiling.
+    if (status === 429) budget.rateLimited(retryAfterMs);
     const failure = FailureEnvelopeSchema.safeParse(json);
     const extra = { status, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
     if (failure.success) return err(apiError(failure.data.code, failure.data.errors.join('; '), extra));

@@ -1,3 +1,4 @@
+import { DEFAULT_RATE_LIMIT_WAIT_MS } from './retry-policy';
 import {
   FILE_API_BUDGET_DEFAULT_PER_MINUTE,
   KB_API_BUDGET_DEFAULT_PER_MINUTE,
@@ -43,6 +44,15 @@ export interface RequestBudget {
    * requests this budget did not see (another program at the same address).
    */
   deferUntil(epochMs: number): void;
+  /**
+   * A 429 was answered to a request this budget granted, with its Retry-After in ms (undefined when it had
+   * none). Called once per 429 by whoever handles the reply (the pacer, the file client). The single budget
+   * defers everyone (Retry-After, else 15 s); the office budget also lowers its ceiling and, without
+   * Retry-After, pauses the address and probes (docs/office.md).
+   */
+  rateLimited(retryAfterMs: number | undefined): void;
+  /** Any reply other than 429 to a request this budget granted: a clean period for the ceiling, a probe answered. */
+  replied(status: number): void;
   /** Changes the allowance in place (0 = unlimited) and background's share; waiters keep their place. */
   configure(opts: { perMinute: number; backgroundShare?: number }): void;
   readonly perMinute: number;
@@ -167,7 +177,7 @@ export function createRequestBudget(opts: {
 
   setRate(opts);
 
-  return {
+  const budget: RequestBudget = {
     take(signal, lane = 'user', first = false) {
       if (signal?.aborted) return Promise.reject(signal.reason);
       return new Promise<void>((resolve, reject) => {
@@ -201,6 +211,10 @@ export function createRequestBudget(opts: {
       }
       pump();
     },
+    rateLimited(retryAfterMs) {
+      budget.deferUntil(now() + (retryAfterMs ?? DEFAULT_RATE_LIMIT_WAIT_MS));
+    },
+    replied() {},
     configure(p) {
       setRate(p);
       pump();
@@ -220,9 +234,27 @@ export function createRequestBudget(opts: {
       return countIn(lane);
     },
   };
+  return budget;
 }
 
 const registry = new Map<string, RequestBudget>();
+
+/**
+ * Makes the file API budget of an origin when this process is a desk of an office (office/join.ts): set
+ * before the first client of that origin is made; null again when the desk leaves.
+ */
+export type OfficeBudgetMaker = (origin: string, perMinute: number) => RequestBudget;
+let officeMaker: OfficeBudgetMaker | null = null;
+
+/** Turns the office on (a maker) or off (null) for file API budgets made from now on. */
+export function useOfficeBudgets(maker: OfficeBudgetMaker | null): void {
+  officeMaker = maker;
+}
+
+/** Forgets the file API budget of an origin (the desk that owned it left; the next client gets a new one). */
+export function forgetBudget(baseUrl: string, kind: 'files' | 'kb'): void {
+  registry.delete(`${kind} ${originOf(baseUrl)}`);
+}
 
 /** The one budget of an address and API: every client of that address shares it. */
 export function budgetFor(
@@ -235,10 +267,13 @@ export function budgetFor(
   if (!budget) {
     const perMinute =
       opts?.perMinute ?? (kind === 'files' ? DEFAULT_FILE_API_PER_MINUTE : DEFAULT_KB_API_PER_MINUTE);
-    budget = createRequestBudget({
-      perMinute,
-      ...(opts?.backgroundShare !== undefined ? { backgroundShare: opts.backgroundShare } : {}),
-    });
+    budget =
+      kind === 'files' && officeMaker
+        ? officeMaker(originOf(baseUrl), perMinute)
+        : createRequestBudget({
+            perMinute,
+            ...(opts?.backgroundShare !== undefined ? { backgroundShare: opts.backgroundShare } : {}),
+          });
     registry.set(key, budget);
   } else if (opts?.perMinute !== undefined || opts?.backgroundShare !== undefined) {
     budget.configure({
@@ -249,7 +284,7 @@ export function budgetFor(
   return budget;
 }
 
-function originOf(baseUrl: string): string {
+export function originOf(baseUrl: string): string {
   try {
     return new URL(baseUrl).origin;
   } catch {

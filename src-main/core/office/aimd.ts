@@ -1,0 +1,105 @@
+/**
+ * The office's ceiling, additive increase and multiplicative decrease (AIMD, as TCP shares a link): any 429
+ * lowers it by `beta` (at most once per `decreaseGapMs`, since one crowded moment answers several requests
+ * with 429), and each `periodMs` that had answered requests and no 429 raises it by `alpha`, never above
+ * `max`. Requests nobody sees (a browser, a script, a desk of an older version at the same address) spend
+ * the allowance too; this is how the office finds out how much of it is left.
+ *
+ * Pure and clocked from outside: `now` is passed to each call.
+ */
+export interface AimdOptions {
+  /** The ceiling when nothing has been refused: a few under the service's 120. */
+  max: number;
+  /** Never below this: a probe's worth. */
+  min: number;
+  /** Multiplicative decrease on a 429. */
+  beta: number;
+  /** Additive increase per clean period, in requests a minute. */
+  alpha: number;
+  periodMs: number;
+  /** 429s closer than this to the last decrease belong to the same crowding and lower nothing more. */
+  decreaseGapMs: number;
+}
+
+/** Measured (docs/office.md): beta 0.85 keeps a hidden consumer's share and ours near the limit. */
+export const OFFICE_AIMD: Omit<AimdOptions, 'max'> = {
+  min: 6,
+  beta: 0.85,
+  alpha: 1,
+  periodMs: 5_000,
+  decreaseGapMs: 5_000,
+};
+
+export interface Aimd {
+  /** Requests a minute allowed now (a whole number). */
+  readonly value: number;
+  /** A 429 answered at `now`; `cap` (when given) is a second upper bound, e.g. what was really used. */
+  limited(now: number, cap?: number): boolean;
+  /** A request answered without 429 at `now`. */
+  answered(now: number): void;
+  /** Lets time pass: applies the increases of the clean periods that ended by `now`. */
+  tick(now: number): void;
+  /** A new maximum (the user's setting), keeping the current value under it. */
+  setMax(max: number): void;
+  /** Starts from this value (a new holder takes over the office's last known ceiling). */
+  reset(value: number, now: number): void;
+}
+
+export function createAimd(opts: AimdOptions, start: number): Aimd {
+  let max = opts.max;
+  let value = opts.max;
+  let lastDecrease = Number.NEGATIVE_INFINITY;
+  let periodStart = start;
+  let answeredInPeriod = false;
+  let limitedInPeriod = false;
+
+  const clamp = (v: number) => Math.min(max, Math.max(opts.min, v));
+
+  function tick(now: number): void {
+    while (now - periodStart >= opts.periodMs) {
+      if (answeredInPeriod && !limitedInPeriod) value = clamp(value + opts.alpha);
+      periodStart += opts.periodMs;
+      answeredInPeriod = false;
+      limitedInPeriod = false;
+    }
+  }
+
+  return {
+    get value() {
+      return Math.floor(value);
+    },
+    limited(now, cap) {
+      tick(now);
+      limitedInPeriod = true;
+      if (now - lastDecrease < opts.decreaseGapMs) return false;
+      lastDecrease = now;
+      const cut = value * opts.beta;
+      value = clamp(cap !== undefined ? Math.min(cut, cap * opts.beta) : cut);
+      return true;
+    },
+    answered(now) {
+      tick(now);
+      answeredInPeriod = true;
+    },
+    tick,
+    setMax(m) {
+      max = m;
+      value = clamp(value);
+    },
+    reset(v, now) {
+      value = clamp(v);
+      periodStart = now;
+      answeredInPeriod = false;
+      limitedInPeriod = false;
+    },
+  };
+}
+
+/**
+ * When to send the one probe after a 429 without Retry-After: 2 s, 4 s, 8 s ... up to 60 s after each
+ * refused probe, plus up to a quarter more at random so that desks and offices do not probe in step.
+ */
+export function probeDelayMs(attempt: number, random: () => number = Math.random): number {
+  const base = Math.min(60_000, 2_000 * 2 ** Math.max(0, attempt - 1));
+  return Math.round(base * (1 + 0.25 * random()));
+}
