@@ -240,7 +240,10 @@ export async function startDesk(o: DeskOptions): Promise<Desk> {
     if (closed) return;
     const m = decodeMessage(data, o.scope, o.key);
     if (!m || m.from === id) return;
-    if (m.t === 'hb') return onHeartbeat(m, from);
+    if (m.t === 'hb') {
+      onHeartbeat(m, from);
+      return;
+    }
     const peer = peers.get(m.from);
     if (!peer || !isAlive(peer.heard, now())) return;
     switch (m.t) {
@@ -258,7 +261,8 @@ export async function startDesk(o: DeskOptions): Promise<Desk> {
         if (holder && m.term === myTerm) holder.probed(m.from);
         return;
       case 'grant':
-        return onGrantMessage(m);
+        onGrantMessage(m);
+        return;
     }
   }
 
@@ -290,10 +294,14 @@ export async function startDesk(o: DeskOptions): Promise<Desk> {
     if (!known) {
       // A new desk: answer at once so that it learns this one without waiting a beat, then re-elect.
       heartbeat(from);
-      return elect();
+      elect();
+      return;
     }
     // A desk that started earlier says it holds the office: this one steps down (a healed partition).
-    if (holder && m.holder === m.from && earlier(peer, self)) return elect();
+    if (holder && m.holder === m.from && earlier(peer, self)) {
+      elect();
+      return;
+    }
     changed();
   }
 
@@ -306,7 +314,9 @@ export async function startDesk(o: DeskOptions): Promise<Desk> {
       ceiling: m.ceiling,
       desks: m.desks,
       pauseUntil: t + Math.min(60_000, m.pauseMs),
-      shares: office?.shares.filter((s) => s.id !== id).concat({ id, share: m.share }) ?? [{ id, share: m.share }],
+      shares: office?.shares.filter((s) => s.id !== id).concat({ id, share: m.share }) ?? [
+        { id, share: m.share },
+      ],
     };
     lastCeiling = m.ceiling;
     const grant = { n: m.n, ttlMs: Math.min(m.ttlMs, 10_000), probe: m.probe };
@@ -383,7 +393,8 @@ export async function startDesk(o: DeskOptions): Promise<Desk> {
       const ms = retryAfterMs === null ? null : Math.min(600_000, Math.max(0, Math.round(retryAfterMs)));
       if (holder) return holder.limited(id, ms, probe);
       const p = following ? peers.get(following.id) : undefined;
-      if (p && following) send({ t: 'limited', from: id, term: following.term, retryAfterMs: ms, probe }, p.endpoint);
+      if (p && following)
+        send({ t: 'limited', from: id, term: following.term, retryAfterMs: ms, probe }, p.endpoint);
     },
     probed() {
       if (holder) return holder.probed(id);
@@ -431,7 +442,8 @@ export async function startDesk(o: DeskOptions): Promise<Desk> {
     },
     async close() {
       if (closed) return;
-      for (const p of alivePeers()) send({ t: 'bye', from: id, term: holder ? myTerm : (following?.term ?? 0) }, p.endpoint);
+      for (const p of alivePeers())
+        send({ t: 'bye', from: id, term: holder ? myTerm : (following?.term ?? 0) }, p.endpoint);
       closed = true;
       clearInterval(beat);
       clearTimeout(joined);

@@ -40,7 +40,10 @@ export function pickNext(
  * Each desk's share of `capacity` requests a minute by water-filling (max-min fairness): `demand` is what a
  * desk can use a minute (Infinity for a desk with a backlog). What the ETA and the Folders header show.
  */
-export function waterFill(capacity: number, desks: readonly { id: string; demand: number }[]): Map<string, number> {
+export function waterFill(
+  capacity: number,
+  desks: readonly { id: string; demand: number }[],
+): Map<string, number> {
   const shares = new Map<string, number>();
   let left = Math.max(0, capacity);
   const open = [...desks].sort((a, b) => a.demand - b.demand);

@@ -158,18 +158,24 @@ export function createHolder(opts: HolderOptions): Holder {
       batch.set(to, b);
     };
     try {
-      if (t < pausedUntil) return schedule(pausedUntil - t);
+      if (t < pausedUntil) {
+        schedule(pausedUntil - t);
+        return;
+      }
       if (probing) {
         // One request at a time until a probe is answered without a 429.
-        if (probing.out !== null && t - probing.sentAt < PROBE_ANSWER_MS)
-          return schedule(probing.sentAt + PROBE_ANSWER_MS - t);
+        if (probing.out !== null && t - probing.sentAt < PROBE_ANSWER_MS) {
+          schedule(probing.sentAt + PROBE_ANSWER_MS - t);
+          return;
+        }
         const next = pickNext(contenders());
         if (!next) return;
         probing.out = next.id;
         probing.sentAt = t;
         take(next.id, next.cls, t);
         add(next.id, true);
-        return schedule(PROBE_ANSWER_MS);
+        schedule(PROBE_ANSWER_MS);
+        return;
       }
       const cap = aimd.value;
       const bgCap = Math.max(1, Math.floor(cap * BACKGROUND_SHARE));
@@ -177,8 +183,14 @@ export function createHolder(opts: HolderOptions): Holder {
         const bgIn = window.reduce((n, g) => n + (g.cls === 'bg' ? 1 : 0), 0);
         const next = pickNext(contenders(), bgIn < bgCap);
         if (!next) return;
-        if (window.length >= cap) return schedule(window[window.length - cap]!.at + WINDOW_MS - t);
-        if (tokens < 1) return schedule((1 - tokens) / (cap / WINDOW_MS));
+        if (window.length >= cap) {
+          schedule(window[window.length - cap]!.at + WINDOW_MS - t);
+          return;
+        }
+        if (tokens < 1) {
+          schedule((1 - tokens) / (cap / WINDOW_MS));
+          return;
+        }
         tokens -= 1;
         take(next.id, next.cls, t);
         add(next.id, false);
@@ -249,7 +261,11 @@ export function createHolder(opts: HolderOptions): Holder {
       const t = now();
       const n = Math.min(used, aimd.value);
       const step = WINDOW_MS / Math.max(1, n);
-      window = Array.from({ length: n }, (_, i) => ({ at: t - WINDOW_MS + (i + 1) * step, to: '', cls: 'seed' as const }));
+      window = Array.from({ length: n }, (_, i) => ({
+        at: t - WINDOW_MS + (i + 1) * step,
+        to: '',
+        cls: 'seed' as const,
+      }));
       tokens = 1;
       refilledAt = t;
       pump();

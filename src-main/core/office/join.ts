@@ -1,12 +1,12 @@
 import { hostname } from 'node:os';
 import type { OfficeStatus } from '../../../src-shared/contract/office';
-import { forgetBudget, useOfficeBudgets } from '../service/request-budget';
-import { HEARTBEAT_MS } from './election';
+import { forgetBudget, setOfficeBudgetMaker } from '../service/request-budget';
 import { type Desk, newInstanceId, startDesk } from './desk';
 import type { Discovery } from './discovery/discovery';
 import { localFolderDiscovery } from './discovery/local-folder';
 import { manualDiscovery, OFFICE_DEFAULT_PORT } from './discovery/manual';
 import { mdnsDiscovery } from './discovery/mdns';
+import { HEARTBEAT_MS } from './election';
 import { createOfficeBudget, type OfficeBudget } from './office-budget';
 import { macKey, officeScope } from './protocol';
 import { openUdpTransport } from './transport';
@@ -51,7 +51,7 @@ function isLoopback(origin: string): boolean {
 
 /**
  * Makes this process a desk: from now on, the file API budget of the first service address it talks to is an
- * office budget (request-budget.ts `useOfficeBudgets`), and a desk starts in the background to find the
+ * office budget (request-budget.ts `setOfficeBudgetMaker`), and a desk starts in the background to find the
  * others. Desks share an office when they have the same office name and talk to the same service address (a
  * sandbox on 127.0.0.1 is one machine's own: the host name joins its scope). `close()` says goodbye (its
  * share returns to the others at once) and leaves the budget alone again.
@@ -75,7 +75,7 @@ export function joinOffice(o: JoinOptions): OfficeHandle {
     tellTimer.unref?.();
   };
 
-  useOfficeBudgets((at, perMinute) => {
+  setOfficeBudgetMaker((at, perMinute) => {
     const made = createOfficeBudget({ office: o.enabled && !closed, perMinute });
     if (budget) return made;
     budget = made;
@@ -94,9 +94,18 @@ export function joinOffice(o: JoinOptions): OfficeHandle {
       const discoveries: Discovery[] = [];
       const id = newInstanceId();
       if (o.discovery?.mdns !== false)
-        discoveries.push(mdnsDiscovery({ id, scope, port: transport.port, ...(o.host ? { interface: o.host } : {}) }));
+        discoveries.push(
+          mdnsDiscovery({ id, scope, port: transport.port, ...(o.host ? { interface: o.host } : {}) }),
+        );
       if (o.discovery?.local !== false)
-        discoveries.push(localFolderDiscovery({ id, scope, port: transport.port, ...(o.folder ? { folder: o.folder } : {}) }));
+        discoveries.push(
+          localFolderDiscovery({
+            id,
+            scope,
+            port: transport.port,
+            ...(o.folder ? { folder: o.folder } : {}),
+          }),
+        );
       if (o.peers.length > 0) discoveries.push(manualDiscovery(o.peers));
       const d = await startDesk({
         id,
@@ -116,7 +125,8 @@ export function joinOffice(o: JoinOptions): OfficeHandle {
       d.onChange(tell);
       b.attach(d);
       for (const x of discoveries)
-        if (x.state === 'unavailable') o.log?.(`office: ${x.name} discovery unavailable (${x.detail ?? 'no reason given'})`);
+        if (x.state === 'unavailable')
+          o.log?.(`office: ${x.name} discovery unavailable (${x.detail ?? 'no reason given'})`);
     } catch (e) {
       // The office is advice: a desk that cannot open its socket plans alone.
       o.log?.(`office: this desk plans alone (${(e as Error).message})`);
@@ -149,7 +159,7 @@ export function joinOffice(o: JoinOptions): OfficeHandle {
       if (closed) return;
       closed = true;
       if (tellTimer) clearTimeout(tellTimer);
-      useOfficeBudgets(null);
+      setOfficeBudgetMaker(null);
       await starting;
       budget?.detach();
       if (origin) forgetBudget(origin, 'files');

@@ -136,14 +136,21 @@ export function createOfficeBudget(opts: {
       }
       aimd.tick(t);
       expire(t);
-      if (t < notBefore) return schedule(notBefore - t);
+      if (t < notBefore) {
+        schedule(notBefore - t);
+        return;
+      }
       const cap = aimd.value;
-      if (sent.length >= cap) return schedule(sent[sent.length - cap]!.at + WINDOW_MS - t);
+      if (sent.length >= cap) {
+        schedule(sent[sent.length - cap]!.at + WINDOW_MS - t);
+        return;
+      }
       if (lane === 'background') {
         const bgCap = Math.max(1, Math.floor(cap * backgroundShare));
         if (countIn('background') >= bgCap) {
           const mine = sent.filter((s) => s.lane === 'background');
-          return schedule(mine[mine.length - bgCap]!.at + WINDOW_MS - t);
+          schedule(mine[mine.length - bgCap]!.at + WINDOW_MS - t);
+          return;
         }
       }
       const role = roleNow();
@@ -154,7 +161,10 @@ export function createOfficeBudget(opts: {
         } else if (role.joining) {
           // The first moments: as one of two desks until discovery has had its say.
           const gap = equalShareWaitMs(cap, 2) / 1.5;
-          if (t - lastPlaceAt < gap) return schedule(lastPlaceAt + gap - t);
+          if (t - lastPlaceAt < gap) {
+            schedule(lastPlaceAt + gap - t);
+            return;
+          }
         }
         grant(lane, t);
         continue;
@@ -166,7 +176,10 @@ export function createOfficeBudget(opts: {
         grant(lane, t);
         continue;
       }
-      if (t < role.pauseUntil) return schedule(Math.min(role.pauseUntil - t, 1_000));
+      if (t < role.pauseUntil) {
+        schedule(Math.min(role.pauseUntil - t, 1_000));
+        return;
+      }
       const lease = leases.find((l) => !l.probe && l.left > 0);
       if (lease) {
         lease.left--;
@@ -180,7 +193,8 @@ export function createOfficeBudget(opts: {
         grant(lane, t);
         continue;
       }
-      return schedule(since + wait - t);
+      schedule(since + wait - t);
+      return;
     }
   }
 
@@ -263,7 +277,8 @@ export function createOfficeBudget(opts: {
       pump();
     },
     configure(p) {
-      if (!Number.isFinite(p.perMinute) || p.perMinute < 0) throw new RangeError('perMinute must be 0 or more');
+      if (!Number.isFinite(p.perMinute) || p.perMinute < 0)
+        throw new RangeError('perMinute must be 0 or more');
       perMinute = Math.floor(p.perMinute);
       if (p.backgroundShare !== undefined) backgroundShare = p.backgroundShare;
       if (perMinute > 0) {

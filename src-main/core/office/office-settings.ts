@@ -21,13 +21,18 @@ function readPeers(text: string | null): string[] {
   if (!text) return [];
   try {
     const v: unknown = JSON.parse(text);
-    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && parsePeer(x) !== null) : [];
+    return Array.isArray(v)
+      ? v.filter((x): x is string => typeof x === 'string' && parsePeer(x) !== null)
+      : [];
   } catch {
     return [];
   }
 }
 
-export function readOfficeSettings(settings: ServiceSettingsStore, secrets: SecretStore): OfficeSettingsValues {
+export function readOfficeSettings(
+  settings: ServiceSettingsStore,
+  secrets: SecretStore,
+): OfficeSettingsValues {
   let key: string | null = null;
   try {
     key = secrets.get(OFFICE_KEY_ACCOUNT);
@@ -53,7 +58,8 @@ export function writeOfficeSettings(
   patch: Partial<Omit<OfficeSettings, 'hasKey'>> & { key?: string },
 ): { ok: true } | { ok: false; message: string } {
   const bad = patch.peers?.find((p) => parsePeer(p) === null);
-  if (bad !== undefined) return { ok: false, message: `"${bad}" is not host:port (for example 192.168.1.20:47913).` };
+  if (bad !== undefined)
+    return { ok: false, message: `"${bad}" is not host:port (for example 192.168.1.20:47913).` };
   if (patch.enabled !== undefined) settings.set(KEYS.enabled, String(patch.enabled));
   if (patch.name !== undefined) settings.set(KEYS.name, patch.name.trim());
   if (patch.peers !== undefined) settings.set(KEYS.peers, JSON.stringify(patch.peers.map((p) => p.trim())));

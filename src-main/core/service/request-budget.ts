@@ -1,8 +1,8 @@
-import { DEFAULT_RATE_LIMIT_WAIT_MS } from './retry-policy';
 import {
   FILE_API_BUDGET_DEFAULT_PER_MINUTE,
   KB_API_BUDGET_DEFAULT_PER_MINUTE,
 } from '../../../src-shared/domain/limits';
+import { DEFAULT_RATE_LIMIT_WAIT_MS } from './retry-policy';
 
 /**
  * Who a request is for, in the order places are granted: the sync engine's uploads and deletes first,
@@ -247,7 +247,7 @@ export type OfficeBudgetMaker = (origin: string, perMinute: number) => RequestBu
 let officeMaker: OfficeBudgetMaker | null = null;
 
 /** Turns the office on (a maker) or off (null) for file API budgets made from now on. */
-export function useOfficeBudgets(maker: OfficeBudgetMaker | null): void {
+export function setOfficeBudgetMaker(maker: OfficeBudgetMaker | null): void {
   officeMaker = maker;
 }
 

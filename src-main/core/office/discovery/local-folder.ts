@@ -32,7 +32,12 @@ function alive(pid: number): boolean {
   }
 }
 
-export function localFolderDiscovery(opts: { id: string; scope: string; port: number; folder?: string }): Discovery {
+export function localFolderDiscovery(opts: {
+  id: string;
+  scope: string;
+  port: number;
+  folder?: string;
+}): Discovery {
   const folder = opts.folder ?? officeFolder();
   const mine = join(folder, `${opts.id}.json`);
   let state: Discovery['state'] = 'starting';
@@ -52,9 +57,13 @@ export function localFolderDiscovery(opts: { id: string; scope: string; port: nu
         mkdirSync(folder, { recursive: true, mode: 0o700 });
         if ((statSync(folder).mode & 0o077) !== 0 && typeof process.getuid === 'function')
           throw new Error(`${folder} is open to other users; the office does not read it`);
-        writeFileSync(mine, JSON.stringify({ id: opts.id, port: opts.port, pid: process.pid, scope: opts.scope }), {
-          mode: 0o600,
-        });
+        writeFileSync(
+          mine,
+          JSON.stringify({ id: opts.id, port: opts.port, pid: process.pid, scope: opts.scope }),
+          {
+            mode: 0o600,
+          },
+        );
       } catch (e) {
         state = 'unavailable';
         detail = (e as Error).message;

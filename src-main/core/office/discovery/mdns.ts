@@ -21,7 +21,11 @@ export function mdnsDiscovery(opts: {
   interface?: string;
 }): Discovery {
   const instance = `${opts.id}.${SERVICE_TYPE}`;
-  const target = `${hostname().replace(/[^A-Za-z0-9-]/g, '-').slice(0, 50) || 'desk'}.local`;
+  const target = `${
+    hostname()
+      .replace(/[^A-Za-z0-9-]/g, '-')
+      .slice(0, 50) || 'desk'
+  }.local`;
   const txt = [`v=${OFFICE_PROTOCOL_VERSION}`, `id=${opts.id}`, `scope=${opts.scope}`];
   let mdns: ReturnType<typeof makeMdns> | null = null;
   let state: Discovery['state'] = 'starting';
@@ -65,7 +69,11 @@ export function mdnsDiscovery(opts: {
         // A warning is one bad packet or one interface without multicast: discovery goes on elsewhere.
         m.on('warning', () => {});
         m.on('query', (q) => {
-          if (q.questions.some((x) => x.name === SERVICE_TYPE && (x.type === 'PTR' || (x.type as string) === 'ANY')))
+          if (
+            q.questions.some(
+              (x) => x.name === SERVICE_TYPE && (x.type === 'PTR' || (x.type as string) === 'ANY'),
+            )
+          )
             m.respond({ answers: records(120) });
         });
         m.on('response', (r, rinfo) => {
