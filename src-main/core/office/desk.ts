@@ -163,6 +163,9 @@ export async function startDesk(o: DeskOptions): Promise<Desk> {
           max,
           now,
           send: sendGrant,
+          onPause: () => {
+            for (const p of alivePeers()) heartbeat(p.endpoint);
+          },
           ceiling: office?.ceiling ?? lastCeiling,
           ...(o.random ? { random: o.random } : {}),
         });

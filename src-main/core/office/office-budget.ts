@@ -11,13 +11,16 @@ import type { Demand } from './protocol';
  * ceiling, which only its own replies move: a holder's lease never sends past what this desk's 429s allow.
  *
  * Advice, never a dependency: a desk that asked and got nothing for as long as its equal share would take
- * (ceiling / desks, with half again for jitter) sends one request on its own. So a dead holder (until the
- * others elect a new one) or a holder that grants nothing costs what no coordination would.
+ * (ceiling / desks, with half again for jitter) sends one request on its own, as long as it sent less than
+ * that equal share in the last minute. So a dead holder (until the others elect a new one) or a holder that
+ * grants nothing leaves a desk its equal share: what no coordination would give it at best.
  */
 export interface OfficeBudget extends RequestBudget {
   /** This desk's requests of the last minute. */
   readonly used: number;
   readonly ownCeiling: number;
+  /** Requests sent without a lease while in an office (the holder silent for an equal share's wait). */
+  readonly sentOnOwn: number;
   /** What it may send a minute now: its share in an office, its own ceiling alone. */
   readonly share: number;
   role(): Role;
@@ -72,6 +75,10 @@ export function createOfficeBudget(opts: {
   /** In an office: a probe lease was used and its answer is awaited. */
   let probeOut = false;
   let lastPlaceAt = Number.NEGATIVE_INFINITY;
+  /** Requests sent on this desk's own word while in an office (the holder was silent too long). */
+  let onOwn = 0;
+  /** The end of the last pause seen (the office's or this desk's own). */
+  let pausedTill = 0;
   let waitingFrom: number | null = null;
   let timer: ReturnType<typeof setTimeout> | null = null;
 
@@ -101,6 +108,12 @@ export function createOfficeBudget(opts: {
 
   const countIn = (lane: Lane) => sent.reduce((n, s) => n + (s.lane === lane ? 1 : 0), 0);
   const held = () => leases.reduce((n, l) => n + l.left, 0);
+
+  let officeSince: { holder: string; at: number } | null = null;
+  function inOfficeSince(role: Extract<Role, { holderId: string }>, t: number): number {
+    if (officeSince?.holder !== role.holderId) officeSince = { holder: role.holderId, at: t };
+    return officeSince.at;
+  }
 
   function schedule(ms: number): void {
     if (timer) clearTimeout(timer);
@@ -176,7 +189,10 @@ export function createOfficeBudget(opts: {
         grant(lane, t);
         continue;
       }
+      // Asked even while paused: the holder sends its probe to a desk that wants to send.
+      if (!leases.some((l) => !l.probe && l.left > 0)) desk!.ask(demand(), held());
       if (t < role.pauseUntil) {
+        pausedTill = Math.max(pausedTill, role.pauseUntil);
         schedule(Math.min(role.pauseUntil - t, 1_000));
         return;
       }
@@ -186,10 +202,15 @@ export function createOfficeBudget(opts: {
         grant(lane, t);
         continue;
       }
-      desk!.ask(demand(), held());
+      // On its own only while behind what its equal share would have given it: a holder whose window is
+      // full, or that is making up for this desk's head start, owes it nothing yet.
       const wait = equalShareWaitMs(role.ceiling, role.desks);
-      const since = Math.max(lastPlaceAt, waitingFrom);
-      if (t - since >= wait) {
+      // Time paused (the office's word or this desk's own 429) is not time waited on the holder.
+      const since = Math.max(lastPlaceAt, waitingFrom, pausedTill, notBefore);
+      // What an equal share would have given this desk since it joined (a minute at most).
+      const owed = (role.ceiling / role.desks) * Math.min(1, (t - inOfficeSince(role, t)) / WINDOW_MS);
+      if (t - since >= wait && sent.length < owed) {
+        onOwn++;
         grant(lane, t);
         continue;
       }
@@ -304,6 +325,9 @@ export function createOfficeBudget(opts: {
     get used() {
       expire(now());
       return sent.length;
+    },
+    get sentOnOwn() {
+      return onOwn;
     },
     get ownCeiling() {
       aimd.tick(now());
