@@ -34,7 +34,8 @@ describe('holder election', () => {
     const c = await link.desk({ id: ids(3), startedAt: t0 - 1_000 });
     await vi.advanceTimersByTimeAsync(2_000);
     expect(a.desk.role().kind).toBe('holder');
-    for (const d of [b, c]) expect(d.desk.role()).toMatchObject({ kind: 'follower', holderId: ids(1), desks: 3 });
+    for (const d of [b, c])
+      expect(d.desk.role()).toMatchObject({ kind: 'follower', holderId: ids(1), desks: 3 });
     const oldTerm = a.desk.role().kind === 'holder' ? (a.desk.role() as { term: number }).term : -1;
 
     link.kill(a.port);

@@ -9,7 +9,10 @@ import type { Transport } from '../../src-main/core/office/transport';
  * bytes as if from a peer. The desks themselves, their holder and their budgets are the real ones.
  */
 export function memoryLink() {
-  const sockets = new Map<number, { deliver: (d: Buffer, from: { address: string; port: number }) => void }>();
+  const sockets = new Map<
+    number,
+    { deliver: (d: Buffer, from: { address: string; port: number }) => void }
+  >();
   const cut = new Set<number>();
   let nextPort = 40_000;
   const sent: { from: number; to: number; data: Buffer }[] = [];
@@ -65,7 +68,11 @@ export function memoryLink() {
       budget: OfficeBudget;
       port: number;
     }> {
-      const budget = createOfficeBudget({ office: true, perMinute: o.max ?? 115, random: o.random ?? (() => 0) });
+      const budget = createOfficeBudget({
+        office: true,
+        perMinute: o.max ?? 115,
+        random: o.random ?? (() => 0),
+      });
       const t = transport();
       const desk = await startDesk({
         id: o.id,

@@ -36,6 +36,8 @@ export function joinAsDesk(o: {
   const s = readOfficeSettings(o.settings, o.secrets);
   // A test aid (bench:office "discovery blocked"): which automatic paths to use.
   const only = process.env.ASSETS_SYNC_OFFICE_DISCOVERY;
+  // Another test aid: the address to listen and multicast on (a network namespace's own, in tests).
+  const host = process.env.ASSETS_SYNC_OFFICE_HOST;
   const discovery =
     only === 'none'
       ? { mdns: false, local: false }
@@ -65,6 +67,7 @@ export function joinAsDesk(o: {
     deskName: `${hostname().slice(0, 40)} (${o.program})`,
     version: appVersion(),
     discovery,
+    ...(host ? { host } : {}),
     ...(o.log ? { log: o.log } : {}),
     ...o.extra,
   });

@@ -14,6 +14,8 @@ export interface DeskRun {
   /** When DIR was all live (`--once`: the process ended 0; long-running: its folder-in-sync event). */
   doneAt: number | null;
   live: number;
+  /** When each file went live (ms since the desk started). */
+  liveAt: number[];
   exitCode: number | null;
   killed: boolean;
   /** The desk's office events, as it printed them (`--json`). */
@@ -114,6 +116,7 @@ export async function startDesks(o: {
       startedAt: Date.now(),
       doneAt: null,
       live: 0,
+      liveAt: [],
       exitCode: null,
       killed: false,
       office: [],
@@ -125,7 +128,10 @@ export async function startDesks(o: {
       } catch {
         return;
       }
-      if (e.event === 'file' && e.to === 'LIVE') d.live++;
+      if (e.event === 'file' && e.to === 'LIVE') {
+        d.live++;
+        d.liveAt.push(Date.now() - d.startedAt);
+      }
       if (e.event === 'folder-in-sync' && !o.once && d.doneAt === null) d.doneAt = Date.now();
       if (e.event === 'office') {
         d.office.push({

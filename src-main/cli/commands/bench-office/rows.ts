@@ -22,7 +22,8 @@ export interface Measured {
   allLive: boolean;
   hidden?: { sent: number; refused: number };
   recoveryMs?: number | null;
-  note?: string;
+  /** Per desk: first file live, last file live, done (s from its start). */
+  timeline?: string;
 }
 
 export interface Scenario {
@@ -138,6 +139,13 @@ export async function runScenario(s: Scenario, files: number, log: (l: string) =
       firstDoneMs: Math.min(...doneTimes),
       lastDoneMs: Math.max(...doneTimes),
       allLive: others.every((d) => d.doneAt !== null && d.live === files),
+      timeline: others
+        .map((d) =>
+          [d.liveAt[0], d.liveAt.at(-1), d.doneAt !== null ? d.doneAt - d.startedAt : undefined]
+            .map((v) => (v === undefined ? '-' : (v / 1000).toFixed(1)))
+            .join('/'),
+        )
+        .join(' '),
       ...(h ? { hidden: h } : {}),
       ...(recoveryMs !== undefined ? { recoveryMs } : {}),
     };

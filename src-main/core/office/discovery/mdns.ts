@@ -52,7 +52,9 @@ export function mdnsDiscovery(opts: {
           mdns = makeMdns({
             loopback: true,
             reuseAddr: true,
-            ...(opts.interface ? { interface: opts.interface } : {}),
+            // A socket bound to the interface's own address hears no multicast on Linux: bind all, send
+            // and join on the interface.
+            ...(opts.interface ? { interface: opts.interface, bind: '0.0.0.0' } : {}),
           });
         } catch (e) {
           state = 'unavailable';
