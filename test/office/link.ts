@@ -20,7 +20,11 @@ export function memoryLink() {
   function transport(): Transport {
     const port = nextPort++;
     const listeners: ((d: Buffer, f: { address: string; port: number }) => void)[] = [];
-    sockets.set(port, { deliver: (d, f) => listeners.forEach((l) => l(d, f)) });
+    sockets.set(port, {
+      deliver: (d, f) => {
+        for (const l of listeners) l(d, f);
+      },
+    });
     return {
       port,
       send(data, address, to) {
