@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startReferenceServer } from '../../src-main/reference-server/server';
+import { runCli } from '../cli/run-cli';
 import { type DeskProcess, startDeskProcess } from './desk-processes';
 
 /**
@@ -52,6 +53,12 @@ describe('desks on one machine find each other', () => {
         const holders = desks.filter((d) => d.office.at(-1)?.holder === 'self');
         expect(holders.length).toBe(1);
         for (const d of desks) expect(d.office.at(-1)).toMatchObject({ mode: 'office', desks: 3 });
+        // `assets-sync status` of a desk's data folder says the same, from the file the running desk writes.
+        const status = await runCli(['status', '--json', '--data-dir', join(work, `${path}-0`, 'data')]);
+        const office = status.lines.find((l) => l.event === 'office');
+        expect(office).toMatchObject({ running: true, mode: 'office', desks: 3 });
+        expect((office?.peers as unknown[]).length).toBe(3);
+        expect(office?.sharePerMinute).toBeGreaterThan(0);
         while (desks.some((d) => d.live < 3)) await new Promise((r) => setTimeout(r, 100));
       } finally {
         await Promise.all(desks.map((d) => d.stop()));
