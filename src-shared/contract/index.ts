@@ -8,6 +8,7 @@ import { ignoredCommands } from './ignored';
 import { kbCommands, kbEvents } from './kb';
 import { leadsCommands, leadsEvents } from './leads';
 import { linksCommands } from './links';
+import { officeCommands, officeEvents } from './office';
 import { remoteIndexCommands, remoteIndexEvents } from './remote-index';
 import { sandboxCommands } from './sandbox';
 import { sessionCommands, sessionEvents } from './session';
@@ -33,6 +34,7 @@ export const commands = {
   ...dryRunCommands,
   ...urlImportCommands,
   ...linksCommands,
+  ...officeCommands,
 } satisfies Record<string, CommandDef>;
 
 /** Every event the core pushes to the UI. */
@@ -46,6 +48,7 @@ export const events = {
   ...kbEvents,
   ...leadsEvents,
   ...urlImportEvents,
+  ...officeEvents,
 } satisfies Record<string, z.ZodType>;
 
 export type Commands = typeof commands;
@@ -96,6 +99,7 @@ export * from './files';
 export * from './ignored';
 export * from './kb';
 export * from './leads';
+export * from './office';
 export * from './remote-index';
 export * from './sandbox';
 export * from './session';

@@ -57,7 +57,7 @@ describe('desks on one machine find each other', () => {
         const status = await runCli(['status', '--json', '--data-dir', join(work, `${path}-0`, 'data')]);
         const office = status.lines.find((l) => l.event === 'office');
         expect(office).toMatchObject({ running: true, mode: 'office', desks: 3 });
-        expect((office?.peers as unknown[]).length).toBe(3);
+        expect(office?.peers).toHaveLength(3);
         expect(office?.sharePerMinute).toBeGreaterThan(0);
         while (desks.some((d) => d.live < 3)) await new Promise((r) => setTimeout(r, 100));
       } finally {

@@ -1,5 +1,5 @@
-import { formatIstTime, formatIstTimeSeconds } from '../../../src-shared/domain/time-format';
 import { officeSentence } from '../../../src-shared/domain/office-text';
+import { formatIstTime, formatIstTimeSeconds } from '../../../src-shared/domain/time-format';
 import { readDeskStatuses, readLocalSyncStatus } from '../../core';
 import { EXIT, parseCommand, withSession } from '../common';
 import { forTerminal } from '../terminal-text';

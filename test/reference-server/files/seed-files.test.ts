@@ -69,7 +69,11 @@ describe('seeding files through the admin surface', () => {
   });
 
   it('counts the API requests that reach a route, refused ones too (GET/DELETE /__admin/v1/requests)', async () => {
-    expect((await srv.admin('DELETE', '/requests')).json).toEqual({ total: 0, rate_limited: 0, by_route: {} });
+    expect((await srv.admin('DELETE', '/requests')).json).toEqual({
+      total: 0,
+      rate_limited: 0,
+      by_route: {},
+    });
     await api('GET', '/files?page=2');
     await api('GET', '/files');
     await api('GET', '/files/1');
