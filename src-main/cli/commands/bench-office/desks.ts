@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, openSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -106,7 +106,8 @@ export async function startDesks(o: {
     if (o.once) args.push('--once');
     const child = track(
       spawn(process.execPath, args, {
-        stdio: ['ignore', 'pipe', 'ignore'],
+        // OFFICE_BENCH_LOGS=DIR keeps each desk's standard error there (desk-N.log), to read a row afterwards.
+        stdio: ['ignore', 'pipe', process.env.OFFICE_BENCH_LOGS ? openSync(join(process.env.OFFICE_BENCH_LOGS, `desk-${i}.log`), 'w') : 'ignore'],
         env: { ...process.env, ...o.env, ASSETS_API_KEY: key },
       }),
     );
@@ -128,6 +129,8 @@ export async function startDesks(o: {
       } catch {
         return;
       }
+      if (process.env.OFFICE_BENCH_LOGS && e.event !== 'progress')
+        appendFileSync(join(process.env.OFFICE_BENCH_LOGS, `desk-${i}.events`), `${Date.now() - d.startedAt} ${line}\n`);
       if (e.event === 'file' && e.to === 'LIVE') {
         d.live++;
         d.liveAt.push(Date.now() - d.startedAt);
