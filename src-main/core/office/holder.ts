@@ -17,9 +17,9 @@ export const LEASE_MAX = 4;
 /** The most places granted at once beyond the steady rate. */
 export const BURST = 20;
 /**
- * The pace of places, in ceilings a minute. 1 would spread a minute's places over the whole minute, and then
- * the next minute's free at that pace too: 126 requests took 65.7 s after the first instead of 60.3 s
- * (bench:office once-2). At 2, a minute's places go out in its first half and a late desk still finds room.
+ * The pace of places, in ceilings a minute. At 1, a minute's places would spread over the whole minute and
+ * the next minute's would free at that pace too (a run of a little more than one allowance waits most of a
+ * second minute); at 2, a minute's places go out in its first half and a late desk still finds room.
  */
 export const PACE = 2;
 /** Background walks get at most this share of the window (as the single desk's budget). */

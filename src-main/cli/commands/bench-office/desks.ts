@@ -107,7 +107,13 @@ export async function startDesks(o: {
     const child = track(
       spawn(process.execPath, args, {
         // OFFICE_BENCH_LOGS=DIR keeps each desk's standard error there (desk-N.log), to read a row afterwards.
-        stdio: ['ignore', 'pipe', process.env.OFFICE_BENCH_LOGS ? openSync(join(process.env.OFFICE_BENCH_LOGS, `desk-${i}.log`), 'w') : 'ignore'],
+        stdio: [
+          'ignore',
+          'pipe',
+          process.env.OFFICE_BENCH_LOGS
+            ? openSync(join(process.env.OFFICE_BENCH_LOGS, `desk-${i}.log`), 'w')
+            : 'ignore',
+        ],
         env: { ...process.env, ...o.env, ASSETS_API_KEY: key },
       }),
     );
@@ -130,7 +136,10 @@ export async function startDesks(o: {
         return;
       }
       if (process.env.OFFICE_BENCH_LOGS && e.event !== 'progress')
-        appendFileSync(join(process.env.OFFICE_BENCH_LOGS, `desk-${i}.events`), `${Date.now() - d.startedAt} ${line}\n`);
+        appendFileSync(
+          join(process.env.OFFICE_BENCH_LOGS, `desk-${i}.events`),
+          `${Date.now() - d.startedAt} ${line}\n`,
+        );
       if (e.event === 'file' && e.to === 'LIVE') {
         d.live++;
         d.liveAt.push(Date.now() - d.startedAt);
