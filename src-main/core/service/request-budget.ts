@@ -45,10 +45,13 @@ export interface RequestBudget {
    */
   deferUntil(epochMs: number): void;
   /**
-   * A 429 was answered to a request this budget granted, with its Retry-After in ms (undefined when it had
-   * none). Called once per 429 by whoever handles the reply (the pacer, the file client). The single budget
-   * defers everyone (Retry-After, else 15 s); the office budget also lowers its ceiling and, without
-   * Retry-After, pauses the address and probes (docs/office.md).
+   * The service answered 429 to a request granted by this budget, with its Retry-After if it said one.
+   * Called by the pacer on every 429 (pacer.ts), by nothing else. Contract: no take() on this budget
+   * resolves before `retryAfterMs` (DEFAULT_RATE_LIMIT_WAIT_MS when undefined) has passed, since the
+   * pacer's next attempt of that request waits only for its token. The sliding window defers itself
+   * (deferUntil); a budget leased from elsewhere may also shrink its rate. The office budget
+   * (docs/office.md) keeps the first part and, with no Retry-After, replaces the 15 s by its probe: one
+   * request after 2, 4, 8 ... 60 s, the others only once a probe is answered.
    */
   rateLimited(retryAfterMs: number | undefined): void;
   /** Any reply other than 429 to a request this budget granted: a clean period for the ceiling, a probe answered. */
@@ -175,6 +178,20 @@ export function createRequestBudget(opts: {
     timer = setTimeout(pump, Math.max(1, ms));
   }
 
+  function deferUntil(epochMs: number): void {
+    if (epochMs <= notBefore) return;
+    notBefore = epochMs;
+    // A full window ending at the deadline, spread evenly: places free one by one at the steady rate.
+    if (perMinute > 0) {
+      const step = WINDOW_MS / perMinute;
+      granted = Array.from({ length: perMinute }, (_, i) => ({
+        at: epochMs - WINDOW_MS + (i + 1) * step,
+        lane: 'deferred' as const,
+      }));
+    }
+    pump();
+  }
+
   setRate(opts);
 
   const budget: RequestBudget = {
@@ -198,21 +215,9 @@ export function createRequestBudget(opts: {
         pump();
       });
     },
-    deferUntil(epochMs) {
-      if (epochMs <= notBefore) return;
-      notBefore = epochMs;
-      // A full window ending at the deadline, spread evenly: places free one by one at the steady rate.
-      if (perMinute > 0) {
-        const step = WINDOW_MS / perMinute;
-        granted = Array.from({ length: perMinute }, (_, i) => ({
-          at: epochMs - WINDOW_MS + (i + 1) * step,
-          lane: 'deferred' as const,
-        }));
-      }
-      pump();
-    },
+    deferUntil,
     rateLimited(retryAfterMs) {
-      budget.deferUntil(now() + (retryAfterMs ?? DEFAULT_RATE_LIMIT_WAIT_MS));
+      deferUntil(now() + (retryAfterMs ?? DEFAULT_RATE_LIMIT_WAIT_MS));
     },
     replied() {},
     configure(p) {
