@@ -85,3 +85,17 @@ export function startDeskProcess(o: {
   });
   return d;
 }
+
+/** `n` new accounts on the reference server, each with a funded wallet: their keys. */
+export async function newKeys(server: { baseUrl: string; adminToken: string }, n: number): Promise<string[]> {
+  const keys: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const r = await fetch(`${server.baseUrl}/__admin/v1/clients`, {
+      method: 'POST',
+      headers: { 'x-admin-token': server.adminToken, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: `desk ${i}`, wallet_paise: 1_000_000 }),
+    });
+    keys.push(((await r.json()) as { api_key: string }).api_key);
+  }
+  return keys;
+}

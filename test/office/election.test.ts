@@ -9,6 +9,17 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
+/** Three desks on a link, started 3, 2 and 1 s ago, after two heartbeats. */
+async function threeDesks() {
+  const link = memoryLink();
+  const t0 = Date.now();
+  const a = await link.desk({ id: ids(1), startedAt: t0 - 3_000 });
+  const b = await link.desk({ id: ids(2), startedAt: t0 - 2_000 });
+  const c = await link.desk({ id: ids(3), startedAt: t0 - 1_000 });
+  await vi.advanceTimersByTimeAsync(2_000);
+  return { link, a, b, c };
+}
+
 describe('holder election', () => {
   it('chooses the desk that started first, then the lowest instance id', () => {
     const a = { id: ids(3), start: 100 };
@@ -27,12 +38,7 @@ describe('holder election', () => {
   });
 
   it('three desks agree on one holder; when it is killed, another holds within 3 missed heartbeats, with a higher term', async () => {
-    const link = memoryLink();
-    const t0 = Date.now();
-    const a = await link.desk({ id: ids(1), startedAt: t0 - 3_000 });
-    const b = await link.desk({ id: ids(2), startedAt: t0 - 2_000 });
-    const c = await link.desk({ id: ids(3), startedAt: t0 - 1_000 });
-    await vi.advanceTimersByTimeAsync(2_000);
+    const { link, a, b, c } = await threeDesks();
     expect(a.desk.role().kind).toBe('holder');
     for (const d of [b, c])
       expect(d.desk.role()).toMatchObject({ kind: 'follower', holderId: ids(1), desks: 3 });
@@ -52,12 +58,7 @@ describe('holder election', () => {
   });
 
   it('a desk that says goodbye is out at once: its share goes back to the others', async () => {
-    const link = memoryLink();
-    const t0 = Date.now();
-    const a = await link.desk({ id: ids(1), startedAt: t0 - 3_000 });
-    const b = await link.desk({ id: ids(2), startedAt: t0 - 2_000 });
-    const c = await link.desk({ id: ids(3), startedAt: t0 - 1_000 });
-    await vi.advanceTimersByTimeAsync(2_000);
+    const { a, b, c } = await threeDesks();
     expect((a.desk.role() as { desks: number }).desks).toBe(3);
     await c.desk.close();
     await vi.advanceTimersByTimeAsync(0);

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startReferenceServer } from '../../src-main/reference-server/server';
-import { type DeskProcess, startDeskProcess } from './desk-processes';
+import { type DeskProcess, newKeys, startDeskProcess } from './desk-processes';
 
 /**
  * Discovery among desks in separate network namespaces joined by a bridge (as three machines on one LAN):
@@ -85,15 +85,7 @@ describe.skipIf(reason !== null)(
     });
 
     it('three desks, one per namespace, see three desks and one holder', async () => {
-      const keys: string[] = [];
-      for (let i = 0; i < 3; i++) {
-        const r = await fetch(`${server.baseUrl}/__admin/v1/clients`, {
-          method: 'POST',
-          headers: { 'x-admin-token': server.adminToken, 'content-type': 'application/json' },
-          body: JSON.stringify({ name: `desk ${i}`, wallet_paise: 1_000_000 }),
-        });
-        keys.push(((await r.json()) as { api_key: string }).api_key);
-      }
+      const keys = await newKeys(server, 3);
       const desks: DeskProcess[] = spaces.map((s, i) =>
         startDeskProcess({
           work,

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startReferenceServer } from '../../src-main/reference-server/server';
 import { runCli } from '../cli/run-cli';
-import { type DeskProcess, startDeskProcess } from './desk-processes';
+import { type DeskProcess, newKeys, startDeskProcess } from './desk-processes';
 
 /**
  * Discovery among separate `assets-sync sync` processes of one machine, each path on its own: the local
@@ -19,15 +19,7 @@ describe('desks on one machine find each other', () => {
 
   beforeAll(async () => {
     server = await startReferenceServer({ dataDir: join(work, 'server'), ratePerMinute: 600 });
-    keys = [];
-    for (let i = 0; i < 3; i++) {
-      const r = await fetch(`${server.baseUrl}/__admin/v1/clients`, {
-        method: 'POST',
-        headers: { 'x-admin-token': server.adminToken, 'content-type': 'application/json' },
-        body: JSON.stringify({ name: `desk ${i}`, wallet_paise: 1_000_000 }),
-      });
-      keys.push(((await r.json()) as { api_key: string }).api_key);
-    }
+    keys = await newKeys(server, 3);
   });
   afterAll(async () => {
     await server.close();

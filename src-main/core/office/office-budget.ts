@@ -1,4 +1,12 @@
-import { DEFAULT_BACKGROUND_SHARE, LANES, type Lane, type RequestBudget } from '../service/request-budget';
+import {
+  DEFAULT_BACKGROUND_SHARE,
+  LANES,
+  type Lane,
+  type RequestBudget,
+  release,
+  type Waiter,
+  waitInQueue,
+} from '../service/request-budget';
 import { type Aimd, createAimd, OFFICE_AIMD, probeDelayMs } from './aimd';
 import { type Desk, type Grant, JOIN_MS, type Role } from './desk';
 import { WINDOW_MS } from './holder';
@@ -28,14 +36,6 @@ export interface OfficeBudget extends RequestBudget {
   attach(desk: Desk): void;
   /** The desk left: alone again from now on. */
   detach(): void;
-}
-
-interface Waiter {
-  resolve(): void;
-  reject(reason: unknown): void;
-  first: boolean;
-  signal?: AbortSignal;
-  onAbort?: () => void;
 }
 
 interface Lease {
@@ -122,12 +122,10 @@ export function createOfficeBudget(opts: {
   }
 
   function grant(lane: Lane, t: number): void {
-    const w = queues[lane].shift()!;
-    if (w.signal && w.onAbort) w.signal.removeEventListener('abort', w.onAbort);
     sent.push({ at: t, lane });
     lastPlaceAt = t;
+    release(queues[lane]);
     waitingFrom = waitingCount() > 0 ? t : null;
-    w.resolve();
   }
 
   function pump(): void {
@@ -236,24 +234,7 @@ export function createOfficeBudget(opts: {
 
   const budget: OfficeBudget = {
     take(signal, lane = 'user', first = false) {
-      if (signal?.aborted) return Promise.reject(signal.reason);
-      return new Promise<void>((resolve, reject) => {
-        const w: Waiter = { resolve, reject, first };
-        const queue = queues[lane];
-        if (signal) {
-          w.signal = signal;
-          w.onAbort = () => {
-            const i = queue.indexOf(w);
-            if (i >= 0) queue.splice(i, 1);
-            reject(signal.reason);
-            pump();
-          };
-          signal.addEventListener('abort', w.onAbort, { once: true });
-        }
-        if (first) queue.unshift(w);
-        else queue.push(w);
-        pump();
-      });
+      return waitInQueue(queues[lane], signal, first, pump);
     },
     deferUntil(epochMs) {
       notBefore = Math.max(notBefore, epochMs);

@@ -73,11 +73,49 @@ export const DEFAULT_KB_API_PER_MINUTE = KB_API_BUDGET_DEFAULT_PER_MINUTE;
 
 const WINDOW_MS = 60_000;
 
-interface Waiter {
+export interface Waiter {
   resolve(): void;
   reject(reason: unknown): void;
+  /** Asked to go ahead of its lane ("Upload now", a fresh drop). */
+  first: boolean;
   signal?: AbortSignal;
   onAbort?: () => void;
+}
+
+/**
+ * A request waiting in its lane's queue until `pump` grants it (first: at the front); aborting its signal
+ * takes it out and rejects with the signal's reason. Shared by every budget (the office's too).
+ */
+export function waitInQueue(
+  queue: Waiter[],
+  signal: AbortSignal | undefined,
+  first: boolean,
+  pump: () => void,
+): Promise<void> {
+  if (signal?.aborted) return Promise.reject(signal.reason);
+  return new Promise<void>((resolve, reject) => {
+    const w: Waiter = { resolve, reject, first };
+    if (signal) {
+      w.signal = signal;
+      w.onAbort = () => {
+        const i = queue.indexOf(w);
+        if (i >= 0) queue.splice(i, 1);
+        reject(signal.reason);
+        pump();
+      };
+      signal.addEventListener('abort', w.onAbort, { once: true });
+    }
+    if (first) queue.unshift(w);
+    else queue.push(w);
+    pump();
+  });
+}
+
+/** Takes the next waiter of a queue out and lets it go (its abort listener removed). */
+export function release(queue: Waiter[]): void {
+  const w = queue.shift()!;
+  if (w.signal && w.onAbort) w.signal.removeEventListener('abort', w.onAbort);
+  w.resolve();
 }
 
 /** A place in the window: when, and for whom ('deferred' stands for the service's own count after a 429). */
@@ -167,9 +205,7 @@ export function createRequestBudget(opts: {
   }
 
   function grant(lane: Lane): void {
-    const w = queues[lane].shift()!;
-    if (w.signal && w.onAbort) w.signal.removeEventListener('abort', w.onAbort);
-    w.resolve();
+    release(queues[lane]);
   }
 
   function schedule(ms: number): void {
@@ -196,24 +232,7 @@ export function createRequestBudget(opts: {
 
   const budget: RequestBudget = {
     take(signal, lane = 'user', first = false) {
-      if (signal?.aborted) return Promise.reject(signal.reason);
-      return new Promise<void>((resolve, reject) => {
-        const w: Waiter = { resolve, reject };
-        const queue = queues[lane];
-        if (signal) {
-          w.signal = signal;
-          w.onAbort = () => {
-            const i = queue.indexOf(w);
-            if (i >= 0) queue.splice(i, 1);
-            reject(signal.reason);
-            pump();
-          };
-          signal.addEventListener('abort', w.onAbort, { once: true });
-        }
-        if (first) queue.unshift(w);
-        else queue.push(w);
-        pump();
-      });
+      return waitInQueue(queues[lane], signal, first, pump);
     },
     deferUntil,
     rateLimited(retryAfterMs) {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { writeSmallFiles } from '../bench/fixtures';
-import { REPO, startReadyChild, track } from '../bench/processes';
+import { REPO, startServer, track } from '../bench/processes';
 
 /** One desk of a run: a separate `assets-sync sync DIR` process, its own data folder, account and key. */
 export interface DeskRun {
@@ -29,27 +29,14 @@ export interface Server {
 }
 
 export async function startBenchServer(root: string, mode: 'sliding' | 'fixed-strict'): Promise<Server> {
-  const s = await startReadyChild([
-    process.execPath,
-    join(REPO, 'bin', 'assets-sync.mjs'),
-    'reference-server',
-    '--port',
-    '0',
-    '--rate-limit-per-minute',
-    '120',
-    '--rate-limit-mode',
-    mode,
-    '--data-dir',
-    join(root, 'server'),
-  ]);
-  const token = String(s.ready.admin_token);
+  const s = await startServer(join(root, 'server'), 120, {}, ['--rate-limit-mode', mode]);
   return {
     url: s.url,
     async admin(method, path, body) {
       const r = await fetch(`${s.url}/__admin/v1${path}`, {
         method,
         headers: {
-          'x-admin-token': token,
+          'x-admin-token': s.adminToken,
           ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
         },
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
