@@ -123,6 +123,16 @@ describe('AIMD', () => {
   });
 });
 
+describe("the user's request rate (Settings) on a desk", () => {
+  it('caps what the AIMD allows; lowered to 1 and raised again, the learned ceiling is back at once', () => {
+    const a = createAimd({ ...OFFICE_AIMD, max: 115 }, 0);
+    a.setMax(1);
+    expect(a.value).toBe(1);
+    a.setMax(115);
+    expect(a.value).toBe(115);
+  });
+});
+
 describe('the office budget: 429s', () => {
   it("any desk's 429 lowers the office's ceiling multiplicatively, once per crowded moment", async () => {
     const { desks } = await office(2);

@@ -46,7 +46,7 @@ export interface Aimd {
   answered(now: number): void;
   /** Lets time pass: applies the increases of the clean periods that ended by `now`. */
   tick(now: number): void;
-  /** A new maximum (the user's setting), keeping the current value under it. */
+  /** A new maximum (the user's setting): it caps the value used, and what was learned stays. */
   setMax(max: number): void;
   /** Starts from this value (a new holder takes over the office's last known ceiling). */
   reset(value: number, now: number): void;
@@ -60,7 +60,11 @@ export function createAimd(opts: AimdOptions, start: number): Aimd {
   let answeredInPeriod = false;
   let limitedInPeriod = false;
 
-  const clamp = (v: number) => Math.min(max, Math.max(opts.min, v));
+  // `value` is what was learned; the user's maximum only caps what is used, so a maximum lowered and raised
+  // again (Settings) restores the learned ceiling at once. The floor is the smaller of `min` and the maximum
+  // (a setting of 1 a minute is honoured).
+  const floor = () => Math.min(opts.min, max);
+  const clamp = (v: number) => Math.min(max, Math.max(floor(), v));
 
   /** Where the last 429 came: the ceiling then. */
   let refusedAt: number | null = null;
@@ -73,7 +77,8 @@ export function createAimd(opts: AimdOptions, start: number): Aimd {
 
   function tick(now: number): void {
     while (now - periodStart >= opts.periodMs) {
-      if (answeredInPeriod && !limitedInPeriod) value = clamp(value + increase(periodStart + opts.periodMs));
+      if (answeredInPeriod && !limitedInPeriod && value < max)
+        value = clamp(value + increase(periodStart + opts.periodMs));
       periodStart += opts.periodMs;
       answeredInPeriod = false;
       limitedInPeriod = false;
@@ -82,15 +87,16 @@ export function createAimd(opts: AimdOptions, start: number): Aimd {
 
   return {
     get value() {
-      return Math.floor(value);
+      return Math.floor(Math.max(floor(), Math.min(value, max)));
     },
     limited(now, cap) {
       tick(now);
       limitedInPeriod = true;
       if (now - lastDecrease < opts.decreaseGapMs) return false;
       lastDecrease = now;
-      refusedAt = value;
-      const cut = value * opts.beta;
+      const used = Math.min(value, max);
+      refusedAt = used;
+      const cut = used * opts.beta;
       value = clamp(cap !== undefined ? Math.min(cut, cap * opts.beta) : cut);
       return true;
     },
@@ -101,7 +107,6 @@ export function createAimd(opts: AimdOptions, start: number): Aimd {
     tick,
     setMax(m) {
       max = m;
-      value = clamp(value);
     },
     reset(v, now) {
       value = clamp(v);

@@ -91,7 +91,6 @@ export interface Desk {
   onGrant(fn: (g: Grant) => void): void;
   onChange(fn: () => void): void;
   peers(): PeerView[];
-  setMax(max: number): void;
   close(): Promise<void>;
 }
 
@@ -117,7 +116,7 @@ export async function startDesk(o: DeskOptions): Promise<Desk> {
   const id = o.id ?? newInstanceId();
   const startedAt = o.startedAt ?? now();
   const self = { id, start: startedAt };
-  let max = o.max;
+  const max = o.max;
   const terms = createTerms();
   const peers = new Map<string, Peer>();
   const endpoints = new Map<string, Endpoint & { found: number }>();
@@ -438,10 +437,6 @@ export async function startDesk(o: DeskOptions): Promise<Desk> {
           self: false,
         });
       return list;
-    },
-    setMax(m) {
-      max = m;
-      holder?.setMax(m);
     },
     async close() {
       if (closed) return;

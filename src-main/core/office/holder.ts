@@ -70,7 +70,6 @@ export interface Holder {
   seed(used: number): void;
   state(): OfficeState;
   shareOf(id: string): number;
-  setMax(max: number): void;
   close(): void;
 }
 
@@ -299,10 +298,6 @@ export function createHolder(opts: HolderOptions): Holder {
     },
     shareOf(id) {
       return shares().get(id) ?? 0;
-    },
-    setMax(max) {
-      aimd.setMax(max);
-      pump();
     },
     close() {
       closed = true;

@@ -44,6 +44,9 @@ interface Lease {
   probe: boolean;
 }
 
+/** The ceiling of a budget set to 0 (unlimited): it takes no place from the office anyway. */
+const OFFICE_AIMD_UNLIMITED = 10_000;
+
 /** Equal-share wait: half again the interval of one place at ceiling / desks, at least a second. */
 export function equalShareWaitMs(ceiling: number, desks: number): number {
   return Math.max(1_000, (1.5 * WINDOW_MS) / Math.max(0.1, ceiling / Math.max(1, desks)));
@@ -65,7 +68,7 @@ export function createOfficeBudget(opts: {
   let desk: Desk | null = null;
   let perMinute = opts.perMinute;
   let backgroundShare = opts.backgroundShare ?? DEFAULT_BACKGROUND_SHARE;
-  const aimd: Aimd = createAimd({ ...OFFICE_AIMD, max: Math.max(OFFICE_AIMD.min, perMinute) }, now());
+  const aimd: Aimd = createAimd({ ...OFFICE_AIMD, max: perMinute || OFFICE_AIMD_UNLIMITED }, now());
   const queues: Record<Lane, Waiter[]> = { sync: [], user: [], background: [] };
   let sent: { at: number; lane: Lane }[] = [];
   let leases: Lease[] = [];
@@ -228,7 +231,6 @@ export function createOfficeBudget(opts: {
       pump();
     });
     d.onChange(pump);
-    d.setMax(Math.max(OFFICE_AIMD.min, perMinute || aimd.value));
     pump();
   }
 
@@ -284,8 +286,8 @@ export function createOfficeBudget(opts: {
       perMinute = Math.floor(p.perMinute);
       if (p.backgroundShare !== undefined) backgroundShare = p.backgroundShare;
       if (perMinute > 0) {
-        aimd.setMax(Math.max(OFFICE_AIMD.min, perMinute));
-        desk?.setMax(perMinute);
+        // This desk's own cap only: the office's ceiling is the holder's (a desk's setting is its own).
+        aimd.setMax(perMinute);
       }
       pump();
     },
