@@ -105,9 +105,11 @@ describe('AIMD', () => {
     };
     a.limited(t);
     expect(a.value).toBe(97);
-    clean(120_000);
-    // Under the refused ceiling: 1 a minute every 30 s.
-    expect(a.value).toBe(101);
+    // A minute of holding (the service still counts the higher rate), then 1 a minute every 30 s.
+    clean(60_000);
+    expect(a.value).toBe(97);
+    clean(60_000);
+    expect(a.value).toBe(99);
     clean(600_000);
     expect(a.value).toBe(115);
     // A period with no request answered raises nothing.
@@ -182,7 +184,10 @@ describe('the office budget: 429s', () => {
     await vi.advanceTimersByTimeAsync(2_000);
     expect(desk.role().kind).toBe('alone');
     const got = takes(budget, 200);
+    // Paced as an office's holder paces: a burst of 20, then twice the steady rate, the window's 115 at most.
     await vi.advanceTimersByTimeAsync(100);
+    expect(got.n).toBe(20);
+    await vi.advanceTimersByTimeAsync(59_000);
     expect(got.n).toBe(115);
     budget.rateLimited(1_000);
     expect(budget.ownCeiling).toBeLessThan(115);

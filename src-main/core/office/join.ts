@@ -129,6 +129,7 @@ export function joinOffice(o: JoinOptions): OfficeHandle {
           o.log?.(`office: ${x.name} discovery unavailable (${x.detail ?? 'no reason given'})`);
     } catch (e) {
       // The office is advice: a desk that cannot open its socket plans alone.
+      b.detach();
       o.log?.(`office: this desk plans alone (${(e as Error).message})`);
     }
   }

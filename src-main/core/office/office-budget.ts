@@ -8,8 +8,8 @@ import {
   waitInQueue,
 } from '../service/request-budget';
 import { type Aimd, createAimd, OFFICE_AIMD, probeDelayMs } from './aimd';
-import { type Desk, type Grant, JOIN_MS, type Role } from './desk';
-import { WINDOW_MS } from './holder';
+import type { Desk, Grant, Role } from './desk';
+import { BURST, PACE, WINDOW_MS } from './holder';
 import type { Demand } from './protocol';
 
 /**
@@ -84,13 +84,18 @@ export function createOfficeBudget(opts: {
   let pausedTill = 0;
   let waitingFrom: number | null = null;
   let timer: ReturnType<typeof setTimeout> | null = null;
+  /** Alone, the same pacing as the holder's: a burst, then twice the ceiling's steady rate. */
+  let tokens = BURST;
+  let refilledAt = now();
+  function refill(t: number, cap: number): void {
+    tokens = Math.min(BURST, tokens + ((t - refilledAt) * PACE * cap) / WINDOW_MS);
+    refilledAt = t;
+  }
 
-  const createdAt = now();
   let left = !opts.office;
-  // Before its desk has started (a second at most), a desk of an office is joining; after, or when the
-  // desk could not start, it is alone.
-  const roleNow = (): Role =>
-    desk?.role() ?? { kind: 'alone', joining: !left && now() - createdAt < JOIN_MS };
+  // Until its desk has started (or failed to: `detach`), a desk of an office is joining: on a loaded machine
+  // the start can take seconds, and a desk alone meanwhile would spend a burst the others cannot see.
+  const roleNow = (): Role => desk?.role() ?? { kind: 'alone', joining: !left };
   const waitingCount = () => queues.sync.length + queues.user.length + queues.background.length;
 
   function demand(): Demand {
@@ -179,6 +184,15 @@ export function createOfficeBudget(opts: {
             schedule(lastPlaceAt + gap - t);
             return;
           }
+        } else {
+          // Paced as the holder paces an office: desks that cannot see each other then meet the service's
+          // limit one request at a time, not with a burst each.
+          refill(t, cap);
+          if (tokens < 1) {
+            schedule((1 - tokens) / ((PACE * cap) / WINDOW_MS));
+            return;
+          }
+          tokens -= 1;
         }
         grant(lane, t);
         continue;
