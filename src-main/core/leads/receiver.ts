@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { SIGNATURE_HEADER } from '../../../src-shared/api/knowledge';
 import type { LeadsStore, StoredLead } from './leads-store';
-import { parseLeadBody } from './payload';
+import { parseLeadDelivery } from './payload';
 import { RECEIVER_LIMITS, receiverServerOptions } from './receiver-limits';
 import { whichSecretSigned } from './signature';
 
@@ -105,8 +105,15 @@ export function startLeadReceiver(options: ReceiverOptions): Promise<RunningRece
         error: 'The X-Service-Signature header is missing or does not match.',
       });
     }
-    const parsed = parseLeadBody(raw);
-    if (!parsed.ok) return reply(res, 400, { ok: false, error: parsed.message });
+    const parsed = parseLeadDelivery(raw.toString('utf8'));
+    // Not JSON is 400; a field of the wrong shape is 422 and names it. Both are refusals the service
+    // does not retry: the same bytes would be refused again.
+    if (!parsed.ok)
+      return reply(res, parsed.code === 'SHAPE' ? 422 : 400, {
+        ok: false,
+        error: parsed.message,
+        ...(parsed.field ? { field: parsed.field } : {}),
+      });
     let result: ReturnType<LeadsStore['insert']>;
     try {
       result = options.store.insert(signer.botId, parsed.lead, raw.toString('utf8'));
