@@ -57,10 +57,15 @@ export const leadsCommands = {
   ),
   'leads.exportCsv': command(LeadFilter.strict(), z.object({ filename: z.string(), csv: z.string() })),
   'leads.receiver': command(Empty, ReceiverViewSchema),
-  /** Moves the receiver (restarts it); the sandbox bot's webhook URL follows. */
+  /**
+   * Moves the receiver (restarts it); the sandbox bot's webhook URL follows. A host other than
+   * loopback (0.0.0.0, ::, a network address) opens it to the network: it needs `exposeToNetwork: true`,
+   * else the answer is LEADS-HOST-NEEDS-CONFIRMATION and nothing changes.
+   */
   'leads.configureReceiver': command(
     z
       .object({
+        exposeToNetwork: z.literal(true).optional(),
         host: z.string().trim().min(1).max(255).optional(),
         port: z.number().int().min(0).max(65_535).optional(),
         path: z

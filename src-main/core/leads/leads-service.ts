@@ -26,6 +26,10 @@ export interface LeadsServiceOptions {
   receiver?: Partial<ReceiverConfig>;
 }
 
+/** 127.0.0.0/8, ::1 and localhost: a receiver there is reached only from this machine (a tunnel). */
+export const isLoopbackHost = (host: string) =>
+  /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) || host === '::1' || host === '[::1]' || host === 'localhost';
+
 const DEFAULTS: ReceiverConfig = { host: '127.0.0.1', port: 0, path: DEFAULT_RECEIVER_PATH };
 
 export const toLeadView = (l: StoredLead): LeadView => ({
@@ -134,8 +138,16 @@ export function createLeadsService(o: LeadsServiceOptions) {
     start,
     stop,
     receiver: view,
-    async configure(c: Partial<ReceiverConfig>): Promise<Result<ReceiverView>> {
-      save({ ...stored(), ...c });
+    async configure(c: Partial<ReceiverConfig> & { exposeToNetwork?: true }): Promise<Result<ReceiverView>> {
+      const { exposeToNetwork, ...change } = c;
+      if (change.host !== undefined && !isLoopbackHost(change.host) && exposeToNetwork !== true)
+        return err(
+          appError(
+            'LEADS-HOST-NEEDS-CONFIRMATION',
+            `Listening on ${change.host} lets every machine that reaches this one post to the lead receiver, not only a tunnel on this computer. Confirm to open it to the network, or keep 127.0.0.1 and use a tunnel or a relay.`,
+          ),
+        );
+      save({ ...stored(), ...change });
       await stop();
       return start();
     },

@@ -14,8 +14,12 @@ export const RECEIVER_LIMITS = {
   /** An idle kept-alive connection between two deliveries. */
   keepAliveTimeoutMs: 5_000,
   maxHeaderBytes: 8 * 1024,
-  /** Past this, new connections are closed unread until timeouts free a place. */
+  /** Past this the oldest idle connection is closed (the new one only when all are busy). */
   maxConnections: 256,
+  /** From one address (a loopback peer is the tunnel itself and meets only the cap above). */
+  maxPerPeer: 32,
+  /** Requests a minute from one address; the service retries a 429, so a burst is slowed, not lost. */
+  requestsPerPeerPerMinute: 1_200,
 } as const;
 
 /** The `http.createServer` options that enforce the limits above. */

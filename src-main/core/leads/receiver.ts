@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SIGNATURE_HEADER } from '../../../src-shared/api/knowledge';
+import { type GuardLimits, guardConnections } from '../../shared-node/connection-guard';
 import type { LeadsStore, StoredLead } from './leads-store';
 import { parseLeadDelivery } from './payload';
 import { RECEIVER_LIMITS, receiverServerOptions } from './receiver-limits';
@@ -20,6 +21,8 @@ export interface ReceiverOptions {
   maxBodyBytes?: number;
   /** Connections at once (default RECEIVER_LIMITS.maxConnections). */
   maxConnections?: number;
+  /** Per-address limits (default RECEIVER_LIMITS); 0 requests a minute turns the rate off. */
+  peerLimits?: Partial<Pick<GuardLimits, 'maxPerPeer' | 'requestsPerPeerPerMinute' | 'limitLoopback'>>;
   store: LeadsStore;
   /** The signing secrets of the configured bots, read on each delivery (kept in memory by the caller). */
   keys: () => readonly SigningKey[];
@@ -80,6 +83,7 @@ export function startLeadReceiver(options: ReceiverOptions): Promise<RunningRece
   const log = options.log ?? (() => {});
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!guard.admit(req, res)) return;
     const url = new URL(req.url ?? '/', 'http://receiver');
     if (url.pathname !== path) return reply(res, 404, { ok: false, error: 'Not the lead webhook path.' });
     if (req.method !== 'POST') {
@@ -138,7 +142,12 @@ export function startLeadReceiver(options: ReceiverOptions): Promise<RunningRece
       reply(res, 400, { ok: false, error: 'The request could not be read.' });
     });
   });
-  server.maxConnections = options.maxConnections ?? RECEIVER_LIMITS.maxConnections;
+  const guard = guardConnections(server, {
+    maxConnections: options.maxConnections ?? RECEIVER_LIMITS.maxConnections,
+    maxPerPeer: RECEIVER_LIMITS.maxPerPeer,
+    requestsPerPeerPerMinute: RECEIVER_LIMITS.requestsPerPeerPerMinute,
+    ...options.peerLimits,
+  });
 
   return new Promise((resolve, reject) => {
     server.once('error', reject);
