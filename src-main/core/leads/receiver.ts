@@ -2,9 +2,16 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { SIGNATURE_HEADER } from '../../../src-shared/api/knowledge';
 import { type GuardLimits, guardConnections } from '../../shared-node/connection-guard';
+import {
+  DEFAULT_MAX_BODY_BYTES,
+  declaredTooLarge,
+  RECEIVER_LIMITS,
+  readBodyWithin,
+  receiverServerOptions,
+  replyJson as reply,
+} from '../../shared-node/webhook-limits';
 import type { LeadsStore, StoredLead } from './leads-store';
 import { parseLeadDelivery } from './payload';
-import { RECEIVER_LIMITS, receiverServerOptions } from './receiver-limits';
 import { whichSecretSigned } from './signature';
 
 export interface SigningKey {
@@ -39,38 +46,6 @@ export interface RunningReceiver {
 }
 
 export const DEFAULT_RECEIVER_PATH = '/webhooks/leads';
-export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
-
-function reply(res: ServerResponse, status: number, body: Record<string, unknown>): void {
-  if (res.headersSent) return;
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
-}
-
-/** Reads the body as bytes, giving up (null) past the limit without buffering the rest. */
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        req.removeAllListeners('data');
-        req.resume();
-        resolve(null);
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-    // A peer cut off by the request timeout: settle, so nothing waits on a body that will not come.
-    req.on('close', () => {
-      if (!req.complete) reject(new Error('the connection closed before the body arrived'));
-    });
-  });
-}
 
 /**
  * The webhook endpoint. The order is the point: size limit, signature over the raw bytes, only
@@ -90,12 +65,11 @@ export function startLeadReceiver(options: ReceiverOptions): Promise<RunningRece
       res.setHeader('allow', 'POST');
       return reply(res, 405, { ok: false, error: 'The lead webhook accepts POST only.' });
     }
-    const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > limit) {
+    if (declaredTooLarge(req, limit)) {
       res.setHeader('connection', 'close');
       return reply(res, 413, { ok: false, error: `The body is over ${limit} bytes.` });
     }
-    const raw = await readBody(req, limit);
+    const raw = await readBodyWithin(req, limit);
     if (raw === null) {
       res.setHeader('connection', 'close');
       return reply(res, 413, { ok: false, error: `The body is over ${limit} bytes.` });
