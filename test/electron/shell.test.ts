@@ -337,6 +337,7 @@ describe('native notifications', () => {
     startedAt: '2026-11-20 10:00',
     receivedAt: '2026-11-20 10:05',
     handledAt: null,
+    handledBy: null,
     ...patch,
   });
 
