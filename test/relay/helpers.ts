@@ -1,8 +1,11 @@
+import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type RelayOptions, type RunningRelay, startRelay } from '../../src-main/relay/relay-server';
+
+const root = join(import.meta.dirname, '..', '..');
 
 /** A lead body as the service sends it (section 2 of the webhook document, in its key order). */
 export function leadBody(conversationId: number, botId = 7, name = 'Ravi'): string {
@@ -63,4 +66,27 @@ export async function readFeed(relay: RunningRelay, query: string, token = relay
   const res = await fetch(`${relay.url}/v1/feed?${query}`, { headers: { authorization: `Bearer ${token}` } });
   // biome-ignore lint/suspicious/noExplicitAny: the tests assert the fields they read.
   return { status: res.status, json: (await res.json()) as any };
+}
+
+/** `assets-sync relay` in a child process (the real CLI), with its ready line. */
+export function spawnRelay(args: string[]) {
+  const child = spawn(process.execPath, [join(root, 'bin', 'assets-sync.mjs'), 'relay', ...args], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const ready = new Promise<{ url: string; webhook_url: string; token: string }>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      const line = out.split('\n').find((l) => l.includes('"ready"'));
+      if (line) resolve(JSON.parse(line));
+    });
+    void exited.then((code) =>
+      reject(new Error(`the relay exited ${code} before its ready line: ${stderr}`)),
+    );
+  });
+  return { child, ready, exited, stderr: () => stderr };
 }
