@@ -80,4 +80,6 @@ it('answers thousands of generated requests without a 5xx and keeps taking deliv
   expect(outcome.statuses.get(200)).toBeGreaterThan(0);
   expect(outcome.statuses.get(400)).toBeGreaterThan(0);
   expect(outcome.statuses.get(401)).toBeGreaterThan(0);
+  // Signed but of the wrong shape: refused naming the field (issue 22), not a 400 after a throw.
+  expect(outcome.statuses.get(422)).toBeGreaterThan(0);
 });
