@@ -55,6 +55,11 @@ const commands: Record<string, { about: string; load: () => Promise<Command> }> 
     about: 'benchmark of lead deliveries',
     load: () => import('./commands/bench-webhooks'),
   },
+  'bench-relay': {
+    about:
+      'benchmark of the relay: durable acknowledgements against the desktop receiver, store-to-desk latency',
+    load: () => import('./commands/bench-relay'),
+  },
 };
 
 function help(): string {
