@@ -64,7 +64,9 @@ describe('the encrypted secrets file', () => {
     expect(codeOf(() => encryptedFileStore(file).unlock(PASS))).toBe('SECRETS-PASSPHRASE-WRONG');
     writeFileSync(file, 'not json');
     expect(codeOf(() => encryptedFileStore(file).unlock(PASS))).toBe('SECRETS-FILE-DAMAGED');
-    expect(codeOf(() => encryptedFileStore(join(dir, 'other.enc')).create('short'))).toBe('SECRETS-PASSPHRASE-SHORT');
+    expect(codeOf(() => encryptedFileStore(join(dir, 'other.enc')).create('short'))).toBe(
+      'SECRETS-PASSPHRASE-SHORT',
+    );
   });
 });
 
@@ -119,9 +121,11 @@ describe('choosing the secret store', () => {
     expect(chooseSecretStore(dir, env, downKeychain).get('relay-read-token')).toBe('rlt_1');
     const wrong = chooseSecretStore(dir, { ...env, ASSETS_SECRETS_PASSPHRASE: 'another one!' }, downKeychain);
     expect(wrong.status()).toMatchObject({ locked: true, problem: { code: 'SECRETS-PASSPHRASE-WRONG' } });
-    expect(chooseSecretStore(dir, { ASSETS_SECRET_STORE: 'keychain' }, downKeychain).status().kind).toBe('keychain');
-    expect(chooseSecretStore(dir, { ASSETS_SECRET_STORE: 'vault' }, downKeychain).status().problem?.code).toBe(
-      'SECRETS-CHOICE',
+    expect(chooseSecretStore(dir, { ASSETS_SECRET_STORE: 'keychain' }, downKeychain).status().kind).toBe(
+      'keychain',
     );
+    expect(
+      chooseSecretStore(dir, { ASSETS_SECRET_STORE: 'vault' }, downKeychain).status().problem?.code,
+    ).toBe('SECRETS-CHOICE');
   });
 });

@@ -108,7 +108,8 @@ export function createRelaySync(o: RelaySyncOptions) {
         tell();
         return;
       }
-      const r = await pull(c.value, o.waitS ?? RELAY_MAX_WAIT_S, signal);
+      // A first answer at once (connected, what waits), then long polls that return when a lead comes.
+      const r = await pull(c.value, connected ? (o.waitS ?? RELAY_MAX_WAIT_S) : 0, signal);
       if (signal.aborted) return;
       if (r.ok) {
         failures = 0;
