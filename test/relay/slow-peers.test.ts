@@ -68,3 +68,19 @@ it('keeps a long poll open past the request deadline: the deadline is for receiv
   expect(feed.status).toBe(200);
   expect(feed.json.deliveries).toEqual([]);
 });
+
+it('with 300 idle sockets open, closes the oldest ones and still takes deliveries and long polls', async () => {
+  const relay = await r.start({ dataDir: r.dir() });
+  const idle = Array.from({ length: 300 }, () => open(relay));
+  // The server closes 44 of them (over its 256), which shows it counted them all.
+  await new Promise<void>((resolve) => {
+    let n = 0;
+    for (const s of idle) s.once('close', () => ++n === 44 && resolve());
+  });
+  const body = leadBody(9_001);
+  expect(
+    (await deliver(relay.webhookUrl, body, { 'x-service-signature': signBody(body, SECRET) })).status,
+  ).toBe(200);
+  expect((await readFeed(relay, 'after=0')).json.deliveries).toHaveLength(1);
+  expect(idle.filter((s) => !s.destroyed).length).toBeLessThanOrEqual(256);
+});
