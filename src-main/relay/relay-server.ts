@@ -17,11 +17,11 @@ import { type GuardLimits, guardConnections } from '../shared-node/connection-gu
 import { makePrivateDir } from '../shared-node/private-files';
 import {
   DEFAULT_MAX_BODY_BYTES,
-  declaredTooLarge,
   RECEIVER_LIMITS,
-  readBodyWithin,
+  readBodyOr413,
   receiverServerOptions,
   replyJson,
+  replyNotALead,
 } from '../shared-node/webhook-limits';
 import { groupCommit } from './group-commit';
 import { openRelayDatabase } from './relay-db';
@@ -118,15 +118,8 @@ export async function startRelay(o: RelayOptions): Promise<RunningRelay> {
 
   async function onHook(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (req.method !== 'POST') return onlyMethod(res, 'POST');
-    if (declaredTooLarge(req, limit)) {
-      res.setHeader('connection', 'close');
-      return replyJson(res, 413, { ok: false, error: `The body is over ${limit} bytes.` });
-    }
-    const raw = await readBodyWithin(req, limit);
-    if (raw === null) {
-      res.setHeader('connection', 'close');
-      return replyJson(res, 413, { ok: false, error: `The body is over ${limit} bytes.` });
-    }
+    const raw = await readBodyOr413(req, res, limit);
+    if (raw === null) return;
     const signature = header(req, SIGNATURE_HEADER)?.trim() ?? null;
     // The relay cannot check the HMAC (it has no secret), but an unsigned delivery could never pass a desk.
     if (!signature || !SIGNATURE_FORMAT.test(signature))
@@ -135,12 +128,7 @@ export async function startRelay(o: RelayOptions): Promise<RunningRelay> {
         error: 'The X-Service-Signature header is missing or not sha256=<64 hex>.',
       });
     const parsed = parseLeadDelivery(raw.toString('utf8'));
-    if (!parsed.ok)
-      return replyJson(res, parsed.code === 'SHAPE' ? 422 : 400, {
-        ok: false,
-        error: parsed.message,
-        ...(parsed.field ? { field: parsed.field } : {}),
-      });
+    if (!parsed.ok) return replyNotALead(res, parsed);
     let result: { seq: number; duplicate: boolean };
     try {
       result = await storeDelivery({
@@ -200,11 +188,8 @@ export async function startRelay(o: RelayOptions): Promise<RunningRelay> {
 
   async function onMarks(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (req.method !== 'POST') return onlyMethod(res, 'POST');
-    const raw = declaredTooLarge(req, MARKS_BODY_LIMIT) ? null : await readBodyWithin(req, MARKS_BODY_LIMIT);
-    if (raw === null) {
-      res.setHeader('connection', 'close');
-      return replyJson(res, 413, { ok: false, error: `The body is over ${MARKS_BODY_LIMIT} bytes.` });
-    }
+    const raw = await readBodyOr413(req, res, MARKS_BODY_LIMIT);
+    if (raw === null) return;
     let json: unknown;
     try {
       json = JSON.parse(raw.toString('utf8'));

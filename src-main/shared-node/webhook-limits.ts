@@ -69,8 +69,39 @@ export function readBodyWithin(req: IncomingMessage, limit: number): Promise<Buf
   });
 }
 
-/** The declared or actual size is over the limit: 413, and the connection closes (the rest is not read). */
+/** The declared size is over the limit. */
 export function declaredTooLarge(req: IncomingMessage, limit: number): boolean {
   const declared = Number(req.headers['content-length']);
   return Number.isFinite(declared) && declared > limit;
+}
+
+/**
+ * The body, or null once 413 was answered (declared or actual size over `limit`; the
+ * connection closes, the rest is not read).
+ */
+export async function readBodyOr413(
+  req: IncomingMessage,
+  res: ServerResponse,
+  limit: number,
+): Promise<Buffer | null> {
+  const raw = declaredTooLarge(req, limit) ? null : await readBodyWithin(req, limit);
+  if (raw !== null) return raw;
+  res.setHeader('connection', 'close');
+  replyJson(res, 413, { ok: false, error: `The body is over ${limit} bytes.` });
+  return null;
+}
+
+/**
+ * A body that is no lead delivery: not JSON is 400, a field of the wrong shape is 422 and names it.
+ * Both are refusals the service does not retry: the same bytes would be refused again.
+ */
+export function replyNotALead(
+  res: ServerResponse,
+  failure: { code: 'NOT-JSON' | 'SHAPE'; field: string | null; message: string },
+): void {
+  replyJson(res, failure.code === 'SHAPE' ? 422 : 400, {
+    ok: false,
+    error: failure.message,
+    ...(failure.field ? { field: failure.field } : {}),
+  });
 }

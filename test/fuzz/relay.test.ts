@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type RunningRelay, startRelay } from '../../src-main/relay/relay-server';
 import { deliver, leadBody, readFeed, signBody } from '../relay/helpers';
-import { jsonBodyArb, requestArb } from './http-arbitraries';
+import { jsonBodyArb, leadDeliveryArb, requestArb } from './http-arbitraries';
 import { getStatus } from './raw-client';
 import { fuzz, summary } from './run-fuzz';
 
@@ -28,21 +28,6 @@ afterAll(async () => {
   await relay.close();
   rmSync(dir, { recursive: true, force: true });
 });
-
-const leadLike = fc
-  .record({
-    event: fc.constantFrom('LEAD-CAPTURED', 'HANDOFF-REQUESTED', 'OTHER', '', 5),
-    bot: fc.oneof(fc.record({ id: fc.integer(), name: fc.string() }), fc.jsonValue()),
-    lead: fc.oneof(
-      fc.record({ name: fc.oneof(fc.string(), fc.jsonValue()), email: fc.string(), phone: fc.string() }),
-      fc.jsonValue(),
-    ),
-    conversation: fc.oneof(
-      fc.record({ id: fc.oneof(fc.integer(), fc.constantFrom(2 ** 53, -1, 0, 1.5, '7', null)) }),
-      fc.jsonValue(),
-    ),
-  })
-  .map((o) => Buffer.from(JSON.stringify(o)));
 
 const markLike = fc
   .record({
@@ -89,7 +74,11 @@ it('answers thousands of generated requests without a 5xx and keeps taking and h
         { 'Content-Type': 'application/json' },
         { Authorization: 'Bearer rlt_wrong' },
       ],
-      bodies: fc.oneof(leadLike, markLike, jsonBodyArb(['event', 'bot', 'lead', 'conversation', 'marks'])),
+      bodies: fc.oneof(
+        leadDeliveryArb,
+        markLike,
+        jsonBodyArb(['event', 'bot', 'lead', 'conversation', 'marks']),
+      ),
       sign,
     }),
     numRuns: 300,

@@ -4,11 +4,11 @@ import { SIGNATURE_HEADER } from '../../../src-shared/api/knowledge';
 import { type GuardLimits, guardConnections } from '../../shared-node/connection-guard';
 import {
   DEFAULT_MAX_BODY_BYTES,
-  declaredTooLarge,
   RECEIVER_LIMITS,
-  readBodyWithin,
+  readBodyOr413,
   receiverServerOptions,
   replyJson as reply,
+  replyNotALead,
 } from '../../shared-node/webhook-limits';
 import type { LeadsStore, StoredLead } from './leads-store';
 import { parseLeadDelivery } from './payload';
@@ -65,15 +65,8 @@ export function startLeadReceiver(options: ReceiverOptions): Promise<RunningRece
       res.setHeader('allow', 'POST');
       return reply(res, 405, { ok: false, error: 'The lead webhook accepts POST only.' });
     }
-    if (declaredTooLarge(req, limit)) {
-      res.setHeader('connection', 'close');
-      return reply(res, 413, { ok: false, error: `The body is over ${limit} bytes.` });
-    }
-    const raw = await readBodyWithin(req, limit);
-    if (raw === null) {
-      res.setHeader('connection', 'close');
-      return reply(res, 413, { ok: false, error: `The body is over ${limit} bytes.` });
-    }
+    const raw = await readBodyOr413(req, res, limit);
+    if (raw === null) return;
     const header = req.headers[SIGNATURE_HEADER];
     const signer = whichSecretSigned(raw, Array.isArray(header) ? header[0] : header, options.keys());
     if (!signer) {
@@ -84,14 +77,7 @@ export function startLeadReceiver(options: ReceiverOptions): Promise<RunningRece
       });
     }
     const parsed = parseLeadDelivery(raw.toString('utf8'));
-    // Not JSON is 400; a field of the wrong shape is 422 and names it. Both are refusals the service
-    // does not retry: the same bytes would be refused again.
-    if (!parsed.ok)
-      return reply(res, parsed.code === 'SHAPE' ? 422 : 400, {
-        ok: false,
-        error: parsed.message,
-        ...(parsed.field ? { field: parsed.field } : {}),
-      });
+    if (!parsed.ok) return replyNotALead(res, parsed);
     let result: ReturnType<LeadsStore['insert']>;
     try {
       result = options.store.insert(signer.botId, parsed.lead, raw.toString('utf8'));
