@@ -1,4 +1,3 @@
-import { request } from 'undici';
 import {
   RELAY_FEED_PATH,
   RELAY_MARKS_PATH,
@@ -7,6 +6,7 @@ import {
   type RelayMarkInput,
 } from '../../../../src-shared/api/relay';
 import { type AppError, appError, err, ok, type Result } from '../../../../src-shared/errors';
+import { httpJson } from '../../service/http-json';
 
 /** How a desk reaches its relay: plain requests with the read token; errors are values. */
 export interface RelayEndpoint {
@@ -17,49 +17,38 @@ export interface RelayEndpoint {
 async function call(
   e: RelayEndpoint,
   path: string,
-  init: { method: 'GET' | 'POST'; body?: string; waitS?: number; signal?: AbortSignal },
+  init: { method: 'GET' | 'POST'; json?: unknown; waitS?: number; signal?: AbortSignal },
 ): Promise<Result<unknown, AppError>> {
-  // A long poll is held up to waitS by the relay: the timers leave room for that and a slow link.
-  const timeoutMs = ((init.waitS ?? 0) + 15) * 1000;
-  let res: Awaited<ReturnType<typeof request>>;
-  try {
-    res = await request(`${e.url}${path}`, {
-      method: init.method,
-      headers: {
-        authorization: `Bearer ${e.token}`,
-        ...(init.body ? { 'content-type': 'application/json' } : {}),
-      },
-      ...(init.body ? { body: init.body } : {}),
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-      ...(init.signal ? { signal: init.signal } : {}),
-    });
-  } catch (error) {
-    if (init.signal?.aborted) return err(appError('RELAY-STOPPED', 'Stopped.'));
-    const code = (error as { code?: string }).code ?? (error as Error).message;
-    return err(appError('RELAY-UNREACHABLE', `The relay at ${e.url} could not be reached (${code}).`));
+  const r = await httpJson({
+    url: `${e.url}${path}`,
+    method: init.method,
+    headers: { authorization: `Bearer ${e.token}` },
+    ...(init.json !== undefined ? { json: init.json } : {}),
+    signal: init.signal,
+    // A long poll is held up to waitS by the relay: the limit leaves room for that and a slow link.
+    timeoutMs: ((init.waitS ?? 0) + 15) * 1000,
+  });
+  if (!r.ok) {
+    if (r.error.code === 'ABORTED') return err(appError('RELAY-STOPPED', 'Stopped.'));
+    return err(
+      appError('RELAY-UNREACHABLE', `The relay at ${e.url} could not be reached (${r.error.reason}).`),
+    );
   }
-  const text = await res.body.text().catch(() => '');
-  if (res.statusCode === 401)
+  const { status, json } = r.value;
+  if (status === 401)
     return err(
       appError('RELAY-TOKEN-REFUSED', `The relay at ${e.url} refused the read token: paste the current one.`),
     );
-  if (res.statusCode === 404)
+  if (status === 404)
     return err(
       appError('RELAY-NOT-A-RELAY', `${e.url} answered 404: is this the relay's address (no path after it)?`),
     );
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = null;
-  }
-  if (res.statusCode >= 400) {
-    const msg = (json as { error?: unknown } | null)?.error;
+  if (status >= 400) {
+    const msg = (json as { error?: unknown } | undefined)?.error;
     return err(
       appError(
-        res.statusCode >= 500 || res.statusCode === 429 ? 'RELAY-UNAVAILABLE' : 'RELAY-REFUSED',
-        `The relay answered ${res.statusCode}${typeof msg === 'string' ? `: ${msg}` : ''}.`,
+        status >= 500 || status === 429 ? 'RELAY-UNAVAILABLE' : 'RELAY-REFUSED',
+        `The relay answered ${status}${typeof msg === 'string' ? `: ${msg}` : ''}.`,
       ),
     );
   }
@@ -87,6 +76,6 @@ export async function fetchFeed(
 }
 
 export async function sendMarks(e: RelayEndpoint, marks: RelayMarkInput[]): Promise<Result<void, AppError>> {
-  const r = await call(e, RELAY_MARKS_PATH, { method: 'POST', body: JSON.stringify({ marks }) });
+  const r = await call(e, RELAY_MARKS_PATH, { method: 'POST', json: { marks } });
   return r.ok ? ok(undefined) : r;
 }

@@ -1,6 +1,8 @@
 import { RELAY_MAX_WAIT_S } from '../../../../src-shared/api/relay';
 import type { RelayView } from '../../../../src-shared/contract/leads';
 import { type AppError, appError, err, ok, type Result } from '../../../../src-shared/errors';
+import { type Clock, realClock } from '../../service/clock';
+import { backoffDelayMs, RELAY_PULL_BACKOFF } from '../../service/retry-policy';
 import type { StoredLead } from '../leads-store';
 import { fetchFeed, sendMarks } from './relay-http';
 import type { Applied, RelayInbox } from './relay-inbox';
@@ -12,23 +14,11 @@ export interface RelaySyncOptions {
   onLeads(added: StoredLead[], changed: StoredLead[]): void;
   onState?(view: RelayView): void;
   log?(line: string): void;
-  /** Abortable wait between failed pulls (tests pass a fake). */
-  sleep?(ms: number, signal: AbortSignal): Promise<void>;
+  /** Waits between failed pulls (tests pass a fake clock). */
+  clock?: Clock;
   /** How long the relay may hold a pull open (seconds; default the relay's maximum). */
   waitS?: number;
 }
-
-/** After a failed pull: 1, 2, 5, 15, 30 s, then every 60 s (a relay back up is noticed within a minute). */
-const BACKOFF_MS = [1_000, 2_000, 5_000, 15_000, 30_000, 60_000];
-
-const realSleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(t);
-      resolve();
-    });
-  });
 
 export interface PullSummary {
   added: number;
@@ -44,7 +34,7 @@ export interface PullSummary {
  */
 export function createRelaySync(o: RelaySyncOptions) {
   const log = o.log ?? (() => {});
-  const sleep = o.sleep ?? realSleep;
+  const clock = o.clock ?? realClock;
   let running: AbortController | null = null;
   let loop: Promise<void> | null = null;
   let connected = false;
@@ -123,7 +113,8 @@ export function createRelaySync(o: RelaySyncOptions) {
       lastError = r.error;
       log(`leads relay: ${r.error.message}`);
       tell();
-      await sleep(BACKOFF_MS[Math.min(failures++, BACKOFF_MS.length - 1)]!, signal);
+      // A timer that outlives a call: its wait from the policy table, not a loop of the pacer's.
+      await clock.sleep(backoffDelayMs(++failures, RELAY_PULL_BACKOFF), signal).catch(() => {});
     }
   }
 
