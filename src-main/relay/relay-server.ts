@@ -92,6 +92,7 @@ export async function startRelay(o: RelayOptions): Promise<RunningRelay> {
   const keys = loadOrCreateKeys(db, { newReadToken: o.newReadToken ?? false });
   const store = createRelayStore(db, now);
   const waiters = new Set<() => void>();
+  let closed = false;
   const wakeAll = () => {
     for (const w of [...waiters]) w();
   };
@@ -167,7 +168,8 @@ export async function startRelay(o: RelayOptions): Promise<RunningRelay> {
     const read = () => store.feed(after as number, Math.max(1, max as number));
     let feed = read();
     const empty = feed.deliveries.length === 0 && feed.marks.length === 0;
-    if (empty && (wait as number) > 0 && waiters.size < (o.maxWaiters ?? 256)) {
+    // Closing: answer at once, so a poll that came on a kept-alive connection does not hold the stop.
+    if (empty && !closed && (wait as number) > 0 && waiters.size < (o.maxWaiters ?? 256)) {
       await new Promise<void>((resolve) => {
         const done = () => {
           waiters.delete(done);
@@ -288,7 +290,6 @@ export async function startRelay(o: RelayOptions): Promise<RunningRelay> {
   const host = address.address.includes(':') ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
   const base = (o.publicUrl ?? url).replace(/\/+$/, '');
-  let closed = false;
   return {
     url,
     webhookUrl: `${base}${RELAY_HOOK_PREFIX}${keys.webhookSecret}`,
