@@ -27,7 +27,7 @@ it('keeps handled leads handled, with the time of that change, and the open ones
     expect(
       after
         .prepare(
-          'SELECT conversation_id, handled_at, handled_by, handled_changed_at, mark_unsent, relay_seq FROM leads ORDER BY conversation_id',
+          'SELECT conversation_id, handled_at, handled_by, handled_changed_at, handled_changed_by, mark_unsent, relay_seq FROM leads ORDER BY conversation_id',
         )
         .all(),
     ).toEqual([
@@ -36,6 +36,7 @@ it('keeps handled leads handled, with the time of that change, and the open ones
         handled_at: '2025-01-02T10:00:00.000Z',
         handled_by: null,
         handled_changed_at: '2025-01-02T10:00:00.000Z',
+        handled_changed_by: null,
         mark_unsent: 0,
         relay_seq: null,
       },
@@ -44,6 +45,7 @@ it('keeps handled leads handled, with the time of that change, and the open ones
         handled_at: null,
         handled_by: null,
         handled_changed_at: null,
+        handled_changed_by: null,
         mark_unsent: 0,
         relay_seq: null,
       },

@@ -9,8 +9,9 @@ export interface StoredLead extends ParsedLead {
   handledAt: string | null;
   /** The desk (person) that marked it handled. */
   handledBy: string | null;
-  /** When the handled state last changed, on whichever desk: the latest change wins. */
+  /** When and by which desk the handled state last changed: the latest change wins. */
   handledChangedAt: string | null;
+  handledChangedBy: string | null;
   /** This desk's change has not reached the relay yet. */
   markUnsent: boolean;
 }
@@ -22,11 +23,20 @@ export interface HandledMark {
   at: string;
 }
 
-/** Last writer wins: the later change, and between two at the same instant the greater desk name. */
-export const markIsNewer = (m: HandledMark, l: Pick<StoredLead, 'handledChangedAt' | 'handledBy'>) =>
-  l.handledChangedAt === null ||
-  m.at > l.handledChangedAt ||
-  (m.at === l.handledChangedAt && m.by > (l.handledBy ?? ''));
+/**
+ * Last writer wins: the later change; between two at the same instant, the greater desk name, then
+ * "handled" over "open". A total order, so every desk ends in the same state whatever order the
+ * marks arrive in.
+ */
+export const markIsNewer = (
+  m: HandledMark,
+  l: Pick<StoredLead, 'handledChangedAt' | 'handledChangedBy' | 'handledAt'>,
+) => {
+  if (l.handledChangedAt === null || m.at > l.handledChangedAt) return true;
+  if (m.at < l.handledChangedAt) return false;
+  const by = l.handledChangedBy ?? '';
+  return m.by > by || (m.by === by && m.handled && l.handledAt === null);
+};
 
 interface LeadRow {
   id: number;
@@ -47,6 +57,7 @@ interface LeadRow {
   handled_at: string | null;
   handled_by: string | null;
   handled_changed_at: string | null;
+  handled_changed_by: string | null;
   mark_unsent: number;
 }
 
@@ -69,6 +80,7 @@ const toLead = (r: LeadRow): StoredLead => ({
   handledAt: r.handled_at,
   handledBy: r.handled_by,
   handledChangedAt: r.handled_changed_at,
+  handledChangedBy: r.handled_changed_by,
   markUnsent: r.mark_unsent === 1,
 });
 
@@ -186,8 +198,9 @@ export function createLeadsStore(db: Db) {
       const lead = this.get(id);
       if (!lead || !markIsNewer(m, lead)) return null;
       prep(
-        `UPDATE leads SET handled_at = ?, handled_by = ?, handled_changed_at = ?, mark_unsent = 0 WHERE id = ?`,
-      ).run(m.handled ? m.at : null, m.handled ? m.by : null, m.at, id);
+        `UPDATE leads SET handled_at = ?, handled_by = ?, handled_changed_at = ?, handled_changed_by = ?,
+         mark_unsent = 0 WHERE id = ?`,
+      ).run(m.handled ? m.at : null, m.handled ? m.by : null, m.at, m.by, id);
       return this.get(id);
     },
     /** Leads whose latest change was made here and has not reached the relay. */

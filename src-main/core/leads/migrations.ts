@@ -43,14 +43,15 @@ export const LEADS_MIGRATIONS: Migration[] = [
   {
     id: 210,
     name: 'leads through a relay: handled by whom, cursor, rejected deliveries',
-    // handled_changed_at is the time of the change that set handled_at/handled_by (the latest wins,
-    // whichever desk made it); mark_unsent says this desk's change has not reached the relay yet.
+    // handled_changed_at/_by are the time and desk of the change that set handled_at/handled_by (the
+    // latest wins, whichever desk made it; marking open is a change too, with no handled_by); mark_unsent says this desk's change has not reached the relay yet.
     // A relay's address and desk name are not secret; its read token is in the keychain. The cursor
     // is per relay address, so pointing at another relay reads it from its start. Rejected deliveries
     // keep their bytes: they are checked again when a bot's signing secret is added or changed.
     up: `
       ALTER TABLE leads ADD COLUMN handled_by TEXT;
       ALTER TABLE leads ADD COLUMN handled_changed_at TEXT;
+      ALTER TABLE leads ADD COLUMN handled_changed_by TEXT;
       ALTER TABLE leads ADD COLUMN mark_unsent INTEGER NOT NULL DEFAULT 0;
       ALTER TABLE leads ADD COLUMN relay_seq INTEGER;
       UPDATE leads SET handled_changed_at = handled_at WHERE handled_at IS NOT NULL;

@@ -223,7 +223,7 @@ export function createRelayInbox(db: Db, store: LeadsStore, keys: () => readonly
             botId: lead.remoteBotId ?? 0,
             conversationId: lead.conversationId,
             handled: lead.handledAt !== null,
-            by: lead.handledBy ?? deskName,
+            by: lead.handledChangedBy ?? deskName,
             at: lead.handledChangedAt,
           },
           secret,
