@@ -139,4 +139,9 @@ export const leadsEvents = {
   'leads.changed': LeadViewSchema,
   'leads.receiver': ReceiverViewSchema,
   'leads.relay': RelayViewSchema,
+  /**
+   * Many leads at once (a desk catching up with its relay): one event instead of one `leads.new`
+   * each, so the list reloads once and the desktop shows one notification, not a hundred.
+   */
+  'leads.arrived': z.object({ count: z.number().int().positive() }),
 } as const;

@@ -389,6 +389,13 @@ describe('native notifications', () => {
     ]);
   });
 
+  it('show a catch-up through the relay as one notification, not one per lead', () => {
+    expect(noticeFor({ event: 'leads.arrived', payload: { count: 40 } })).toMatchObject({
+      title: '40 new leads',
+      urgency: 'normal',
+    });
+  });
+
   it('stay quiet when turned off in Settings, where unsupported, and for other events', () => {
     shown.length = 0;
     settings.notifications = false;

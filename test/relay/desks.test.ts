@@ -63,7 +63,11 @@ describe.each(STORES)('desks pulling from one relay, secrets in %s', (_label, ma
   const stores: (SecretStore & { cleanup?(): void })[] = [];
   let relay: RunningRelay;
 
-  async function openDesk(name: string, withSecret = true): Promise<Desk> {
+  async function openDesk(
+    name: string,
+    withSecret = true,
+    onLeadsArrived?: (n: number) => void,
+  ): Promise<Desk> {
     const dir = mkdtempSync(join(tmpdir(), 'desk-'));
     dirs.push(dir);
     const secrets = makeStore(dir);
@@ -80,6 +84,7 @@ describe.each(STORES)('desks pulling from one relay, secrets in %s', (_label, ma
       onLead: (l) => added.push(l),
       onChanged: (l) => changed.push(l),
       onRelay: (v) => states.push(v),
+      ...(onLeadsArrived ? { onLeadsArrived } : {}),
       receiver: { port: 0 },
       relayWaitS: 20,
     });
@@ -177,6 +182,16 @@ describe.each(STORES)('desks pulling from one relay, secrets in %s', (_label, ma
       [base + 2, null],
       [base + 4, 'Bilal'],
     ]);
+  });
+
+  it('a desk catching up announces many leads as one arrival, and lists them all', async () => {
+    for (let i = 1; i <= 4; i++) await post(5000 + i);
+    const arrived = arrivals<number>();
+    const e = await openDesk('Esha', true, (n) => arrived.push(n));
+    await arrived.until((all) => all.length === 1);
+    expect(arrived.seen).toEqual([e.leads.list().length]);
+    expect(e.leads.list().length).toBeGreaterThanOrEqual(4);
+    expect(e.added.seen).toEqual([]);
   });
 
   it('a desk without the secret refuses every delivery, then takes them when the secret is added', async () => {

@@ -21,6 +21,7 @@ function servicesOf(ctx: AppContext) {
       secrets: ctx.secrets,
       botIds: () => botIds(ctx.db),
       onLead: (lead) => ctx.bus.emit('leads.new', lead),
+      onLeadsArrived: (count) => ctx.bus.emit('leads.arrived', { count }),
       onChanged: (lead) => ctx.bus.emit('leads.changed', lead),
       onReceiver: (view) => ctx.bus.emit('leads.receiver', view),
       onRelay: (view) => ctx.bus.emit('leads.relay', view),

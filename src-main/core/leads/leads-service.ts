@@ -30,6 +30,8 @@ export interface LeadsServiceOptions {
   /** Local ids of the configured bots, whose signing secrets the receiver accepts. */
   botIds: () => readonly number[];
   onLead: (lead: LeadView) => void;
+  /** More than a few leads came in one pull (a catch-up): said once instead of `onLead` each. */
+  onLeadsArrived?: (count: number) => void;
   /** A lead's handled state changed on another desk (through the relay). */
   onChanged?: (lead: LeadView) => void;
   onReceiver?: (view: ReceiverView) => void;
@@ -46,6 +48,9 @@ export interface LeadsServiceOptions {
 /** 127.0.0.0/8, ::1 and localhost: a receiver there is reached only from this machine (a tunnel). */
 export const isLoopbackHost = (host: string) =>
   /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) || host === '::1' || host === '[::1]' || host === 'localhost';
+
+/** Past this many leads in one pull, they are announced as one arrival. */
+const CATCH_UP_AT = 3;
 
 const DEFAULTS: ReceiverConfig = { host: '127.0.0.1', port: 0, path: DEFAULT_RECEIVER_PATH };
 
@@ -76,11 +81,15 @@ export function createLeadsService(o: LeadsServiceOptions) {
   const log = o.log ?? (() => {});
   const relayConfig = relaySettings(o.db, o.secrets, o.env ?? {});
   const inbox = createRelayInbox(o.db, store, () => signing.all());
+  const announce = (added: StoredLead[]) => {
+    if (added.length > CATCH_UP_AT && o.onLeadsArrived) o.onLeadsArrived(added.length);
+    else for (const l of added) o.onLead(toLeadView(l));
+  };
   const relay = createRelaySync({
     settings: relayConfig,
     inbox,
     onLeads: (added, changed) => {
-      for (const l of added) o.onLead(toLeadView(l));
+      announce(added);
       for (const l of changed) o.onChanged?.(toLeadView(l));
     },
     onState: (v) => o.onRelay?.(v),
@@ -91,7 +100,7 @@ export function createLeadsService(o: LeadsServiceOptions) {
   signing.onChange(() => {
     try {
       const added = inbox.recheck();
-      for (const l of added) o.onLead(toLeadView(l));
+      announce(added);
       if (added.length) o.onRelay?.(relay.view());
     } catch (error) {
       log(`leads: checking refused deliveries again failed: ${(error as Error).message}`);
