@@ -37,7 +37,8 @@ it('pulls from the relay first, then lists, searches and exports what is verifie
   const csv = await runCli(['leads', '--csv', '--no-pull', '--data-dir', dataDir], env);
   expect(csv.stdout.split('\r\n')[0]).toMatch(/^received_at,event,handoff,name,/);
   expect(csv.stdout).toContain('Asha Rao');
-});
+  // Four CLI processes: over a minute beside the whole suite on a busy machine.
+}, 180_000);
 
 it('says what is wrong: flags that exclude each other, a relay that refuses the token, a relay flag', async () => {
   expect((await runCli(['leads', '--csv', '--json', '--data-dir', dataDir], env)).code).toBe(2);
@@ -54,4 +55,4 @@ it('says what is wrong: flags that exclude each other, a relay that refuses the 
   const badPort = await runCli(['relay', '--port', 'eighty']);
   expect(badPort.code).toBe(2);
   expect(badPort.stderr).toMatch(/--port must be a whole number/);
-});
+}, 180_000);
