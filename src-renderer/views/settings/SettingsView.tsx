@@ -10,6 +10,7 @@ import { ViewHeader } from '../../components/ViewHeader';
 import { orToast, useUi } from '../../stores/ui-store';
 import { BandwidthSettings } from './BandwidthSettings';
 import { ForesightSettings } from './ForesightSettings';
+import { SecretStoreSettings } from './SecretStoreSettings';
 
 export function SettingsView() {
   const settings = useUi((s) => s.settings);
@@ -49,6 +50,7 @@ export function SettingsView() {
           </label>
         </section>
         <ForesightSettings settings={settings} save={save} />
+        <SecretStoreSettings />
         <section className="card stack">
           <h2>App</h2>
           <label className="row">
