@@ -11,6 +11,7 @@ import { linksCommands } from './links';
 import { officeCommands, officeEvents } from './office';
 import { remoteIndexCommands, remoteIndexEvents } from './remote-index';
 import { sandboxCommands } from './sandbox';
+import { secretsCommands, secretsEvents } from './secrets';
 import { sessionCommands, sessionEvents } from './session';
 import { settingsCommands, settingsEvents } from './settings';
 import { syncCommands, syncEvents } from './sync';
@@ -35,6 +36,7 @@ export const commands = {
   ...urlImportCommands,
   ...linksCommands,
   ...officeCommands,
+  ...secretsCommands,
 } satisfies Record<string, CommandDef>;
 
 /** Every event the core pushes to the UI. */
@@ -49,6 +51,7 @@ export const events = {
   ...leadsEvents,
   ...urlImportEvents,
   ...officeEvents,
+  ...secretsEvents,
 } satisfies Record<string, z.ZodType>;
 
 export type Commands = typeof commands;

@@ -4,7 +4,8 @@ import type { AppError, Result } from '../../../src-shared/errors';
 import { makePrivateDir } from '../../shared-node/private-files';
 import { openDatabase } from '../../shared-node/sqlite';
 import { createRemoteIndex } from '../remote-index/remote-index';
-import { osKeychain, type SecretStore } from '../secrets/keychain';
+import type { SecretStore } from '../secrets/keychain';
+import { chooseSecretStore, fixedSecrets } from '../secrets/secret-stores';
 import { serviceCache } from '../service/cache';
 import { SANDBOX_CACHE_SOURCE } from '../service/connection';
 import { closePools } from '../service/http-pool';
@@ -24,6 +25,7 @@ import { ignoredSection } from './sections/ignored-section';
 import { EXTRA_SECTIONS, type SectionFactory } from './sections/index';
 import { officeSection } from './sections/office-section';
 import { remoteFilesSection } from './sections/remote-files-section';
+import { secretsSection } from './sections/secrets-section';
 import { sessionSection } from './sections/session-section';
 import { settingsSection } from './sections/settings-section';
 import { syncSection } from './sections/sync-section';
@@ -91,6 +93,8 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
     onError: (name, e) =>
       log(`building the ${name} event failed: ${e instanceof Error ? e.message : String(e)}`),
   });
+  // The keychain, or the encrypted file the person chose (secret-stores.ts); a store given by a test as is.
+  const secrets = o.secrets ? fixedSecrets(o.secrets) : chooseSecretStore(o.dataDir, o.env ?? process.env);
   const settings = createSettingsStore(db);
   const serviceSettings = serviceSettingsStore(db);
   const meter = createRequestMeter();
@@ -99,7 +103,7 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
   const session = createSessionHolder({
     dataDir: o.dataDir,
     settings: serviceSettings,
-    secrets: o.secrets ?? osKeychain(),
+    secrets,
     env: o.env ?? process.env,
     requestsPerMinute: () => settings.get().requestsPerMinute,
     onRequest: () => meter.record(),
@@ -119,7 +123,8 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
   const ctx: AppContext = {
     dataDir: o.dataDir,
     db,
-    secrets: o.secrets ?? osKeychain(),
+    secrets,
+    env: o.env ?? process.env,
     bus,
     session,
     settings,
@@ -155,6 +160,7 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
     ignoredSection(runtime),
     settingsSection(ctx, runtime),
     ...(office ? [office] : []),
+    secretsSection(ctx, secrets),
   ];
   for (const make of [...EXTRA_SECTIONS, ...(o.sections ?? [])]) sections.push(await make(ctx));
   const dispatch = createDispatcher(sections, log);

@@ -36,6 +36,16 @@ export const BULK_DELETE_BACKOFF: BackoffPolicy = {
 };
 
 /**
+ * A desk's pull from its lead relay that failed (the relay down, the network gone): 1 s, 2 s, 4 s ...
+ * capped at a minute, never giving up (a relay back up is noticed within a minute).
+ */
+export const RELAY_PULL_BACKOFF: BackoffPolicy = {
+  baseMs: 1_000,
+  capMs: 60_000,
+  maxAttempts: Number.POSITIVE_INFINITY,
+};
+
+/**
  * The /me poll while the account refuses uploads (402): the first after 2 s, each next one up to twice
  * as long, up to `capMs` (the engine's `pausePollMs`, a minute): a top-up is seen within seconds, and a
  * long pause costs about one request a minute of the budget.

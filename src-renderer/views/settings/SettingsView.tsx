@@ -11,6 +11,7 @@ import { orToast, useUi } from '../../stores/ui-store';
 import { OfficeSettings } from '../office/OfficeSettings';
 import { BandwidthSettings } from './BandwidthSettings';
 import { ForesightSettings } from './ForesightSettings';
+import { SecretStoreSettings } from './SecretStoreSettings';
 
 export function SettingsView() {
   const settings = useUi((s) => s.settings);
@@ -50,6 +51,7 @@ export function SettingsView() {
           </label>
         </section>
         <ForesightSettings settings={settings} save={save} />
+        <SecretStoreSettings />
         <section className="card stack">
           <h2>App</h2>
           <label className="row">
