@@ -20,6 +20,14 @@ export interface DeskProcess {
  * A long-running `assets-sync sync DIR --json` desk: its own data folder, account key and `files` small
  * files; `prefix` runs it through another command (`ip netns exec NS`).
  */
+/** Every desk process started by a test file: `killLeftDesks` ends those a timed-out test left running. */
+const started = new Set<ChildProcess>();
+
+export function killLeftDesks(): void {
+  for (const c of started) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  started.clear();
+}
+
 export function startDeskProcess(o: {
   work: string;
   name: string;
@@ -46,6 +54,7 @@ export function startDeskProcess(o: {
   ];
   const cmd = o.prefix ? [...o.prefix, process.execPath, ...args] : [process.execPath, ...args];
   const child = spawn(cmd[0]!, cmd.slice(1), { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  started.add(child);
   const waiters: { n: number; resolve: () => void }[] = [];
   const d: DeskProcess = {
     child,

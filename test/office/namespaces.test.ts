@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startReferenceServer } from '../../src-main/reference-server/server';
-import { type DeskProcess, newKeys, startDeskProcess } from './desk-processes';
+import { type DeskProcess, killLeftDesks, newKeys, startDeskProcess } from './desk-processes';
 
 /**
  * Discovery among desks in separate network namespaces joined by a bridge (as three machines on one LAN):
@@ -66,6 +66,7 @@ describe.skipIf(reason !== null)(
       });
     });
     afterAll(async () => {
+      killLeftDesks();
       await server?.close();
       if (setUp) {
         for (const s of spaces) {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startReferenceServer } from '../../src-main/reference-server/server';
 import { runCli } from '../cli/run-cli';
-import { type DeskProcess, newKeys, startDeskProcess } from './desk-processes';
+import { type DeskProcess, killLeftDesks, newKeys, startDeskProcess } from './desk-processes';
 
 /**
  * Discovery among separate `assets-sync sync` processes of one machine, each path on its own: the local
@@ -22,6 +22,7 @@ describe('desks on one machine find each other', () => {
     keys = await newKeys(server, 3);
   });
   afterAll(async () => {
+    killLeftDesks();
     await server.close();
     rmSync(work, { recursive: true, force: true });
   });
