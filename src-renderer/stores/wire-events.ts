@@ -4,6 +4,7 @@ import { useIndexView } from '../views/files/index-store';
 import { applyKbBots, applyKbSnapshot } from '../views/kb/kb-store';
 import { applyLeadChanged, applyLeadsArrived, applyNewLead, applyReceiver } from '../views/leads/leads-store';
 import { applyRelay } from '../views/leads/relay/relay-store';
+import { useOffice } from '../views/office/office-store';
 import { useAccount } from './account-store';
 import { useClock } from './clock-store';
 import { useFiles } from './files-store';
@@ -43,6 +44,9 @@ export function wireEvents(core: CoreApi): () => void {
         break;
       case 'sync.changed':
         useSync.setState({ overview: e.payload });
+        break;
+      case 'office.changed':
+        useOffice.setState({ status: e.payload });
         break;
       case 'sync.queue':
         useSync.setState({ queue: e.payload });

@@ -8,6 +8,7 @@ import { ignoredCommands } from './ignored';
 import { kbCommands, kbEvents } from './kb';
 import { leadsCommands, leadsEvents } from './leads';
 import { linksCommands } from './links';
+import { officeCommands, officeEvents } from './office';
 import { remoteIndexCommands, remoteIndexEvents } from './remote-index';
 import { sandboxCommands } from './sandbox';
 import { secretsCommands, secretsEvents } from './secrets';
@@ -34,6 +35,7 @@ export const commands = {
   ...dryRunCommands,
   ...urlImportCommands,
   ...linksCommands,
+  ...officeCommands,
   ...secretsCommands,
 } satisfies Record<string, CommandDef>;
 
@@ -48,6 +50,7 @@ export const events = {
   ...kbEvents,
   ...leadsEvents,
   ...urlImportEvents,
+  ...officeEvents,
   ...secretsEvents,
 } satisfies Record<string, z.ZodType>;
 
@@ -99,6 +102,7 @@ export * from './files';
 export * from './ignored';
 export * from './kb';
 export * from './leads';
+export * from './office';
 export * from './remote-index';
 export * from './sandbox';
 export * from './session';

@@ -29,6 +29,8 @@ beforeAll(async () => {
     secrets: memorySecrets(),
     env: {},
     log: () => {},
+    // A desk of the office: its commands are fuzzed too (its folder of desks kept to this test).
+    office: true,
   });
 });
 afterAll(async () => {

@@ -1,9 +1,18 @@
 import { resolve, sep } from 'node:path';
 import { invalidBucketMessage, isValidBucket } from '../../../src-shared/domain/bucket';
+import { officeSentence } from '../../../src-shared/domain/office-text';
 import { formatIstTime } from '../../../src-shared/domain/time-format';
 import { appError, ok } from '../../../src-shared/errors';
-import { createSyncEngine, type SettledSummary, savedBandwidth, serviceIdentity } from '../../core';
-import { EXIT, parseCommand, withConnection } from '../common';
+import {
+  createSyncEngine,
+  joinAsDesk,
+  type OfficeHandle,
+  type SettledSummary,
+  savedBandwidth,
+  serviceIdentity,
+  serviceSettingsStore,
+} from '../../core';
+import { type ConnectedSession, EXIT, parseCommand, type Session, withConnection } from '../common';
 import { forTerminal } from '../terminal-text';
 import { bandwidthOption, uploadLimitLine } from './sync-bwlimit';
 import { runDryRun } from './sync-dry-run';
@@ -70,6 +79,7 @@ export async function run(argv: string[]): Promise<number> {
     out.error(bandwidth.error);
     return EXIT.usage;
   }
+  const bw = bandwidth.value;
   if (values['dry-run'])
     return withConnection(common, out, (s) =>
       runDryRun(s, out, {
@@ -80,7 +90,41 @@ export async function run(argv: string[]): Promise<number> {
       }),
     );
 
-  return withConnection(common, out, async (s) => {
+  // A desk of the office from before its client is made: the client's budget is then the office's.
+  let office: OfficeHandle | null = null;
+  let officeSaid = '';
+  const joinTheOffice = (s: Session) => {
+    office = joinAsDesk({
+      dataDir: common.dataDir,
+      settings: serviceSettingsStore(s.state.db),
+      secrets: s.state.secrets,
+      program: 'sync',
+      log: (line) => out.note(line),
+      onChange: (st) => {
+        // Said when the office's shape changes (desks, mode), not at each new share.
+        const key = `${st.mode} ${st.desks} ${st.holder}`;
+        if (key === officeSaid) return;
+        officeSaid = key;
+        out.emit(null, { event: 'office', ...st });
+        if (!common.json && st.mode === 'office') out.note(officeSentence(st));
+      },
+    });
+  };
+  return withConnection(
+    common,
+    out,
+    async (s) => {
+      try {
+        return await syncWith(s);
+      } finally {
+        await (office as OfficeHandle | null)?.close();
+      }
+    },
+    process.env,
+    joinTheOffice,
+  );
+
+  async function syncWith(s: ConnectedSession): Promise<number> {
     let bucket = values.bucket;
     if (bucket === undefined) {
       const me = await s.client.me();
@@ -95,7 +139,7 @@ export async function run(argv: string[]): Promise<number> {
       // --once syncs DIR alone: the app's other folders wait for the app (or a run of their own).
       onlyFolder: once ? (f) => f.path === dir : null,
       contentDedupe: () => values.dedupe === true,
-      ...(bandwidth.value ? { bandwidth: bandwidth.value } : {}),
+      ...(bw ? { bandwidth: bw } : {}),
     });
     // With --once only DIR is reported: events of the app's other folders are left out.
     const ofDir = new Map<number, boolean>();
@@ -260,7 +304,7 @@ export async function run(argv: string[]): Promise<number> {
     if (summary.stopped) out.error(appError(summary.stopped.code, summary.stopped.message));
     if (!summary.allDone) return EXIT.failed;
     return unreadable.length ? EXIT.unreadable : EXIT.ok;
-  });
+  }
 }
 
 const isUnder = (path: string, dir: string) => path === dir || path.startsWith(`${dir}${sep}`);

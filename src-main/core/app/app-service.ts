@@ -23,6 +23,7 @@ import { duplicatesSection } from './sections/duplicates-section';
 import { filesSection } from './sections/files-section';
 import { ignoredSection } from './sections/ignored-section';
 import { EXTRA_SECTIONS, type SectionFactory } from './sections/index';
+import { officeSection } from './sections/office-section';
 import { remoteFilesSection } from './sections/remote-files-section';
 import { secretsSection } from './sections/secrets-section';
 import { sessionSection } from './sections/session-section';
@@ -43,6 +44,11 @@ export interface AppServiceOptions {
   sandboxRatePerMinute?: number;
   /** Engine waits (tests shorten them). */
   engine?: EngineTunables;
+  /**
+   * This app is a desk of the office (docs/office.md): the shells say so; tests that build many app services
+   * leave it out unless they test the office.
+   */
+  office?: boolean;
   /** Sections beyond the built-in and registered ones (tests). */
   sections?: SectionFactory[];
   log?: (line: string) => void;
@@ -140,6 +146,8 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
     void (live ? runtime.restart() : runtime.stop());
   });
 
+  // Before the session is restored: the first client's budget is then the office's.
+  const office = o.office ? officeSection(ctx) : null;
   const remoteFiles = remoteFilesSection(ctx);
   indexTouched = remoteFiles.touched;
   const sections: Section[] = [
@@ -151,6 +159,7 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
     duplicatesSection(ctx, runtime),
     ignoredSection(runtime),
     settingsSection(ctx, runtime),
+    ...(office ? [office] : []),
     secretsSection(ctx, secrets),
   ];
   for (const make of [...EXTRA_SECTIONS, ...(o.sections ?? [])]) sections.push(await make(ctx));

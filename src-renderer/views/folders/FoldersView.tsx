@@ -5,6 +5,7 @@ import { ViewHeader } from '../../components/ViewHeader';
 import { formatDuration } from '../../lib/format';
 import { useSync } from '../../stores/sync-store';
 import { orToast } from '../../stores/ui-store';
+import { OfficeLine } from '../office/OfficeLine';
 import { AddFolderForm } from './AddFolderForm';
 import { DuplicatesCard } from './DuplicatesCard';
 import { FolderCard } from './FolderCard';
@@ -34,6 +35,7 @@ export function FoldersView() {
             Requests {overview.budget.usedLastMinute}/{overview.budget.perMinute} a minute
           </span>
         ) : null}
+        <OfficeLine />
         {overview?.bandwidth && overview.bandwidth.kind !== 'off' ? (
           <span className="small muted" data-testid="bandwidth-in-force">
             {overview.bandwidth.text}

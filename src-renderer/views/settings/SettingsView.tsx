@@ -8,6 +8,7 @@ import { call } from '../../api/core-ref';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ViewHeader } from '../../components/ViewHeader';
 import { orToast, useUi } from '../../stores/ui-store';
+import { OfficeSettings } from '../office/OfficeSettings';
 import { BandwidthSettings } from './BandwidthSettings';
 import { ForesightSettings } from './ForesightSettings';
 import { SecretStoreSettings } from './SecretStoreSettings';
@@ -82,6 +83,7 @@ export function SettingsView() {
           </label>
         </section>
         <BandwidthSettings settings={settings} save={save} />
+        <OfficeSettings />
         <section className="card stack">
           <h2>Service</h2>
           <p className="muted small">
