@@ -56,7 +56,7 @@ function Sidebar() {
   const offline = useSync((s) => s.overview?.offline != null);
   const held = useSync((s) => s.overview?.held != null);
   const account = useAccount((s) => s.account);
-  // The core's state in words; failed files alone are counted ("3 need attention"), never "Up to date".
+  // The core's state in words; failed files alone are counted ("3 need attention"), never "In sync".
   const owes = (account?.value?.arrears.paise ?? 0) > 0;
   const label = offline
     ? 'Offline'

@@ -9,6 +9,7 @@ import { useSync } from '../stores/sync-store';
 import { useUi } from '../stores/ui-store';
 import { CheckNowButton } from './CheckNowButton';
 import { Icon } from './Icon';
+import { formatServiceTime, formatServiceTimeBare } from '../../src-shared/domain/time-format';
 
 /**
  * Across every view: what is held and what to do. Arrears and a closed account come from /me;
@@ -56,13 +57,15 @@ export function AccountBanner() {
     return (
       <Banner tone="danger" title={`Uploads paused: ${formatRupees(account.arrears.paise)} of rent unpaid`}>
         Files stay online and can be downloaded and deleted; new uploads wait in the queue.
-        {account.arrears.since ? ` In arrears since ${account.arrears.since}.` : ''}{' '}
-        {left !== undefined ? (
+        {account.arrears.since
+          ? ` In arrears since ${left !== undefined ? formatServiceTimeBare(account.arrears.since) : formatServiceTime(account.arrears.since)}.`
+          : ''}{' '}
+        {left !== undefined && account.arrears.deadline ? (
           <strong className="num" data-testid="banner-countdown">
             {left
               ? `${left} left before the account is closed`
               : 'The deadline has passed: the account closes'}{' '}
-            ({account.arrears.deadline}).
+            ({formatServiceTime(account.arrears.deadline)}).
           </strong>
         ) : null}{' '}
         Top up the wallet to cover the arrears; uploads resume by themselves. {recheck}{' '}

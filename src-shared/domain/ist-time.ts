@@ -104,4 +104,23 @@ export function utcOffsetText(minutes: number): string {
   return `UTC${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
 }
 
+/**
+ * A time the service or the app wrote down, as epoch ms: the service's IST form (`YYYY-MM-DD HH:MM`,
+ * with or without seconds) or ISO 8601 with its offset; null when neither.
+ */
+export function parseServiceTime(text: string | null | undefined): number | null {
+  if (!text) return null;
+  const ist = parseIst(text);
+  if (ist !== null) return ist;
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(text)) return null;
+  const iso = Date.parse(text);
+  return Number.isNaN(iso) ? null : iso;
+}
+
+/** ISO 8601 with IST's offset written out, `2026-11-25T07:24:00+05:30`: what a spreadsheet reads right. */
+export function formatIstIso(epochMs: number): string {
+  const p = istParts(epochMs);
+  return `${p.date}T${p.time}:${p.seconds}+05:30`;
+}
+
 export { DAY_MS };

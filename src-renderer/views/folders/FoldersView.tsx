@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { call } from '../../api/core-ref';
 import { Icon } from '../../components/Icon';
 import { ViewHeader } from '../../components/ViewHeader';
-import { formatDuration } from '../../lib/format';
+import { timeLeftText } from '../../../src-shared/domain/words';
 import { useSync } from '../../stores/sync-store';
 import { orToast } from '../../stores/ui-store';
 import { AddFolderForm } from './AddFolderForm';
@@ -18,6 +18,8 @@ export function FoldersView() {
     void useSync.getState().load();
   }, []);
   // Pause all is the engine's own pause (held USER-PAUSED, kept across restarts), or every folder paused.
+  // Time left is said only while files wait and may go: none queued, or held (money, Pause all), is no ETA.
+  const pending = overview?.folders.reduce((n, f) => n + f.counts.pending, 0) ?? 0;
   const allPaused =
     overview?.held?.code === 'USER-PAUSED' ||
     (!!overview?.folders.length && overview.folders.every((f) => f.paused));
@@ -39,9 +41,9 @@ export function FoldersView() {
             {overview.bandwidth.text}
           </span>
         ) : null}
-        {overview?.etaSeconds && overview.etaBound ? (
+        {overview?.etaSeconds && overview.etaBound && !overview.held && !overview.offline && pending > 0 ? (
           <span className="small muted" data-testid="eta-bound">
-            {formatDuration(overview.etaSeconds)} left (
+            {timeLeftText(overview.etaSeconds)} left (
             {overview.etaBound === 'requests' ? 'bound by the request limit' : 'bound by bandwidth'})
           </span>
         ) : null}

@@ -6,6 +6,13 @@ import { formatTime } from '../../lib/format';
 import { useUi } from '../../stores/ui-store';
 import { ContactLinks } from './ContactLinks';
 import { copyText } from './copy';
+import { formatServiceTime } from '../../../src-shared/domain/time-format';
+
+/** The webhook's event codes in words; the code stays in the tooltip and the whole delivery. */
+const EVENT_WORDS: Record<string, string> = {
+  'LEAD-CAPTURED': 'Lead captured',
+  'HANDOFF-REQUESTED': 'Asked for a person',
+};
 
 function Item({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -62,7 +69,7 @@ export function LeadDetail({ lead, onClose }: { lead: LeadView; onClose(): void 
         </Item>
         <Item label="Wants a person">{handoff ? 'Yes' : 'No'}</Item>
         <Item label="Event">
-          <span className="mono">{lead.event}</span>
+          <span title={lead.event}>{EVENT_WORDS[lead.event] ?? lead.event}</span>
         </Item>
         <Item label="Bot">{`${lead.botName} · ${lead.businessName}`}</Item>
         <Item label="Conversation">
@@ -71,7 +78,7 @@ export function LeadDetail({ lead, onClose }: { lead: LeadView; onClose(): void 
         <Item label="Visitor">
           <span className="mono">{lead.visitorRef}</span>
         </Item>
-        <Item label="Started">{`${lead.startedAt} IST (the service’s time)`}</Item>
+        <Item label="Started">{formatServiceTime(lead.startedAt)}</Item>
         <Item label="Received">{formatTime(Date.parse(lead.receivedAt))}</Item>
         <Item label="Handled">{lead.handledAt ? formatTime(Date.parse(lead.handledAt)) : 'Not yet'}</Item>
       </dl>

@@ -1,4 +1,5 @@
 import type { SandboxFaults, SandboxState } from '../../../../src-shared/contract/sandbox';
+import { plural } from '../../../../src-shared/domain/words';
 import { type AppError, appError, err, ok, type Result } from '../../../../src-shared/errors';
 import { sandboxRemoteBotId } from '../../kb/bots';
 import { SANDBOX_CLIENT_ID } from '../../service/sandbox';
@@ -107,7 +108,7 @@ export function sandboxSection(ctx: AppContext): Section {
         if (!a) return notSandbox();
         const moved = await a.advance(days * DAY_S);
         if (!moved.ok) return moved;
-        ctx.log(`sandbox: clock moved ${days} day(s) to ${moved.value.ist} IST`);
+        ctx.log(`sandbox: clock moved ${plural(days, 'day')} to ${moved.value.ist} IST`);
         await follow();
         return state(a);
       },
