@@ -19,6 +19,7 @@ import type { AppContext } from './context';
 import type { RequestMeter } from './request-meter';
 import { createUnlistedFiles, type UnlistedFiles } from './unlisted-files';
 import { uploadProgressTracker } from './upload-progress';
+import { activityLevel, activityRecorder, storageWatch } from './activity-record';
 
 /** Engine settings a caller may shorten (tests): the stability window and the /me poll while paused. */
 export interface EngineTunables {
@@ -71,6 +72,7 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
       bandwidth: bandwidthOf(settings),
       ...engineOptions,
     });
+    const storage = storageWatch(activityRecorder(ctx));
     // Pause all survives a restart (the setting); the engine starts paused.
     if (settings.pausedAll) e.pause();
     engine = e;
@@ -78,6 +80,7 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
       e.on('upload-progress', (p) => uploads.onProgress(p)),
       e.on('file', (f) => {
         stats.fileTransitions++;
+        storage(f);
         if (f.from === 'UPLOADING' && f.to !== 'UPLOADING') uploads.forget(f.fileId);
         emitState();
         // The Files view merges live rows with the listing when it reads: tell it to read again.
@@ -268,10 +271,7 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
 }
 export type SyncRuntime = ReturnType<typeof createSyncRuntime>;
 
-const ERROR_KINDS = /error|fail|stopped|closed|refused/i;
-const WARN_KINDS = /paused|offline|duplicate|skipped|retry|broken-link/i;
 
 function toActivity(a: ActivityEntry): ActivityItem {
-  const level = ERROR_KINDS.test(a.kind) ? 'error' : WARN_KINDS.test(a.kind) ? 'warn' : 'info';
-  return { id: a.id, at: a.at, level, message: a.message };
+  return { id: a.id, at: a.at, level: activityLevel(a.kind), message: a.message };
 }

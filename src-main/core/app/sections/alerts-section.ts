@@ -1,4 +1,4 @@
-import { activityStore } from '../../sync/state/activity-store';
+import { activityRecorder } from '../activity-record';
 import type { AppContext } from '../context';
 import { createRunwayAlerts } from '../runway-alerts';
 import type { Section } from '../section';
@@ -10,13 +10,9 @@ import { statements } from '../../../shared-node/statements';
  * notification, the browser a toast or a Notification), the digest as an activity line.
  */
 export function alertsSection(ctx: AppContext): Section {
-  const activity = activityStore(ctx.db);
   const alerts = createRunwayAlerts({
     db: ctx.db,
-    activity: (kind, message) => {
-      const a = activity.add(kind, message);
-      ctx.bus.emit('activity.added', { id: a.id, at: a.at, level: 'info', message: a.message });
-    },
+    activity: activityRecorder(ctx),
     offsets: () => history.read(),
   });
   const history = clockHistory(ctx);
