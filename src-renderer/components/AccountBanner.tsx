@@ -1,5 +1,6 @@
 import { formatRupees } from '../../src-shared/domain/money';
 import { RUNWAY_ALERT_DAYS_DEFAULT, runwayWarnings } from '../../src-shared/domain/runway-alerts';
+import { formatServiceTime, formatServiceTimeBare } from '../../src-shared/domain/time-format';
 import { lowBalanceSentence } from '../../src-shared/domain/wallet-text';
 import { clockTime } from '../lib/clock-time';
 import { parseServiceDate, timeLeft } from '../lib/dates';
@@ -9,7 +10,6 @@ import { useSync } from '../stores/sync-store';
 import { useUi } from '../stores/ui-store';
 import { CheckNowButton } from './CheckNowButton';
 import { Icon } from './Icon';
-import { formatServiceTime, formatServiceTimeBare } from '../../src-shared/domain/time-format';
 
 /**
  * Across every view: what is held and what to do. Arrears and a closed account come from /me;

@@ -81,6 +81,16 @@ export async function run(argv: string[]): Promise<number> {
     );
 
   return withConnection(common, out, async (s) => {
+    // A reader that goes away (\`| head\`, a closed terminal) ends the run as Ctrl-C does, so the
+    // cleanup still runs: a --once folder is not left in the app's list (issue 23). Listened for
+    // from the start: a write to a closed pipe with no listener would end the process at once.
+    let pipeClosed = (): void => undefined;
+    const closedPipe = new Promise<void>((res) => {
+      pipeClosed = res;
+    });
+    process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'EPIPE' || e.code === 'ERR_STREAM_DESTROYED') pipeClosed();
+    });
     let bucket = values.bucket;
     if (bucket === undefined) {
       const me = await s.client.me();
@@ -216,6 +226,11 @@ export async function run(argv: string[]): Promise<number> {
       };
       process.once('SIGINT', onSignal);
       process.once('SIGTERM', onSignal);
+      // A reader that goes away (\`| head\`, a closed terminal) ends the run as Ctrl-C does, so the
+      // cleanup below still runs: a --once folder is not left in the app's list (issue 23).
+      process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+        if (e.code === 'EPIPE' || e.code === 'ERR_STREAM_DESTROYED') onSignal();
+      });
     });
     let summary: SettledSummary | null = null;
     if (once) {
@@ -273,5 +288,5 @@ function keptNote(dir: string, existed: boolean, keep: boolean): string {
       : `${d} is one of the app's folders: it stays, as it was set.`;
   return keep
     ? `${d} is now one of the app's folders (--keep): the app and later runs send only what changes.`
-    : `${d} was synced once and not added to the app's folders; its files stay on the service. A later run reads it afresh and sends its files again; --keep adds it so later runs send only what changes.`;
+    : `${d} was synced once and not added to the app's folders; its files stay on the service. A later run finds them live (same name, size and md5) and adopts them, sending only what changed; --keep adds it to the app's folders.`;
 }

@@ -3,13 +3,13 @@ import type { Account } from '../../../src-shared/api/file-hosting';
 import { formatBytes } from '../../../src-shared/domain/bytes';
 import { formatIstDate, istMidnightOnOrBefore } from '../../../src-shared/domain/ist-time';
 import { formatRupees, runwayDays } from '../../../src-shared/domain/money';
-import { formatServiceDate } from '../../../src-shared/domain/time-format';
-import { plural } from '../../../src-shared/domain/words';
 import {
   type RunwayThreshold,
   type RunwayWarning,
   runwayWarnings,
 } from '../../../src-shared/domain/runway-alerts';
+import { formatServiceDate } from '../../../src-shared/domain/time-format';
+import { plural } from '../../../src-shared/domain/words';
 import type { Db } from '../../shared-node/sqlite';
 import { statements } from '../../shared-node/statements';
 

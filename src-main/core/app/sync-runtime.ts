@@ -14,12 +14,12 @@ import type { ActivityEntry } from '../sync/state/activity-store';
 import { PENDING_STATES } from '../sync/state/transitions';
 import type { FileState } from '../sync/types';
 import { refreshAccount } from './account-refresh';
+import { activityLevel, activityRecorder, storageWatch } from './activity-record';
 import { bandwidthOf, overviewBandwidth } from './bandwidth-settings';
 import type { AppContext } from './context';
 import type { RequestMeter } from './request-meter';
 import { createUnlistedFiles, type UnlistedFiles } from './unlisted-files';
 import { uploadProgressTracker } from './upload-progress';
-import { activityLevel, activityRecorder, storageWatch } from './activity-record';
 
 /** Engine settings a caller may shorten (tests): the stability window and the /me poll while paused. */
 export interface EngineTunables {
@@ -270,7 +270,6 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
   };
 }
 export type SyncRuntime = ReturnType<typeof createSyncRuntime>;
-
 
 function toActivity(a: ActivityEntry): ActivityItem {
   return { id: a.id, at: a.at, level: activityLevel(a.kind), message: a.message };

@@ -50,6 +50,7 @@ import { createWatchBatching } from './engine/watch-batching';
 import { type SyncEvents, syncEmitter } from './events';
 import { createHasher, type Hasher } from './hash/hasher';
 import { type IgnoredList, ignoredRegistry } from './local/ignored-files';
+import { localSkipReason } from './local/local-checks';
 import { accountStore } from './state/account-store';
 import { type ActivityEntry, activityStore } from './state/activity-store';
 import { type FileQuery, filesStore } from './state/files-store';
@@ -59,7 +60,6 @@ import { scanMarksStore } from './state/scan-marks-store';
 import { trashStore } from './state/trash-store';
 import type { FileRow, Folder, FolderCounts, FolderMode, WatcherKind } from './types';
 import type { NativeSubscribe } from './watch/watch-folder';
-import { localSkipReason } from './local/local-checks';
 
 export interface SyncEngineOptions extends Partial<SyncOptions> {
   db: Db;

@@ -19,7 +19,9 @@ export function FolderStatus({ folder }: { folder: FolderView }) {
   ) : offline && c.pending > 0 ? (
     <span className="badge warn">Offline</span>
   ) : held && c.pending > 0 ? (
-    <span className="badge warn">{held === 'UNAUTHENTICATED' ? 'Key refused' : 'Waiting for the wallet'}</span>
+    <span className="badge warn">
+      {held === 'UNAUTHENTICATED' ? 'Key refused' : 'Waiting for the wallet'}
+    </span>
   ) : c.pending > 0 ? (
     <span className="badge ok">Syncing</span>
   ) : c.failed === 0 ? (

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
+import { timeLeftText } from '../../../src-shared/domain/words';
 import { call } from '../../api/core-ref';
 import { Icon } from '../../components/Icon';
 import { ViewHeader } from '../../components/ViewHeader';
-import { timeLeftText } from '../../../src-shared/domain/words';
 import { useSync } from '../../stores/sync-store';
 import { orToast } from '../../stores/ui-store';
 import { AddFolderForm } from './AddFolderForm';

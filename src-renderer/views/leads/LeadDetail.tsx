@@ -1,12 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
 import type { LeadDetail as Detail, LeadView } from '../../../src-shared/contract/leads';
+import { formatServiceTime } from '../../../src-shared/domain/time-format';
 import { call } from '../../api/core-ref';
 import { Icon } from '../../components/Icon';
 import { formatTime } from '../../lib/format';
 import { useUi } from '../../stores/ui-store';
 import { ContactLinks } from './ContactLinks';
 import { copyText } from './copy';
-import { formatServiceTime } from '../../../src-shared/domain/time-format';
 
 /** The webhook's event codes in words; the code stays in the tooltip and the whole delivery. */
 const EVENT_WORDS: Record<string, string> = {

@@ -1,9 +1,9 @@
 import type { UsageSnapshot } from '../../../src-shared/api/file-hosting';
 import { formatRupees } from '../../../src-shared/domain/money';
+import { formatServiceDay } from '../../../src-shared/domain/time-format';
 import { formatBytes } from '../../lib/format';
 import { plural } from '../../lib/plural';
 import { byteUnit, ticks } from './chart-scale';
-import { formatServiceDay } from '../../../src-shared/domain/time-format';
 
 /**
  * Hand-written SVG: bars for bytes stored (left scale), a line for the day's rent (right scale, in

@@ -1,8 +1,8 @@
+import { statements } from '../../../shared-node/statements';
 import { activityRecorder } from '../activity-record';
 import type { AppContext } from '../context';
 import { createRunwayAlerts } from '../runway-alerts';
 import type { Section } from '../section';
-import { statements } from '../../../shared-node/statements';
 
 /**
  * Runway alerts and the daily digest: every fresh /me (`account.changed`) is checked on the service
@@ -47,7 +47,9 @@ const HISTORY_MAX = 200;
 function clockHistory(ctx: AppContext) {
   const prep = statements(ctx.db);
   const read = (): { from: number; offsetMs: number }[] => {
-    const row = prep<[string], { value: string }>('SELECT value FROM app_settings WHERE key = ?').get(HISTORY_KEY);
+    const row = prep<[string], { value: string }>('SELECT value FROM app_settings WHERE key = ?').get(
+      HISTORY_KEY,
+    );
     try {
       const v = row ? (JSON.parse(row.value) as unknown) : [];
       return Array.isArray(v) ? (v as { from: number; offsetMs: number }[]) : [];

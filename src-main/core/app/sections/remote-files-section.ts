@@ -1,5 +1,7 @@
 import type { BulkDeleteJob, IndexedFile, Selection } from '../../../../src-shared/contract/remote-index';
+import { formatBytes } from '../../../../src-shared/domain/bytes';
 import { formatIstDate } from '../../../../src-shared/domain/ist-time';
+import { plural } from '../../../../src-shared/domain/words';
 import { type AppError, appError, err, ok, type Result } from '../../../../src-shared/errors';
 import { botIds } from '../../kb/bots';
 import { createEntryStore } from '../../kb/entries';
@@ -10,13 +12,11 @@ import { indexStore } from '../../remote-index/index-store';
 import { createLinkIntegrity } from '../../remote-index/link-integrity';
 import { type AccountIndex, createRemoteIndex } from '../../remote-index/remote-index';
 import { serviceIdentity } from '../../sync/account/service-identity';
+import { activityRecorder } from '../activity-record';
 import type { AppContext } from '../context';
 import { notConnected, plainError } from '../errors';
 import type { Section } from '../section';
 import type { Live } from '../session-holder';
-import { formatBytes } from '../../../../src-shared/domain/bytes';
-import { plural } from '../../../../src-shared/domain/words';
-import { activityRecorder } from '../activity-record';
 
 interface Followed {
   live: Live;
@@ -302,7 +302,8 @@ export function remoteFilesSection(ctx: AppContext): Section & { touched(): void
   };
 }
 
-const bulkDeleteKind = (j: BulkDeleteJob) => (j.failed > 0 || j.state === 'stopped' ? 'bulk-delete-failed' : 'bulk-delete');
+const bulkDeleteKind = (j: BulkDeleteJob) =>
+  j.failed > 0 || j.state === 'stopped' ? 'bulk-delete-failed' : 'bulk-delete';
 
 /** "Deleted 120 files (2.3 MiB) from the service.", with what did not go as asked. */
 function bulkDeleteSentence(j: BulkDeleteJob): string {

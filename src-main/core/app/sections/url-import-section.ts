@@ -1,16 +1,16 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { plural } from '../../../../src-shared/domain/words';
 import { type AppError, appError, err, ok, type Result } from '../../../../src-shared/errors';
 import { makePrivateDir } from '../../../shared-node/private-files';
 import { checkIds, type IdCheck } from '../../url-import/check-ids';
 import { parseImportList } from '../../url-import/import-lines';
 import { type ImportResult, importUrls } from '../../url-import/import-urls';
+import { activityRecorder } from '../activity-record';
 import type { AppContext } from '../context';
 import { notConnected, plainError } from '../errors';
 import type { Section } from '../section';
-import { plural } from '../../../../src-shared/domain/words';
-import { activityRecorder } from '../activity-record';
 
 /**
  * Where a named list lives: `<data>/url-imports/<name>.<hash>.txt`, its results file next to it.

@@ -1,8 +1,8 @@
 import type { Account } from '../../../../src-shared/api/file-hosting';
 import { ALLOWED_EXTENSIONS } from '../../../../src-shared/domain/extensions';
 import { MAX_FILE_BYTES } from '../../../../src-shared/domain/limits';
-import type { UploadRules } from '../local/local-checks';
 import { arrearsSentence, lowBalanceSentence } from '../../../../src-shared/domain/wallet-text';
+import type { UploadRules } from '../local/local-checks';
 
 /** The documented rules, used until /me has answered (and whenever it cannot). */
 export const DOCUMENTED_RULES: UploadRules = {

@@ -1,10 +1,10 @@
 import { BUCKET_PATTERN } from '../../../../src-shared/domain/bucket';
 import { extensionOf, isAllowedExtension, mimeForExtension } from '../../../../src-shared/domain/extensions';
 import { MIN_BALANCE_TO_UPLOAD_PAISE } from '../../../../src-shared/domain/limits';
+import { formatRupees } from '../../../../src-shared/domain/money';
 import { type ApiFailure, failure } from '../failure';
 import type { ClientRow } from '../store/clients';
 import { cleanDisplayName, urlSafeName } from './names';
-import { formatRupees } from '../../../../src-shared/domain/money';
 
 /** The optional fields of both upload forms, as sent. */
 export interface UploadFields {
