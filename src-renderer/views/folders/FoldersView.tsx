@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { timeLeftText } from '../../../src-shared/domain/words';
 import { call } from '../../api/core-ref';
 import { Icon } from '../../components/Icon';
-import { ViewHeader } from '../../components/ViewHeader';
+import { SCROLL_REGION, ViewHeader } from '../../components/ViewHeader';
 import { useSync } from '../../stores/sync-store';
 import { orToast } from '../../stores/ui-store';
 import { AddFolderForm } from './AddFolderForm';
@@ -60,7 +60,7 @@ export function FoldersView() {
           <Icon name="plus" /> Add folder
         </button>
       </ViewHeader>
-      <div className="content stack">
+      <div className="content stack" {...SCROLL_REGION}>
         {adding ? <AddFolderForm onDone={() => setAdding(false)} /> : null}
         {overview && overview.folders.length === 0 && !adding ? (
           <div className="card empty">

@@ -8,6 +8,9 @@ import { useUi } from '../../stores/ui-store';
 import { ContactLinks } from './ContactLinks';
 import { copyText } from './copy';
 
+/** The payload scrolls: a tab stop, named, so a keyboard reaches and scrolls it (WCAG 2.1.1). */
+const PAYLOAD_REGION = { tabIndex: 0, role: 'region', 'aria-label': 'The whole delivery as JSON' } as const;
+
 /** The webhook's event codes in words; the code stays in the tooltip and the whole delivery. */
 const EVENT_WORDS: Record<string, string> = {
   'LEAD-CAPTURED': 'Lead captured',
@@ -102,7 +105,7 @@ export function LeadDetail({ lead, onClose }: { lead: LeadView; onClose(): void 
             {error}
           </span>
         ) : (
-          <pre className="lead-payload" data-testid="lead-payload">
+          <pre className="lead-payload" data-testid="lead-payload" {...PAYLOAD_REGION}>
             {detail?.payload ?? 'Loading…'}
           </pre>
         )}

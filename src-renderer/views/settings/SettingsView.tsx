@@ -7,7 +7,7 @@ import {
 import { call } from '../../api/core-ref';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { CheckField, LabelledInput } from '../../components/Field';
-import { ViewHeader } from '../../components/ViewHeader';
+import { SCROLL_REGION, ViewHeader } from '../../components/ViewHeader';
 import { orToast, useUi } from '../../stores/ui-store';
 import { BandwidthSettings } from './BandwidthSettings';
 import { ForesightSettings } from './ForesightSettings';
@@ -22,7 +22,7 @@ export function SettingsView() {
   return (
     <>
       <ViewHeader title="Settings" />
-      <div className="content">
+      <div className="content" {...SCROLL_REGION}>
         <div className="stack form-column">
           <section className="card stack" aria-labelledby="settings-uploads">
             <h2 id="settings-uploads">Uploads</h2>
