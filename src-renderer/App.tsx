@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { SYNC_STATE_LABEL } from '../src-shared/domain/sync-state';
 import { AccountBanner } from './components/AccountBanner';
+import { Announcer } from './components/Announcer';
 import { DropZone } from './components/DropZone';
 import { Icon, Logo } from './components/Icon';
 import { OfflineBanner } from './components/OfflineBanner';
@@ -41,6 +42,7 @@ export function App() {
       </main>
       <DropZone />
       <Toasts />
+      <Announcer />
     </div>
   );
 }

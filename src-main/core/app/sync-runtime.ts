@@ -97,7 +97,7 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
           ctx.bus.emit('notify', {
             kind: 'in-sync',
             title: 'Folder in sync',
-            body: `${folder.path} is up to date.`,
+            body: `${folder.path} is in sync.`,
           });
         emitState();
       }),
