@@ -3,6 +3,7 @@ import { SYNC_STATE_LABEL } from '../src-shared/domain/sync-state';
 import { AccountBanner } from './components/AccountBanner';
 import { Announcer } from './components/Announcer';
 import { DropZone } from './components/DropZone';
+import { installDialogFocusTrap } from './components/dialog-focus';
 import { Icon, Logo } from './components/Icon';
 import { OfflineBanner } from './components/OfflineBanner';
 import { Toasts } from './components/Toasts';
@@ -20,6 +21,7 @@ export function App() {
   const settings = useUi((s) => s.settings);
   const view = useUi((s) => s.view);
 
+  useEffect(() => installDialogFocusTrap(), []);
   useEffect(() => {
     const dark =
       settings?.theme === 'dark' ||
