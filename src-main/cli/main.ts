@@ -38,6 +38,16 @@ const commands: Record<string, { about: string; load: () => Promise<Command> }> 
     about: 'run the embedded implementation of the service',
     load: () => import('../reference-server/main'),
   },
+  relay: {
+    about:
+      'an always-on relay for lead deliveries: relay [--host H] [--port N] [--data-dir DIR] [--public-url URL]',
+    load: () => import('../relay/main'),
+  },
+  leads: {
+    about:
+      'the leads inbox, pulled from the relay first: leads [--json] [--csv] [--open|--handled] [--search T]',
+    load: () => import('./commands/leads'),
+  },
   build: {
     about: 'build the renderer, the Electron bundle and the CLI bundle into out/',
     load: () => import('../launcher/build'),
@@ -46,6 +56,11 @@ const commands: Record<string, { about: string; load: () => Promise<Command> }> 
   'bench-webhooks': {
     about: 'benchmark of lead deliveries',
     load: () => import('./commands/bench-webhooks'),
+  },
+  'bench-relay': {
+    about:
+      'benchmark of the relay: durable acknowledgements against the desktop receiver, store-to-desk latency',
+    load: () => import('./commands/bench-relay'),
   },
 };
 

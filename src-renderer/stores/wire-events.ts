@@ -2,7 +2,8 @@ import type { CoreApi } from '../../src-shared/contract';
 import { applyImportProgress } from '../views/files/import-progress';
 import { useIndexView } from '../views/files/index-store';
 import { applyKbBots, applyKbSnapshot } from '../views/kb/kb-store';
-import { applyLeadChanged, applyNewLead, applyReceiver } from '../views/leads/leads-store';
+import { applyLeadChanged, applyLeadsArrived, applyNewLead, applyReceiver } from '../views/leads/leads-store';
+import { applyRelay } from '../views/leads/relay/relay-store';
 import { useAccount } from './account-store';
 import { overviewChange, useAnnouncer } from './announcer';
 import { useClock } from './clock-store';
@@ -79,6 +80,12 @@ export function wireEvents(core: CoreApi): () => void {
         break;
       case 'leads.receiver':
         applyReceiver(e.payload);
+        break;
+      case 'leads.relay':
+        applyRelay(e.payload);
+        break;
+      case 'leads.arrived':
+        applyLeadsArrived(e.payload.count);
         break;
       case 'notify':
         showRunwayNotice(e.payload);

@@ -10,6 +10,7 @@ import { leadsCommands, leadsEvents } from './leads';
 import { linksCommands } from './links';
 import { remoteIndexCommands, remoteIndexEvents } from './remote-index';
 import { sandboxCommands } from './sandbox';
+import { secretsCommands, secretsEvents } from './secrets';
 import { sessionCommands, sessionEvents } from './session';
 import { settingsCommands, settingsEvents } from './settings';
 import { syncCommands, syncEvents } from './sync';
@@ -33,6 +34,7 @@ export const commands = {
   ...dryRunCommands,
   ...urlImportCommands,
   ...linksCommands,
+  ...secretsCommands,
 } satisfies Record<string, CommandDef>;
 
 /** Every event the core pushes to the UI. */
@@ -46,6 +48,7 @@ export const events = {
   ...kbEvents,
   ...leadsEvents,
   ...urlImportEvents,
+  ...secretsEvents,
 } satisfies Record<string, z.ZodType>;
 
 export type Commands = typeof commands;

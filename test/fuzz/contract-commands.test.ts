@@ -155,6 +155,7 @@ const OUTSIDE_EFFECTS = new Set<string>([
   'files.uploadPaths',
   'files.uploadFromUrl',
   'leads.configureReceiver',
+  'leads.connectRelay',
   'kb.addBot',
   'kb.updateBot',
   'kb.syncNow',

@@ -81,7 +81,7 @@ export async function run(argv: string[]): Promise<number> {
     );
 
   return withConnection(common, out, async (s) => {
-    // A reader that goes away (\`| head\`, a closed terminal) ends the run as Ctrl-C does, so the
+    // A reader that goes away (`| head`, a closed terminal) ends the run as Ctrl-C does, so the
     // cleanup still runs: a --once folder is not left in the app's list (issue 23). Listened for
     // from the start: a write to a closed pipe with no listener would end the process at once.
     let pipeClosed = (): void => undefined;
@@ -226,11 +226,7 @@ export async function run(argv: string[]): Promise<number> {
       };
       process.once('SIGINT', onSignal);
       process.once('SIGTERM', onSignal);
-      // A reader that goes away (\`| head\`, a closed terminal) ends the run as Ctrl-C does, so the
-      // cleanup below still runs: a --once folder is not left in the app's list (issue 23).
-      process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-        if (e.code === 'EPIPE' || e.code === 'ERR_STREAM_DESTROYED') onSignal();
-      });
+      void closedPipe.then(onSignal);
     });
     let summary: SettledSummary | null = null;
     if (once) {

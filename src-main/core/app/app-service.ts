@@ -4,7 +4,8 @@ import type { AppError, Result } from '../../../src-shared/errors';
 import { makePrivateDir } from '../../shared-node/private-files';
 import { openDatabase } from '../../shared-node/sqlite';
 import { createRemoteIndex } from '../remote-index/remote-index';
-import { osKeychain, type SecretStore } from '../secrets/keychain';
+import type { SecretStore } from '../secrets/keychain';
+import { chooseSecretStore, fixedSecrets } from '../secrets/secret-stores';
 import { serviceCache } from '../service/cache';
 import { SANDBOX_CACHE_SOURCE } from '../service/connection';
 import { closePools } from '../service/http-pool';
@@ -23,6 +24,7 @@ import { filesSection } from './sections/files-section';
 import { ignoredSection } from './sections/ignored-section';
 import { EXTRA_SECTIONS, type SectionFactory } from './sections/index';
 import { remoteFilesSection } from './sections/remote-files-section';
+import { secretsSection } from './sections/secrets-section';
 import { sessionSection } from './sections/session-section';
 import { settingsSection } from './sections/settings-section';
 import { syncSection } from './sections/sync-section';
@@ -85,6 +87,8 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
     onError: (name, e) =>
       log(`building the ${name} event failed: ${e instanceof Error ? e.message : String(e)}`),
   });
+  // The keychain, or the encrypted file the person chose (secret-stores.ts); a store given by a test as is.
+  const secrets = o.secrets ? fixedSecrets(o.secrets) : chooseSecretStore(o.dataDir, o.env ?? process.env);
   const settings = createSettingsStore(db);
   const serviceSettings = serviceSettingsStore(db);
   const meter = createRequestMeter();
@@ -93,7 +97,7 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
   const session = createSessionHolder({
     dataDir: o.dataDir,
     settings: serviceSettings,
-    secrets: o.secrets ?? osKeychain(),
+    secrets,
     env: o.env ?? process.env,
     requestsPerMinute: () => settings.get().requestsPerMinute,
     onRequest: () => meter.record(),
@@ -113,7 +117,8 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
   const ctx: AppContext = {
     dataDir: o.dataDir,
     db,
-    secrets: o.secrets ?? osKeychain(),
+    secrets,
+    env: o.env ?? process.env,
     bus,
     session,
     settings,
@@ -146,6 +151,7 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
     duplicatesSection(ctx, runtime),
     ignoredSection(runtime),
     settingsSection(ctx, runtime),
+    secretsSection(ctx, secrets),
   ];
   for (const make of [...EXTRA_SECTIONS, ...(o.sections ?? [])]) sections.push(await make(ctx));
   const dispatch = createDispatcher(sections, log);

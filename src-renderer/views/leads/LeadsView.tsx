@@ -8,6 +8,8 @@ import { useUi } from '../../stores/ui-store';
 import { ContactLinks } from './ContactLinks';
 import { LeadDetail } from './LeadDetail';
 import { type LeadFilter, useLeads } from './leads-store';
+import { HandledBy } from './relay/HandledBy';
+import { LeadSourcePanel } from './relay/LeadSourcePanel';
 import '../kb/kb.css';
 import './leads.css';
 
@@ -69,6 +71,7 @@ function LeadRow({ lead, onOpen }: { lead: LeadView; onOpen(): void }) {
         >
           <Icon name="check" /> {lead.handledAt ? 'Handled' : 'Mark handled'}
         </button>
+        <HandledBy lead={lead} />
       </td>
     </tr>
   );
@@ -119,16 +122,7 @@ export function LeadsView() {
           value={query}
           onChange={(e) => useLeads.getState().setQuery(e.target.value)}
         />
-        <div className="small muted" data-testid="receiver">
-          {receiver?.running ? (
-            <>
-              Receiving at <span className="mono">{receiver.url}</span>
-            </>
-          ) : (
-            'The lead receiver is not running.'
-          )}
-          {receiver?.error ? <span className="error-text"> {receiver.error.message}</span> : null}
-        </div>
+        <LeadSourcePanel receiver={receiver} />
         <section className="card" style={{ padding: 0 }}>
           {leads.length === 0 ? (
             <div className="empty">

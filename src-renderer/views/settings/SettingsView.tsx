@@ -11,6 +11,7 @@ import { SCROLL_REGION, ViewHeader } from '../../components/ViewHeader';
 import { orToast, useUi } from '../../stores/ui-store';
 import { BandwidthSettings } from './BandwidthSettings';
 import { ForesightSettings } from './ForesightSettings';
+import { SecretStoreSettings } from './SecretStoreSettings';
 import { useSettingsSave } from './use-settings-save';
 
 export function SettingsView() {
@@ -49,6 +50,7 @@ export function SettingsView() {
             />
           </section>
           <ForesightSettings settings={settings} save={save} errors={errors} />
+          <SecretStoreSettings />
           <section className="card stack" aria-labelledby="settings-app">
             <h2 id="settings-app">App</h2>
             <CheckField checked={settings.startAtLogin} onChange={(v) => void save({ startAtLogin: v })}>

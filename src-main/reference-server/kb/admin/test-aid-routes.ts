@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { KB_DESCRIPTION_MAX, KB_TITLE_MAX } from '../../../../src-shared/domain/limits';
 import type { ServerContext } from '../../context';
@@ -43,7 +43,8 @@ export function registerKbTestAidRoutes(admin: FastifyInstance, ctx: ServerConte
     return state();
   });
 
-  admin.patch('/bots/:bot/entries/:id', async (request, reply) => {
+  // PUT (and PATCH): the fields given, as another editor's save.
+  const editEntry = async (request: FastifyRequest, reply: FastifyReply) => {
     const params = request.params as { bot: string; id: string };
     const botId = pathId(params.bot);
     const id = pathId(params.id);
@@ -60,5 +61,7 @@ export function registerKbTestAidRoutes(admin: FastifyInstance, ctx: ServerConte
         ? { title: `${current.title.slice(0, KB_TITLE_MAX - 26)} (changed on the service)` }
         : body.data;
     return { entry: rt.entries.update(botId, id, fields, ctx.clock.now()) };
-  });
+  };
+  admin.put('/bots/:bot/entries/:id', editEntry);
+  admin.patch('/bots/:bot/entries/:id', editEntry);
 }
