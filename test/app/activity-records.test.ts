@@ -2,14 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AppService, createAppService } from '../../src-main/core/app/app-service';
-import type { SecretStore } from '../../src-main/core/secrets/keychain';
+import type { AppService } from '../../src-main/core/app/app-service';
 import type { ActivityItem } from '../../src-shared/contract';
-
-function memorySecrets(): SecretStore {
-  const m = new Map<string, string>();
-  return { get: (a) => m.get(a) ?? null, set: (a, s) => void m.set(a, s), delete: (a) => m.delete(a) };
-}
+import { appOnSandbox } from './sandbox-app';
 
 /** Resolves with the first activity line whose message matches, as the page would receive it. */
 function nextActivity(app: AppService, match: RegExp): Promise<ActivityItem> {
@@ -29,14 +24,7 @@ describe('the activity log records storage failures and recovery, a URL import a
   let app: AppService;
   beforeAll(async () => {
     root = mkdtempSync(join(tmpdir(), 'activity-'));
-    app = await createAppService({
-      dataDir: join(root, 'data'),
-      secrets: memorySecrets(),
-      env: {},
-      log: () => {},
-      engine: { stabilityMs: 100 },
-    });
-    expect((await app.call('session.useSandbox', {})).ok).toBe(true);
+    app = await appOnSandbox(root);
   });
   afterAll(async () => {
     await app?.close();

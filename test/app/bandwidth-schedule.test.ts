@@ -5,19 +5,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createAppService } from '../../src-main/core/app/app-service';
 import { bandwidthOf, inForceText } from '../../src-main/core/app/bandwidth-settings';
 import { createSettingsStore } from '../../src-main/core/app/settings-store';
-import type { SecretStore } from '../../src-main/core/secrets/keychain';
 import { APP_MIGRATIONS } from '../../src-main/core/state/migrations';
 import { openDatabase } from '../../src-main/shared-node/sqlite';
 import { DEFAULT_SETTINGS } from '../../src-shared/contract';
 import { DAYS, limitAt } from '../../src-shared/domain/bwlimit';
+import { memorySecrets } from './sandbox-app';
 
 // The machine in the issue ran on UTC while its person lived on IST.
 process.env.TZ = 'UTC';
-
-function memorySecrets(): SecretStore {
-  const m = new Map<string, string>();
-  return { get: (a) => m.get(a) ?? null, set: (a, s) => void m.set(a, s), delete: (a) => m.delete(a) };
-}
 
 const roots: string[] = [];
 const tempRoot = () => {

@@ -2,15 +2,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AppService, createAppService } from '../../src-main/core/app/app-service';
+import type { AppService } from '../../src-main/core/app/app-service';
 import { botTokenAccount } from '../../src-main/core/kb/bots';
-import type { SecretStore } from '../../src-main/core/secrets/keychain';
 import { call } from '../support/reference-server';
-
-function memorySecrets(): SecretStore {
-  const m = new Map<string, string>();
-  return { get: (a) => m.get(a) ?? null, set: (a, s) => void m.set(a, s), delete: (a) => m.delete(a) };
-}
+import { appOnSandbox } from './sandbox-app';
 
 const value = async <T>(p: Promise<{ ok: boolean; value?: unknown; error?: unknown }>): Promise<T> => {
   const r = await p;
@@ -32,14 +27,7 @@ describe('the sandbox shows every state', () => {
 
   beforeAll(async () => {
     root = mkdtempSync(join(tmpdir(), 'sandbox-states-'));
-    app = await createAppService({
-      dataDir: join(root, 'data'),
-      secrets: memorySecrets(),
-      env: {},
-      log: () => {},
-      engine: { stabilityMs: 100 },
-    });
-    await value(app.call('session.useSandbox', {}));
+    app = await appOnSandbox(root);
     type Bots = { bots: { id: number; isSandbox: boolean; baseUrl: string; hasToken: boolean }[] };
     // The demo bot is set up in the background once the sandbox is up.
     const ready = new Promise<void>((resolve) => {
