@@ -24,14 +24,16 @@ export interface AxeFinding {
   summary: string;
 }
 
-export async function axeFindings(page: Page): Promise<AxeFinding[]> {
+export async function axeFindings(page: Page, only?: string[]): Promise<AxeFinding[]> {
   const loaded = await page.evaluate(() => 'axe' in window);
   if (!loaded) await page.evaluate(AXE_SOURCE);
-  return page.evaluate(async () => {
+  return page.evaluate(async (rules) => {
     // biome-ignore lint/suspicious/noExplicitAny: axe's global, injected above
     const axe = (window as any).axe;
     const r = await axe.run(document, {
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+      runOnly: rules
+        ? { type: 'rule', values: rules }
+        : { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
       resultTypes: ['violations'],
     });
     // biome-ignore lint/suspicious/noExplicitAny: axe's result objects
@@ -43,12 +45,12 @@ export async function axeFindings(page: Page): Promise<AxeFinding[]> {
       targets: v.nodes.slice(0, 5).map((n: any) => n.target.join(' ')),
       summary: String(v.nodes[0]?.failureSummary ?? '').slice(0, 300),
     }));
-  });
+  }, only ?? null);
 }
 
 /** Runs axe on the page as it is; throws, naming each rule and element, on a serious or critical one. */
-export async function audit(page: Page, label: string): Promise<AxeFinding[]> {
-  const found = await axeFindings(page);
+export async function audit(page: Page, label: string, only?: string[]): Promise<AxeFinding[]> {
+  const found = await axeFindings(page, only);
   for (const f of found) appendFileSync(FINDINGS, `${JSON.stringify({ label, ...f })}\n`);
   const grave = found.filter((f) => f.impact === 'serious' || f.impact === 'critical');
   if (grave.length > 0)

@@ -45,7 +45,7 @@ describe.sequential('the app tells the truth: offline, failures, money', () => {
       baseUrl: door.url(),
       apiKey: client.api_key,
     });
-    expect(connected.ok).toBe(true);
+    expect(connected.ok, JSON.stringify(connected)).toBe(true);
     folder = join(stack.root, 'site');
     mkdirSync(folder);
     expect((await stack.app.call('sync.folders.add', { path: folder, bucket: 'truth' })).ok).toBe(true);
