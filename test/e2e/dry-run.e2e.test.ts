@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { topSpread } from './layout';
 import { screens, ZOOMABLE } from './screens';
 import { launchChromium, type Stack, startStack } from './stack';
 
@@ -38,9 +39,16 @@ describe.sequential('the dry run in Chromium', () => {
     await page.getByRole('button', { name: 'Add folder' }).first().click();
     await page.getByLabel('Folder on this computer').fill(folder);
     await page.getByLabel('Bucket').fill('preview');
-    await page.getByRole('button', { name: 'Preview' }).click();
+    const preview = page.getByRole('button', { name: 'Preview' });
+    const before = await preview.boundingBox();
+    await preview.click();
     const report = page.getByTestId('dry-run-report');
     await report.waitFor();
+    // The button stays where it was clicked (it jumped to the row's far end when the report opened).
+    expect(await preview.boundingBox()).toEqual(before);
+    // The select's label is level with the text fields' (it sat 2 px lower).
+    const form = page.getByRole('form', { name: 'Add a folder' });
+    expect(await topSpread(await form.locator('label.field').all())).toBeLessThan(0.5);
     expect(await page.getByTestId('dry-upload').textContent()).toMatch(/^3 · /);
     expect(await page.getByTestId('dry-skip').textContent()).toBe('2');
     expect(await report.textContent()).toMatch(/file types the service does not accept: 1 /);
@@ -59,8 +67,10 @@ describe.sequential('the dry run in Chromium', () => {
     const card = page.getByTestId('folder-card');
     await expect.poll(() => card.getByTestId('count-live').textContent(), { timeout: 20_000 }).toBe('3');
     await expect.poll(() => card.getByTestId('folder-rent-share').textContent()).toMatch(/₹0\.00 a day/);
+    const before = await card.getByRole('button', { name: 'Preview' }).boundingBox();
     await card.getByRole('button', { name: 'Preview' }).click();
     await card.getByTestId('dry-run-report').waitFor();
+    expect(await card.getByRole('button', { name: 'Preview' }).boundingBox()).toEqual(before);
     expect(await card.getByTestId('dry-upload').textContent()).toMatch(/^0 · /);
     expect(await card.getByTestId('dry-live').textContent()).toBe('3');
     const shots = await screens(page, 'dry-run-watched-folder', card);

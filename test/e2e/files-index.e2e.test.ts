@@ -9,6 +9,7 @@ import { startHeadlessShell } from '../../src-main/headless/server';
 import { buildRenderer } from '../../src-main/shared-node/renderer-build';
 import { testKeychain } from '../kb/helpers';
 import { adminCall, call } from '../support/reference-server';
+import { topSpread } from './layout';
 import { screens, ZOOMABLE } from './screens';
 import { launchChromium, SCREENSHOTS } from './stack';
 
@@ -131,6 +132,12 @@ describe.sequential('Files view on the remote index', () => {
     expect(cdnRequests).toHaveLength(1);
     expect(cdnRequests[0]).toMatch(/screen\.png$/);
     await screens(page, 'files-preview-image', page.getByTestId('preview'));
+    // With the preview open the selection's actions stand in one row (Delete… went to a line of its
+    // own), and the filters' select labels are level with the text fields' (they sat 2 px lower).
+    const bar = page.getByRole('toolbar', { name: 'Selection' });
+    expect(await topSpread(await bar.getByRole('button').all())).toBe(0);
+    const filters = page.getByRole('search', { name: 'Filter files' });
+    expect(await topSpread(await filters.locator('label.field').all())).toBeLessThan(0.5);
 
     await rows().filter({ hasText: 'price-list.pdf' }).locator('.c-name').click();
     const embed = page.getByTestId('preview').locator('embed');

@@ -201,6 +201,7 @@ function SelectionBar({ onDelete }: { onDelete(s: Selection): void }) {
   const selection = s.selection();
   // With nothing picked, export is of the filter's matches: the whole view, not the rows loaded.
   const exportOf: Selection = selection ?? { filter: cleanFilter(s.filter), except: [] };
+  const exportTitle = selection ? 'Export the selected files' : 'Export every file this filter matches';
 
   const exportAs = async (format: 'csv' | 'json') => {
     const r = await call('files.export', { selection: exportOf, format });
@@ -225,42 +226,49 @@ function SelectionBar({ onDelete }: { onDelete(s: Selection): void }) {
       <span className="small grow" data-testid="selection-count" aria-live="polite">
         {count > 0 ? `${plural(count, 'file')} selected` : 'Click, Shift-click or Ctrl-click rows to select'}
       </span>
-      {s.total > 0 && !(s.picked.mode === 'all' && s.picked.except.size === 0) ? (
-        <button type="button" className="btn small" onClick={() => s.selectAllMatching()}>
-          Select all {s.total.toLocaleString('en')}
-        </button>
-      ) : null}
-      {count > 0 ? (
-        <>
-          <button type="button" className="btn small ghost" onClick={() => s.clearSelection()}>
-            Clear
+      {/* The actions move as one: when they do not fit beside the count they go under it together,
+          never one button alone on a line of its own (Delete… did, with the preview open). */}
+      <div className="files-actions">
+        {s.total > 0 && !(s.picked.mode === 'all' && s.picked.except.size === 0) ? (
+          <button type="button" className="btn small" onClick={() => s.selectAllMatching()}>
+            Select all {s.total.toLocaleString('en')}
           </button>
-          <button type="button" className="btn small" onClick={() => void copyUrls()}>
-            <Icon name="copy" /> Copy URLs
+        ) : null}
+        {count > 0 ? (
+          <>
+            <button type="button" className="btn small ghost" onClick={() => s.clearSelection()}>
+              Clear
+            </button>
+            <button type="button" className="btn small" onClick={() => void copyUrls()}>
+              <Icon name="copy" /> Copy URLs
+            </button>
+          </>
+        ) : null}
+        <fieldset className="files-export" aria-label="Export" title={exportTitle}>
+          <span aria-hidden="true">Export</span>
+          <button
+            type="button"
+            className="btn small"
+            aria-label="Export CSV"
+            onClick={() => void exportAs('csv')}
+          >
+            CSV
           </button>
-        </>
-      ) : null}
-      <button
-        type="button"
-        className="btn small"
-        onClick={() => void exportAs('csv')}
-        title={selection ? 'Export the selected files' : 'Export every file this filter matches'}
-      >
-        Export CSV
-      </button>
-      <button
-        type="button"
-        className="btn small"
-        onClick={() => void exportAs('json')}
-        title={selection ? 'Export the selected files' : 'Export every file this filter matches'}
-      >
-        Export JSON
-      </button>
-      {selection ? (
-        <button type="button" className="btn small danger" onClick={() => onDelete(selection)}>
-          <Icon name="trash" /> Delete…
-        </button>
-      ) : null}
+          <button
+            type="button"
+            className="btn small"
+            aria-label="Export JSON"
+            onClick={() => void exportAs('json')}
+          >
+            JSON
+          </button>
+        </fieldset>
+        {selection ? (
+          <button type="button" className="btn small danger" onClick={() => onDelete(selection)}>
+            <Icon name="trash" /> Delete…
+          </button>
+        ) : null}
+      </div>
     </div>
   );
 }

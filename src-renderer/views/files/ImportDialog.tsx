@@ -11,7 +11,7 @@ import { Icon } from '../../components/Icon';
 import { useFiles } from '../../stores/files-store';
 import { useImportProgress } from './import-progress';
 import './import-dialog.css';
-import { ListResults, SHOWN, stateBadge } from './ListResults';
+import { ListResults, SHOWN, stateBadge, UrlText } from './ListResults';
 
 type Mode = 'import' | 'ids';
 
@@ -155,8 +155,8 @@ export function ImportDialog({ onClose }: { onClose(): void }) {
             <table className="table" aria-label="Checked lines">
               <thead>
                 <tr>
-                  <th>Line</th>
-                  <th>Source URL</th>
+                  <th className="import-line">Line</th>
+                  <th style={{ width: '45%' }}>Source URL</th>
                   <th>Bucket</th>
                   <th>Check</th>
                 </tr>
@@ -165,12 +165,17 @@ export function ImportDialog({ onClose }: { onClose(): void }) {
                 {checked.slice(0, SHOWN).map((l) => (
                   <tr key={l.line} data-line={l.line}>
                     <td className="num">{l.line}</td>
-                    <td className="mono import-url">{l.sourceUrl}</td>
+                    <td className="mono import-url">
+                      <UrlText url={l.sourceUrl} />
+                    </td>
                     <td>{l.bucket ?? <span className="muted">default</span>}</td>
                     <td>
                       {l.problem ? (
                         <span className="error-text">
-                          <span className="badge danger">{l.problem.code}</span> {l.problem.message}
+                          <span className="badge danger" title={l.problem.code} data-code={l.problem.code}>
+                            Not sent
+                          </span>{' '}
+                          {l.problem.message}
                         </span>
                       ) : (
                         <span className="badge ok">Ready</span>
@@ -259,17 +264,20 @@ function ImportResults({ run, name }: { run: ImportRun; name: string }) {
         {
           head: 'New file or reason',
           className: 'import-url',
+          width: '70%',
           cell: (r) =>
             r.status === 'OK' ? (
               <>
                 <span className="num">#{r.id}</span>{' '}
                 <a className="mono" href={r.url ?? undefined} target="_blank" rel="noreferrer">
-                  {r.url}
+                  <UrlText url={r.url ?? ''} />
                 </a>
               </>
             ) : (
               <>
-                <span className="mono small">{r.sourceUrl}</span>
+                <span className="mono small">
+                  <UrlText url={r.sourceUrl} />
+                </span>
                 <br />
                 {r.message}
               </>
@@ -297,10 +305,11 @@ function IdResults({ run, name }: { run: IdCheckRun; name: string }) {
         {
           head: 'URL or reason',
           className: 'import-url',
+          width: '65%',
           cell: (r) =>
             r.status === 'LIVE' ? (
               <a className="mono" href={r.url ?? undefined} target="_blank" rel="noreferrer">
-                {r.url}
+                <UrlText url={r.url ?? ''} />
               </a>
             ) : (
               (r.message ?? '')

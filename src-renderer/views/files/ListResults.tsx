@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { Fragment, type ReactNode } from 'react';
 import { Icon } from '../../components/Icon';
 
 /** Rows shown at once: a 10,000-line list keeps the dialog light; the downloaded file has them all. */
@@ -17,7 +17,28 @@ function download(name: string, csv: string): void {
 export interface ResultColumn<R> {
   head: string;
   className?: string;
+  /** The column's share of the table (e.g. '45%'); the others take what is left. */
+  width?: string;
   cell(row: R): ReactNode;
+}
+
+/**
+ * A URL that may break only after a '/', '?', '&' or '#' (a `<wbr>` there), never inside a name: a
+ * long one wraps at its path's joints, and the column it sits in is as wide as its longest part.
+ */
+export function UrlText({ url }: { url: string }) {
+  const parts = url.split(/(?<=[/?&#])/);
+  return (
+    <>
+      {parts.map((p, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one string, in their order
+        <Fragment key={i}>
+          {p}
+          {i < parts.length - 1 ? <wbr /> : null}
+        </Fragment>
+      ))}
+    </>
+  );
 }
 
 interface Props<R extends { line: number }> {
@@ -61,9 +82,11 @@ export function ListResults<R extends { line: number }>({
         <table className="table" aria-label={label}>
           <thead>
             <tr>
-              <th>Line</th>
+              <th className="import-line">Line</th>
               {columns.map((c) => (
-                <th key={c.head}>{c.head}</th>
+                <th key={c.head} style={c.width ? { width: c.width } : undefined}>
+                  {c.head}
+                </th>
               ))}
             </tr>
           </thead>
@@ -87,13 +110,18 @@ export function ListResults<R extends { line: number }>({
 
 /**
  * A result's state as a badge: the states named in `known` carry their own tone and word; any other
- * is a failure, shown by its error code.
+ * is a failure, said as "Failed" (the row's message says why). The error code is for programs and
+ * for a person who asks: it is the badge's tooltip and its `data-code`, and in the results file.
  */
 export function stateBadge(
   status: string,
   known: Record<string, readonly ['ok' | 'warn', string]>,
-  code: ReactNode,
+  code: string | null,
 ): ReactNode {
-  const [tone, word] = known[status] ?? ['danger', code];
-  return <span className={`badge ${tone}`}>{word}</span>;
+  const [tone, word] = known[status] ?? ['danger', 'Failed'];
+  return (
+    <span className={`badge ${tone}`} title={code ?? undefined} data-code={code ?? undefined}>
+      {word}
+    </span>
+  );
 }

@@ -6,7 +6,7 @@ import { FormError, TextField } from '../../components/Field';
 import { useAccount } from '../../stores/account-store';
 import { useSync } from '../../stores/sync-store';
 import { useUi } from '../../stores/ui-store';
-import { FolderPreview } from './FolderPreview';
+import { useFolderPreview } from './FolderPreview';
 import { OutsideLinksToggle } from './OutsideLinksToggle';
 
 /** In Electron the folder comes from the native dialog; in a browser the path is typed. */
@@ -21,6 +21,10 @@ export function AddFolderForm({ onDone }: { onDone(): void }) {
   const [busy, setBusy] = useState(false);
   const target = bucket || defaultBucket;
   const bucketOk = isValidBucket(target);
+  const preview = useFolderPreview(
+    { path, bucket: target, mode, followOutsideLinks },
+    !bucketOk || !path.trim(),
+  );
 
   return (
     <form
@@ -82,11 +86,8 @@ export function AddFolderForm({ onDone }: { onDone(): void }) {
       <OutsideLinksToggle checked={followOutsideLinks} onChange={setFollowOutsideLinks} />
       {!bucketOk ? <span className="error-text">{BUCKET_RULE_MESSAGE}</span> : null}
       <FormError message={error} />
-      <div className="row" style={{ justifyContent: 'flex-end', flexWrap: 'wrap' }}>
-        <FolderPreview
-          request={{ path, bucket: target, mode, followOutsideLinks }}
-          disabled={!bucketOk || !path.trim()}
-        />
+      <div className="row" style={{ flexWrap: 'wrap' }}>
+        {preview.button}
         <span className="spacer" />
         <button type="button" className="btn ghost" onClick={onDone}>
           Cancel
@@ -95,6 +96,7 @@ export function AddFolderForm({ onDone }: { onDone(): void }) {
           {busy ? 'Adding…' : 'Start syncing'}
         </button>
       </div>
+      {preview.report}
     </form>
   );
 }

@@ -5,7 +5,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Icon } from '../../components/Icon';
 import { useSync } from '../../stores/sync-store';
 import { orToast } from '../../stores/ui-store';
-import { FolderPreview } from './FolderPreview';
+import { useFolderPreview } from './FolderPreview';
 import { FolderRentShare } from './FolderRentShare';
 import { FolderStatus } from './FolderStatus';
 import { IgnoredFiles } from './IgnoredFiles';
@@ -14,6 +14,7 @@ import { OutsideLinksToggle } from './OutsideLinksToggle';
 export function FolderCard({ folder }: { folder: FolderView }) {
   const [confirm, setConfirm] = useState(false);
   const allPaused = useSync((s) => s.overview?.held?.code === 'USER-PAUSED');
+  const preview = useFolderPreview({ path: folder.path });
   const c = folder.counts;
   return (
     <article
@@ -87,11 +88,12 @@ export function FolderCard({ folder }: { folder: FolderView }) {
           }
         />
         <span className="spacer" />
-        <FolderPreview request={{ path: folder.path }} />
+        {preview.button}
         <button type="button" className="btn small ghost danger" onClick={() => setConfirm(true)}>
           Stop syncing
         </button>
       </div>
+      {preview.report}
       <IgnoredFiles folder={folder} />
       <ConfirmDialog
         open={confirm}
