@@ -4,6 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { osKeychain } from '../../src-main/core/secrets/keychain';
 import { createClient, startTestServer } from '../support/reference-server';
+import { audit } from './a11y';
 import { launchChromium, SCREENSHOTS, type Stack, startStack } from './stack';
 
 function filesUnder(dir: string): string[] {
@@ -48,6 +49,7 @@ describe.sequential('connecting an account in Chromium', () => {
     await page.getByRole('button', { name: 'Connect' }).click();
     await page.getByRole('alert').filter({ hasText: /key/i }).waitFor();
     await page.screenshot({ path: join(SCREENSHOTS, 'connect-refused.png'), fullPage: true });
+    await audit(page, 'connect-refused');
     expect(osKeychain().get(`api-key:${service.baseUrl}`)).toBeNull();
   });
 
@@ -59,6 +61,7 @@ describe.sequential('connecting an account in Chromium', () => {
     await page.getByText('Acme Traders').first().waitFor();
     await page.getByText('₹2,500.00').first().waitFor();
     await page.screenshot({ path: join(SCREENSHOTS, 'connect-account.png'), fullPage: true });
+    await audit(page, 'connect-account');
 
     expect(osKeychain().get(`api-key:${service.baseUrl}`)).toBe(client.api_key);
     const leaks = filesUnder(stack.dataDir).filter((f) => readFileSync(f).includes(client.api_key));

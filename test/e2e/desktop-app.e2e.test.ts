@@ -4,6 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { filesStore } from '../../src-main/core/sync/state/files-store';
 import { foldersStore } from '../../src-main/core/sync/state/folders-store';
+import { audit } from './a11y';
 import { launchChromium, SCREENSHOTS, type Stack, startStack } from './stack';
 
 // One story, in order, through the headless shell in real Chromium: each step builds on the last.
@@ -12,7 +13,11 @@ describe.sequential('the desktop app in Chromium (headless shell, real core, rea
   let browser: Browser;
   let page: Page;
   let folder: string;
-  const shot = (name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  // Each picture is audited too (axe, WCAG 2.1 AA: a serious or critical finding fails).
+  const shot = async (name: string) => {
+    await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+    await audit(page, name);
+  };
   const nav = (label: string) =>
     page.getByRole('navigation').getByRole('button', { name: label, exact: true }).click();
   const count = (which: string) => page.getByTestId(`count-${which}`).first().textContent();
@@ -156,6 +161,7 @@ describe.sequential('the desktop app in Chromium (headless shell, real core, rea
     expect(await dialog.getByRole('button', { name: /Upload to/ }).isDisabled()).toBe(true);
     await dialog.getByLabel('Bucket').fill('drops');
     await page.screenshot({ path: join(SCREENSHOTS, 'drop-dialog.png') });
+    await audit(page, 'drop-dialog');
     await dialog.getByRole('button', { name: 'Upload to drops' }).click();
     await page.getByText('1 file queued for drops.').waitFor();
     // The drop folder is synced like any folder: its card shows the file live, nothing skipped.
@@ -336,6 +342,7 @@ describe.sequential('the desktop app in Chromium (headless shell, real core, rea
           const box = (await z.getByRole('button', { name: action, exact: true }).first().boundingBox())!;
           expect(box.x + box.width, `${name}: "${action}" is cut off`).toBeLessThanOrEqual(640);
         }
+        await audit(z, `zoom200-${name.toLowerCase()}`);
         if (['Folders', 'Files', 'Account', 'Usage'].includes(name))
           await z.screenshot({ path: join(SCREENSHOTS, `zoom200-${name.toLowerCase()}.png`) });
       }

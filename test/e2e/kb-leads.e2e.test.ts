@@ -9,6 +9,7 @@ import type { RunningServer } from '../../src-main/reference-server/server';
 import { buildRenderer } from '../../src-main/shared-node/renderer-build';
 import type { KbBotView } from '../../src-shared/contract/kb';
 import { api, makeBot, startServer, testKeychain } from '../kb/helpers';
+import { audit } from './a11y';
 import { launchChromium, SCREENSHOTS } from './stack';
 
 type Remote = { id: number; title: string; description: string };
@@ -29,7 +30,11 @@ describe.sequential('knowledge entries and leads in Chromium', () => {
   let remotePort: number;
   let remoteToken: string;
 
-  const shot = (name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  // Each picture is audited too (axe, WCAG 2.1 AA: a serious or critical finding fails).
+  const shot = async (name: string) => {
+    await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+    await audit(page, name);
+  };
   const nav = (label: string) =>
     page.getByRole('navigation').getByRole('button', { name: label, exact: true }).click();
   const entry = (title: string) => page.locator(`[data-entry-title="${title}"]`);

@@ -9,6 +9,7 @@ import { type RunningRelay, startRelay } from '../../src-main/relay/relay-server
 import { buildRenderer } from '../../src-main/shared-node/renderer-build';
 import { testKeychain } from '../kb/helpers';
 import { deliver, leadBody, signBody } from '../relay/helpers';
+import { audit } from './a11y';
 import { launchChromium, SCREENSHOTS } from './stack';
 
 /**
@@ -101,6 +102,7 @@ describe.sequential('receiving leads through a relay, in Chromium', () => {
     await row.getByRole('button', { name: 'Mark handled' }).click();
     await row.getByText('by Asha').waitFor();
     await page.screenshot({ path: join(SCREENSHOTS, 'leads-relay.png'), fullPage: true });
+    await audit(page, 'leads-relay');
 
     await page.getByRole('button', { name: 'Stop using the relay' }).click();
     await page.getByText('Source: this computer.').waitFor();
