@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -39,6 +39,21 @@ describe('the CLI says what it does', () => {
     expect(flags).toEqual(expect.arrayContaining(['--dry-run', '--keep', '--dedupe']));
     const syncLine = top.split('\n').find((l) => /^\s+sync\s/.test(l)) ?? '';
     for (const f of flags) expect(syncLine, f).toContain(f);
+  });
+
+  it("the README's command line names every command and option the top-level --help does", async () => {
+    const top = (await runCli(['--help'])).stdout;
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## The command line'));
+    const said = section.slice(0, section.indexOf('\n## ', 3));
+    const lines = top.split('\n').filter((l) => /^ {2}[a-z]/.test(l));
+    expect(lines.length).toBeGreaterThan(10);
+    for (const line of lines) {
+      const name = line.trim().split(/\s+/)[0]!;
+      expect(said, `README omits the command ${name}`).toMatch(new RegExp(`\`${name}[\` ]`));
+      for (const f of line.match(/--[a-z][a-z-]+/g) ?? [])
+        expect(said, `README omits ${name} ${f}`).toContain(f);
+    }
   });
 
   it('--once says a later run adopts the files, and that run sends nothing', async () => {
