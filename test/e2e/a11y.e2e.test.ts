@@ -46,6 +46,14 @@ describe.sequential('accessibility: axe on every view, the keyboard alone, live 
     throw new Error(`Tab never reached ${name}; it went through ${seen.join(' | ')}`);
   }
 
+  /** The focused element's name as tabTo reads it; null when focus is lost (on the page itself). */
+  const focused = () =>
+    page.evaluate(() => {
+      const el = document.activeElement as HTMLElement | null;
+      if (!el || el === document.body) return null;
+      return (el.getAttribute('aria-label') ?? el.getAttribute('name') ?? el.textContent ?? '').trim();
+    });
+
   beforeAll(async () => {
     stack = await startStack();
     browser = await launchChromium();
@@ -125,6 +133,25 @@ describe.sequential('accessibility: axe on every view, the keyboard alone, live 
     expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toMatch(/Delete…/);
   });
 
+  it('by keyboard alone: Upload now puts a waiting file first, and the keyboard goes on from the next one', async () => {
+    expect((await stack.app.call('sync.pause', {})).ok).toBe(true);
+    const dir = join(stack.root, 'keys');
+    for (const n of ['d.txt', 'e.txt', 'f.txt']) writeFileSync(join(dir, n), `${n}\n`);
+    await nav('Folders');
+    await expect.poll(() => page.getByTestId('next-row').count(), { timeout: 30_000 }).toBe(3);
+    // Each button names its file (three "Upload now" alike said nothing to a screen reader).
+    await tabTo(/^Upload now: f\.txt$/);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByTestId('next-row').first().textContent()).toContain('f.txt');
+    // Its button went with the move; focus is on the one that took its place, not at the page's start.
+    await expect.poll(focused).toMatch(/^Upload now: [de]\.txt$/);
+    await audit(page, 'a11y-upload-now');
+    expect((await stack.app.call('sync.resume', {})).ok).toBe(true);
+    // Settled (the folder in sync again, and said so) before the next test listens to the live region.
+    await expect.poll(() => page.getByTestId('next-row').count(), { timeout: 30_000 }).toBe(0);
+    await page.getByTestId('folder-card').getByText('In sync', { exact: true }).waitFor({ timeout: 30_000 });
+  });
+
   it('a new lead is said in the live region', async () => {
     const r = await stack.app.call('sandbox.raiseLead', { event: 'LEAD-CAPTURED' });
     expect(r.ok).toBe(true);
@@ -132,5 +159,77 @@ describe.sequential('accessibility: axe on every view, the keyboard alone, live 
     await expect
       .poll(() => page.getByTestId('announcer').textContent(), { timeout: 30_000 })
       .toBe(`New lead: ${name}.`);
+  });
+
+  it('by keyboard alone: a lead handled, and the mark taken back; focus stays on its button', async () => {
+    await nav('Leads');
+    await expect.poll(() => page.locator('tbody tr').count(), { timeout: 30_000 }).toBe(1);
+    const button = page.locator('tbody tr').first().locator('.lead-state button');
+    await tabTo(/^Mark handled$/);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => button.getAttribute('aria-pressed')).toBe('true');
+    expect(await focused()).toBe('Handled');
+    await audit(page, 'a11y-lead-handled');
+    const all = await stack.app.call('leads.list', {});
+    expect(all.ok && all.value.leads.every((l) => l.handledAt)).toBe(true);
+    await page.keyboard.press('Space');
+    await expect.poll(() => button.getAttribute('aria-pressed')).toBe('false');
+    expect(await focused()).toBe('Mark handled');
+  });
+
+  it('by keyboard alone: an entry added, changed on the service, edited here, the conflict merged', async () => {
+    await nav('Knowledge');
+    await page.getByText('Demo bot', { exact: true }).waitFor();
+    await tabTo(/^New$/);
+    await page.keyboard.press('Enter');
+    // "New" leads straight to the title.
+    await expect.poll(focused).toBe('title');
+    await page.keyboard.type('Opening hours');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('Monday to Saturday, 9 to 6.');
+    await tabTo(/^Add entry$/);
+    await page.keyboard.press('Enter');
+    // The draft's form gave way to the entry's: focus is on its heading, not at the page's start.
+    await expect.poll(focused).toBe('Edit entry');
+    await page.getByText('All changes synced').waitFor({ timeout: 30_000 });
+
+    const changed = await stack.app.call('sandbox.changeEntry', {});
+    expect(changed.ok).toBe(true);
+    await tabTo(/^Description/);
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type('Monday to Sunday, 9 to 6.');
+    await tabTo(/^Save$/);
+    await page.keyboard.press('Enter');
+    // Saved, "Save" is disabled: focus went to the heading (or, once the sync met the conflict, to
+    // the conflict's first choice), not to the page's start.
+    await expect.poll(focused).toMatch(/^(Edit entry|Edit a merge)$/);
+    await page.getByText('1 to resolve').waitFor({ timeout: 30_000 });
+    await page.getByText('Changed in two places.').waitFor();
+    // The service's time in the app's one form, labelled; the banner lines up with the two versions.
+    expect(await page.getByText(/^On the server/).textContent()).toMatch(
+      /^On the server \(changed \d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2} IST\)$/,
+    );
+    const edges = await page.evaluate(() => {
+      const c = document.querySelector('section[aria-label="Conflict"]')!;
+      const x = (sel: string) => Math.round(c.querySelector(sel)!.getBoundingClientRect().left);
+      return [x('.banner'), x('.row')];
+    });
+    expect(edges[0]).toBe(edges[1]);
+    await screens(page, 'a11y-kb-conflict');
+    if ((await focused()) !== 'Edit a merge') await tabTo(/^Edit a merge$/);
+    await page.keyboard.press('Enter');
+    await expect.poll(focused).toBe('merge-title');
+    await tabTo(/^Description/);
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type('Every day, 9 to 6.');
+    await tabTo(/^Save the merge$/);
+    await page.keyboard.press('Enter');
+    await page.getByText('Changed in two places.').waitFor({ state: 'hidden' });
+    await expect.poll(focused).toBe('Edit entry');
+    await page.getByText('All changes synced').waitFor({ timeout: 30_000 });
+    const bots = await stack.app.call('kb.bots', {});
+    const botId = bots.ok ? bots.value.bots[0]!.id : 0;
+    const snap = await stack.app.call('kb.entries', { botId });
+    expect(snap.ok && snap.value.entries.map((e) => e.description)).toContain('Every day, 9 to 6.');
   });
 });

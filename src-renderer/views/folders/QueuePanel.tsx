@@ -1,8 +1,10 @@
+import { useEffect, useRef } from 'react';
 import type { FolderView, Queue } from '../../../src-shared/contract';
 import { failureSentence } from '../../../src-shared/domain/failure-text';
 import { call } from '../../api/core-ref';
 import { Icon } from '../../components/Icon';
 import { clockTime } from '../../lib/clock-time';
+import { rescueFocus } from '../../lib/focus-rescue';
 import { formatBytes, formatDuration } from '../../lib/format';
 import { plural } from '../../lib/plural';
 import { useSync } from '../../stores/sync-store';
@@ -100,9 +102,27 @@ const LANE_WORD = { now: 'Upload now', live: 'Just added', backlog: 'Backlog' } 
 /** The waiting files in the order they will go, in their lanes, each with "Upload now". */
 function NextUp({ queue, offline }: { queue: Queue; offline: boolean }) {
   const next = queue.next ?? [];
+  const table = useRef<HTMLTableElement>(null);
+  // The file whose "Upload now" was pressed, and its button's place among the table's buttons.
+  const pressed = useRef<{ fileId: number; index: number } | null>(null);
+  useEffect(() => {
+    const p = pressed.current;
+    if (!p) return;
+    const row = next.find((n) => n.fileId === p.fileId);
+    if (row && row.lane !== 'now') return; // not moved yet
+    pressed.current = null;
+    // Its button is gone with the move: the keyboard goes on from the button that took its place.
+    const buttons = [...(table.current?.querySelectorAll<HTMLButtonElement>('button') ?? [])];
+    rescueFocus(buttons[Math.min(p.index, buttons.length - 1)], table.current);
+  }, [next]);
   if (next.length === 0) return null;
+  const uploadNow = (fileId: number, button: HTMLButtonElement) => {
+    const all = [...(table.current?.querySelectorAll('button') ?? [])];
+    pressed.current = { fileId, index: Math.max(0, all.indexOf(button)) };
+    void orToast(call('sync.uploadNow', { fileId }));
+  };
   return (
-    <table className="table" aria-label="Next to upload">
+    <table className="table" aria-label="Next to upload" ref={table} tabIndex={-1}>
       <thead>
         <tr>
           <th>Next</th>
@@ -123,7 +143,8 @@ function NextUp({ queue, offline }: { queue: Queue; offline: boolean }) {
                   type="button"
                   className="btn small"
                   disabled={offline}
-                  onClick={() => orToast(call('sync.uploadNow', { fileId: n.fileId }))}
+                  aria-label={`Upload now: ${n.name}`}
+                  onClick={(e) => uploadNow(n.fileId, e.currentTarget)}
                 >
                   Upload now
                 </button>

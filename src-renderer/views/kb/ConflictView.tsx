@@ -1,9 +1,12 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { KbEntryView } from '../../../src-shared/contract/kb';
 import { charCount } from '../../../src-shared/domain/kb-entry';
 import { KB_DESCRIPTION_MAX, KB_TITLE_MAX } from '../../../src-shared/domain/limits';
 import { call } from '../../api/core-ref';
 import { CountedLabel, FormError, TextField } from '../../components/Field';
+import { parseServiceDate } from '../../lib/dates';
+import { rescueFocus } from '../../lib/focus-rescue';
+import { formatTime } from '../../lib/format';
 import { fieldProblems } from './field-problems';
 import { useKb } from './kb-store';
 
@@ -44,6 +47,16 @@ export function ConflictView({ entry }: { entry: KbEntryView }) {
   const [title, setTitle] = useState(startTitle);
   const [description, setDescription] = useState(startDescription);
   const [error, setError] = useState<string | null>(null);
+  // The service's bare IST stamp, in the app's one labelled form ("25 Nov 2026, 21:06 IST").
+  const changedAt = parseServiceDate(theirs.updatedAt);
+  const mergeForm = useRef<HTMLFormElement>(null);
+  const editMerge = useRef<HTMLButtonElement>(null);
+  // "Edit a merge" is disabled while the merge is open: the keyboard goes to the merge's title, and
+  // back to the button when it closes (issue 23).
+  useEffect(() => {
+    if (merging) mergeForm.current?.querySelector<HTMLInputElement>('input[name="merge-title"]')?.focus();
+    else rescueFocus(editMerge.current);
+  }, [merging]);
   const problems = fieldProblems({ title, description });
   // Cancel leaves both versions as they are and forgets the draft of the merge.
   const cancelMerge = () => {
@@ -77,7 +90,7 @@ export function ConflictView({ entry }: { entry: KbEntryView }) {
       <div className="row" style={{ alignItems: 'stretch' }}>
         <Side label="Yours" title={entry.title} description={entry.description} gone={entry.deleted} />
         <Side
-          label={`On the server${theirs.updatedAt ? ` (${theirs.updatedAt})` : ''}`}
+          label={`On the server${changedAt === null ? '' : ` (changed ${formatTime(changedAt)})`}`}
           title={theirs.title}
           description={theirs.description}
           gone={theirs.deleted}
@@ -90,12 +103,19 @@ export function ConflictView({ entry }: { entry: KbEntryView }) {
         <button type="button" className="btn" onClick={() => void resolve({ keep: 'theirs' })}>
           Keep theirs
         </button>
-        <button type="button" className="btn" onClick={() => setMerging(true)} disabled={merging}>
+        <button
+          ref={editMerge}
+          type="button"
+          className="btn"
+          onClick={() => setMerging(true)}
+          disabled={merging}
+        >
           Edit a merge
         </button>
       </div>
       {merging ? (
         <form
+          ref={mergeForm}
           className="card stack"
           aria-label="Merge"
           onSubmit={(e) => {

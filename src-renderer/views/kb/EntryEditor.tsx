@@ -1,9 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { KbEntryView } from '../../../src-shared/contract/kb';
 import { charCount } from '../../../src-shared/domain/kb-entry';
 import { KB_DESCRIPTION_MAX, KB_TITLE_MAX } from '../../../src-shared/domain/limits';
 import { call } from '../../api/core-ref';
 import { CountedLabel, FormError, TextField } from '../../components/Field';
+import { rescueFocus } from '../../lib/focus-rescue';
 import { fieldProblems } from './field-problems';
 import { useKb } from './kb-store';
 import { EntryStateBadge } from './SyncBadge';
@@ -16,12 +17,25 @@ export function EntryEditor({ botId, entry }: { botId: number; entry: KbEntryVie
   const [title, setTitle] = useState(entry?.title ?? '');
   const [description, setDescription] = useState(entry?.description ?? '');
   const [error, setError] = useState<string | null>(null);
+  const form = useRef<HTMLFormElement>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const saved = useRef(false);
+  // By keyboard (issue 23): "New" leads straight to the title; an editor that replaces the control
+  // that had focus (the draft's form once added, a conflict once resolved) takes it on its heading.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: on mount only
+  useEffect(() => {
+    if (!entry) form.current?.querySelector<HTMLInputElement>('input[name="title"]')?.focus();
+    else rescueFocus(heading.current);
+  }, []);
   // Another save (or the sync) changed the entry: show the stored text.
   // biome-ignore lint/correctness/useExhaustiveDependencies: a different entry with the same text must reset the form too
   useEffect(() => {
     setTitle(entry?.title ?? '');
     setDescription(entry?.description ?? '');
     setError(null);
+    // Saved: "Save" is disabled now, and focus with it; the keyboard goes on from the heading.
+    if (saved.current) rescueFocus(heading.current);
+    saved.current = false;
   }, [entry?.id, entry?.title, entry?.description]);
 
   const problems = fieldProblems({ title, description });
@@ -34,6 +48,7 @@ export function EntryEditor({ botId, entry }: { botId: number; entry: KbEntryVie
       ? await call('kb.edit', { entryId: entry.id, title, description })
       : await call('kb.create', { botId, title, description });
     if (!r.ok) return setError(r.error.message);
+    saved.current = true;
     setError(null);
     useKb.setState({ selectedId: r.value.id, draft: false });
   }
@@ -55,6 +70,7 @@ export function EntryEditor({ botId, entry }: { botId: number; entry: KbEntryVie
 
   return (
     <form
+      ref={form}
       className="card stack"
       aria-label={entry ? 'Edit entry' : 'New entry'}
       onSubmit={(e) => {
@@ -63,7 +79,9 @@ export function EntryEditor({ botId, entry }: { botId: number; entry: KbEntryVie
       }}
     >
       <div className="row">
-        <h2 style={{ margin: 0 }}>{entry ? 'Edit entry' : 'New entry'}</h2>
+        <h2 ref={heading} tabIndex={-1} style={{ margin: 0 }}>
+          {entry ? 'Edit entry' : 'New entry'}
+        </h2>
         <span className="spacer" />
         {entry ? <EntryStateBadge state={entry.state} deleted={entry.deleted} /> : null}
       </div>
