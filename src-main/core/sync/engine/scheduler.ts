@@ -4,6 +4,7 @@ import { prepareFile } from '../hash/prepare';
 import type { FilePatch } from '../state/files-store';
 import type { FileRow, FileState } from '../types';
 import { runDeletes } from '../upload/deleter';
+import { scheduleRetry } from '../upload/on-upload-error';
 import { reconcileJournal } from '../upload/reconcile';
 import { uploadOne } from '../upload/upload-one';
 import { type BackgroundTask, runInBackground } from './background';
@@ -163,11 +164,13 @@ export function createScheduler(ctx: SyncContext, state: EngineState, book: Prog
       folderId: row.folderId,
       fileId: row.id,
       onError: (message) => {
-        // Parked as FAILED with the message, visible to the user (retry() starts it again).
         const cur = files.get(row.id);
-        if (cur && (cur.state === 'HASHING' || cur.state === 'NEW' || cur.state === 'QUEUED')) {
-          ctx.transition(row.id, 'FAILED', { reasonCode: 'INTERNAL', reason: message, nextRetryAt: null });
-        }
+        if (!cur) return;
+        // Sent, or maybe sent: the listing decides (adopted, or FAILED with its retry), never a resend.
+        if (cur.state === 'UPLOADING') ctx.requestReconcile();
+        // Not sent: FAILED with the message and its retry (for good once the attempts are used up).
+        else if (cur.state === 'HASHING' || cur.state === 'NEW' || cur.state === 'QUEUED')
+          scheduleRetry(ctx, cur, { code: 'INTERNAL', message });
       },
     };
   }
