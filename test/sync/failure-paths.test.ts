@@ -112,3 +112,52 @@ describe('an upload stored by the service whose LIVE row cannot be written', () 
     }
   });
 });
+
+describe('a watch batch that fails', () => {
+  it('has its folder scanned again: the files it held are seen once the database works again', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'first.png'), randomBytes(1024));
+    const h = makeEngine(countingClient(server.baseUrl, server.demoKey).client, {
+      watch: true,
+      backoff: { baseMs: 20, capMs: 100, maxAttempts: 12 },
+    });
+    const live = new Set<string>();
+    let allLive = () => {};
+    const bothLive = new Promise<void>((r) => {
+      allLive = r;
+    });
+    h.engine.on('file', (e) => {
+      if (e.to === 'LIVE') live.add(e.name);
+      if (live.has('a.png') && live.has('b.png')) allLive();
+    });
+    let refused = () => {};
+    const batchRefused = new Promise<void>((r) => {
+      refused = r;
+    });
+    h.engine.on('activity', (a) => {
+      if (a.kind === 'background-failed' && a.message.startsWith('Applying the changes')) refused();
+    });
+    try {
+      await h.engine.start();
+      expect((await h.engine.addFolder({ path: dir, bucket: 'batch-fails' })).ok).toBe(true);
+      await h.engine.waitUntilSettled();
+      // Every new row refused (a failing disk): the batch holding both files throws.
+      h.db.exec(`CREATE TRIGGER refuse_rows BEFORE INSERT ON sync_files
+                 BEGIN SELECT RAISE(ABORT, 'disk I/O error (planted by the test)'); END`);
+      writeFileSync(join(dir, 'a.png'), randomBytes(1024));
+      writeFileSync(join(dir, 'b.png'), randomBytes(1024));
+      await batchRefused;
+      h.db.exec('DROP TRIGGER refuse_rows');
+      // Nothing else tells the engine about them: only a scan of the folder finds them.
+      await bothLive;
+      expect((await server.liveFiles('batch-fails')).map((f) => f.name).sort()).toEqual([
+        'a.png',
+        'b.png',
+        'first.png',
+      ]);
+    } finally {
+      await h.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -53,7 +53,7 @@ export async function prepareFile(ctx: SyncContext, row: FileRow): Promise<void>
   }
 
   const hashed = await ctx.hasher.md5(abs);
-  const after = await inspectPath(abs);
+  const after = await inspectPath(abs, folder);
   const current = ctx.files.get(row.id);
   if (current?.state !== 'HASHING') return;
   if (!hashed.ok && (hashed.error.code === HASHER_FAILED || hashed.error.code === HASHER_CLOSED)) {
@@ -107,7 +107,7 @@ export async function prepareFile(ctx: SyncContext, row: FileRow): Promise<void>
   let oldRemoteId = current.oldRemoteId;
   let renamedFrom: string | null = null;
   for (const other of ctx.files.sameContent(folder.id, after.size, md5, row.id)) {
-    if ((await inspectPath(join(folder.path, other.name))).kind !== 'gone') continue;
+    if ((await inspectPath(join(folder.path, other.name), folder)).kind !== 'gone') continue;
     renamedFrom = other.name;
     const renamed = folderMode(folder.mode).onRename(other, row.name);
     if (renamed.deleteOldRemote && other.remoteId !== null) {

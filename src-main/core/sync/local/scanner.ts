@@ -29,7 +29,7 @@ export async function scanFolder(
   folder: Folder,
   signal?: AbortSignal,
 ): Promise<ScanResult> {
-  const root = await inspectPath(folder.path);
+  const root = await inspectPath(folder.path, null);
   if (root.kind !== 'dir') {
     folderMissing(ctx, folder);
     return { files: 0, ok: false };
@@ -145,7 +145,7 @@ async function compareWithDisk(
   const complete = walk.complete();
 
   if (complete) {
-    const stillThere = await inspectPath(folder.path);
+    const stillThere = await inspectPath(folder.path, null);
     if (stillThere.kind !== 'dir') {
       folderMissing(ctx, folder);
       return { files, ok: false };
