@@ -7,6 +7,7 @@ import { createRemoteIndex } from '../remote-index/remote-index';
 import { osKeychain, type SecretStore } from '../secrets/keychain';
 import { serviceCache } from '../service/cache';
 import { SANDBOX_CACHE_SOURCE } from '../service/connection';
+import { remoteEventText } from '../service/file-api-client';
 import { closePools } from '../service/http-pool';
 import { serviceSettingsStore } from '../service/settings';
 import { APP_MIGRATIONS } from '../state/migrations';
@@ -105,6 +106,10 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
         indexTouched();
       };
     },
+    onRemoteError: (event, e) =>
+      log(
+        `the remote index did not take ${remoteEventText(event)}; it is applied again with the next reply, or by the next refresh: ${e instanceof Error ? e.message : String(e)}`,
+      ),
     ...(o.baseUrl ? { baseUrl: o.baseUrl } : {}),
     ...(o.sandboxRatePerMinute !== undefined ? { sandboxRatePerMinute: o.sandboxRatePerMinute } : {}),
   });

@@ -274,11 +274,36 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
   // Every request the engine sends goes through this client, so every reply (or none) is seen.
   ctx.client = connectivity.observe(client);
   let keepAlive: NodeJS.Timeout | null = null;
+  /** The stop under way or done (null while running): stop() asked again waits for the same one. */
+  let stopping: Promise<void> | null = null;
+
+  async function stopRooms() {
+    state.running = false;
+    if (keepAlive) clearInterval(keepAlive);
+    keepAlive = null;
+    // Every room stops its own timers and work. Uploads are aborted (their journal entries stay open:
+    // the next start settles them by listing); a hash is answered HASHER-CLOSED (its row goes back to NEW).
+    const rooms = Promise.allSettled([
+      schedule.stop(),
+      account.stop(),
+      connectivity.stop(),
+      runners.stop(),
+      scheduler.stop(),
+      hasher.close(),
+    ]);
+    // Work that does not hear its abort (a request stuck in the network) is let go after a grace
+    // period on the engine's clock.
+    const grace = new AbortController();
+    await Promise.race([rooms, clock.sleep(STOP_GRACE_MS, grace.signal).catch(() => undefined)]);
+    grace.abort();
+    for (const w of state.settleWaiters.splice(0)) w();
+  }
 
   const engine: SyncEngine = {
     async start() {
       if (state.running) return;
       state.running = true;
+      stopping = null;
       runners.open();
       schedule.start();
       keepAlive = setInterval(() => undefined, 1 << 30);
@@ -311,26 +336,9 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
       scheduler.wake();
     },
 
-    async stop() {
-      state.running = false;
-      if (keepAlive) clearInterval(keepAlive);
-      keepAlive = null;
-      // Every room stops its own timers and work. Uploads are aborted (their journal entries stay open:
-      // the next start settles them by listing); a hash is answered HASHER-CLOSED (its row goes back to NEW).
-      const rooms = Promise.allSettled([
-        schedule.stop(),
-        account.stop(),
-        connectivity.stop(),
-        runners.stop(),
-        scheduler.stop(),
-        hasher.close(),
-      ]);
-      // Work that does not hear its abort (a request stuck in the network) is let go after a grace
-      // period on the engine's clock.
-      const grace = new AbortController();
-      await Promise.race([rooms, clock.sleep(STOP_GRACE_MS, grace.signal).catch(() => undefined)]);
-      grace.abort();
-      for (const w of state.settleWaiters.splice(0)) w();
+    stop() {
+      stopping ??= stopRooms();
+      return stopping;
     },
 
     ...createFolderCommands(ctx, state, { runners, scheduler }),

@@ -73,8 +73,19 @@ export function createFolderRunner(
   let dirty = true;
   let inSync = false;
 
-  const folder = () => ctx.folders.get(folderId);
-  const label = () => folder()?.path ?? `folder ${folderId}`;
+  /** The folder's path as last read, for messages that must not depend on the database working. */
+  let path = `folder ${folderId}`;
+  const folder = () => {
+    const f = ctx.folders.get(folderId);
+    if (f) path = f.path;
+    return f;
+  };
+  const label = () => path;
+  try {
+    folder();
+  } catch {
+    // Named by its id until it can be read.
+  }
   const track = <T>(p: Promise<T>): Promise<T> => {
     work.add(p);
     void p.then(
@@ -130,8 +141,18 @@ export function createFolderRunner(
 
   function requestScan(reason?: string) {
     if (stopped) return;
-    if (reason) ctx.log('rescan', `Scanning ${label()} again (${reason}).`, { folderId });
-    track(runInBackground(ctx, { what: `Scanning ${label()}`, folderId }, scan));
+    track(
+      runInBackground(ctx, { what: `Scanning ${label()}`, folderId }, () => {
+        const why = `Scanning ${label()} again (${reason}).`;
+        try {
+          if (reason) ctx.log('rescan', why, { folderId });
+        } catch {
+          // The activity log failed (its database): the scan is what matters.
+          ctx.report(why);
+        }
+        return scan();
+      }),
+    );
   }
 
   function hold<T>(fn: () => Promise<T>): Promise<T> {
