@@ -57,9 +57,9 @@ describe('a listener of the engine that throws', () => {
         .filter((a) => a.kind === 'listener-failed')
         .map((a) => a.message);
       for (const name of events)
-        expect(said.some((m) => m.startsWith(`A listener of the engine's "${name}" event failed: SQLITE_BUSY`))).toBe(
-          true,
-        );
+        expect(
+          said.some((m) => m.startsWith(`A listener of the engine's "${name}" event failed: SQLITE_BUSY`)),
+        ).toBe(true);
     } finally {
       await h.close();
       rmSync(dir, { recursive: true, force: true });
@@ -107,9 +107,9 @@ describe('the database failing under a watching engine', () => {
       // The last-resort log names what was being done.
       expect(lines.some((l) => l.startsWith(`Applying the changes seen in ${dir} failed:`))).toBe(true);
       // The failed batch asked for a scan of its folder, which ran (and failed the same way).
-      expect(lines.some((l) => l.startsWith(`Scanning ${dir} again (a batch of changes could not be recorded)`))).toBe(
-        true,
-      );
+      expect(
+        lines.some((l) => l.startsWith(`Scanning ${dir} again (a batch of changes could not be recorded)`)),
+      ).toBe(true);
       const stopping = h.engine.stop();
       await clock.advance(0);
       await stopping;

@@ -64,6 +64,7 @@ describe('engine.stop() on the injected clock', () => {
       await stopping;
       // Every room's timer was its own and is gone: nothing sleeps on the clock any more.
       expect(clock.pending()).toBe(0);
+      expect(started).toEqual(['stuck.png']);
       // The upload's journal entry stays open for the next start's listing.
       expect(h.engine.listFiles()[0]?.state).toBe('UPLOADING');
       // Stopped once: asked again, it has nothing more to wait for.
