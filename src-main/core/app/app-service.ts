@@ -16,6 +16,7 @@ import type { AppContext } from './context';
 import { createDispatcher, typedCall } from './dispatcher';
 import { createEventBus } from './event-bus';
 import { createFilesListing } from './files-listing';
+import { inBackground } from './in-background';
 import { createRequestMeter } from './request-meter';
 import type { Section } from './section';
 import { accountSection } from './sections/account-section';
@@ -137,7 +138,11 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
   // The engine follows the connection: a new account or a sandbox reset gets a new engine.
   session.onChange((live) => {
     clock.follow(live?.connection ?? null);
-    void (live ? runtime.restart() : runtime.stop());
+    inBackground(
+      log,
+      live ? 'Starting the sync engine for the new connection' : 'Stopping the sync engine',
+      () => (live ? runtime.restart() : runtime.stop()),
+    );
   });
 
   const remoteFiles = remoteFilesSection(ctx);

@@ -16,6 +16,7 @@ import type { FileState } from '../sync/types';
 import { refreshAccount } from './account-refresh';
 import { bandwidthOf, overviewBandwidth } from './bandwidth-settings';
 import type { AppContext } from './context';
+import { inBackground } from './in-background';
 import type { RequestMeter } from './request-meter';
 import { createUnlistedFiles, type UnlistedFiles } from './unlisted-files';
 import { uploadProgressTracker } from './upload-progress';
@@ -101,15 +102,15 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
       e.on('paused', (p) => {
         ctx.bus.emit('notify', { kind: 'paused-money', title: 'Uploads paused', body: p.message });
         emitState();
-        void refreshAccount(ctx);
+        inBackground(ctx.log, 'Reading the account after a pause', () => refreshAccount(ctx));
       }),
       e.on('resumed', () => {
         emitState();
-        void refreshAccount(ctx);
+        inBackground(ctx.log, 'Reading the account after uploads resumed', () => refreshAccount(ctx));
       }),
       e.on('connectivity', ({ offline }) => {
         emitState();
-        if (!offline) void refreshAccount(ctx);
+        if (!offline) inBackground(ctx.log, 'Reading the account back online', () => refreshAccount(ctx));
       }),
       e.on('stopped', (s) => {
         ctx.bus.emit('notify', { kind: 'error', title: 'Syncing stopped', body: s.message });
