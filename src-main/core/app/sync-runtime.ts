@@ -6,12 +6,12 @@ import type {
   QueueItem,
   SyncOverview,
 } from '../../../src-shared/contract';
+import type { BackoffPolicy } from '../service/retry-policy';
 import { serviceIdentity } from '../sync/account/service-identity';
 import { createSyncEngine, type SyncEngine } from '../sync/engine';
 import { laneOf } from '../sync/engine/priority';
 import type { SyncEvents } from '../sync/events';
 import type { ActivityEntry } from '../sync/state/activity-store';
-import { PENDING_STATES } from '../sync/state/transitions';
 import type { FileState } from '../sync/types';
 import { refreshAccount } from './account-refresh';
 import { bandwidthOf, overviewBandwidth } from './bandwidth-settings';
@@ -25,6 +25,8 @@ import { uploadProgressTracker } from './upload-progress';
 export interface EngineTunables {
   stabilityMs?: number;
   pausePollMs?: number;
+  /** Tests: how long a failed upload waits for its retry. */
+  backoff?: BackoffPolicy;
 }
 
 /**
@@ -141,12 +143,9 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
       paused: f.paused,
       followOutsideLinks: f.followOutsideLinks,
       problem: f.problem,
-      counts: {
-        live: f.counts.LIVE,
-        pending: PENDING_STATES.reduce((n, s) => n + f.counts[s], 0),
-        failed: f.counts.FAILED,
-        skipped: f.counts.SKIPPED,
-      },
+      // One definition of pending and failed (state/transitions.ts): a file waiting for its automatic
+      // retry is pending ("syncing"), not failed ("needs attention"), as in the CLI's status and the engine.
+      counts: f.tally,
     }));
   }
 

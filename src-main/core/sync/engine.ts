@@ -54,8 +54,9 @@ import { type FileQuery, filesStore } from './state/files-store';
 import { foldersStore } from './state/folders-store';
 import { journalStore } from './state/journal-store';
 import { scanMarksStore } from './state/scan-marks-store';
+import { type FolderTally, isDone, isWaiting } from './state/transitions';
 import { trashStore } from './state/trash-store';
-import type { FileRow, Folder, FolderCounts, FolderMode, WatcherKind } from './types';
+import type { FileRow, FileState, Folder, FolderCounts, FolderMode, WatcherKind } from './types';
 import type { NativeSubscribe } from './watch/watch-folder';
 
 export interface SyncEngineOptions extends Partial<SyncOptions> {
@@ -85,6 +86,8 @@ export interface SyncEngineOptions extends Partial<SyncOptions> {
 
 export interface FolderStatus extends Folder {
   counts: FolderCounts;
+  /** Live, pending, failed for good, skipped: as every view counts them (state/transitions.ts). */
+  tally: FolderTally;
   inSync: boolean;
   watching: 'native' | 'polling' | null;
 }
@@ -345,8 +348,7 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
 
     uploadNow(fileId) {
       const row = files.get(fileId);
-      const waiting = ['NEW', 'QUEUED', 'PAUSED', 'FAILED'];
-      if (!row || !waiting.includes(row.state))
+      if (!row || !isWaiting(row.state))
         return err(
           appError(
             'NOT-WAITING',
@@ -390,10 +392,7 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
             counts,
             stopped: state.stopped,
             allDone:
-              !state.stopped &&
-              Object.entries(counts).every(
-                ([s, n]) => n === 0 || s === 'LIVE' || s === 'SKIPPED' || s === 'DELETED',
-              ),
+              !state.stopped && Object.entries(counts).every(([s, n]) => n === 0 || isDone(s as FileState)),
           });
         };
         if (book.isSettled() || !state.running) done();

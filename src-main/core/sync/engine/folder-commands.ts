@@ -115,6 +115,7 @@ export function createFolderCommands(
         return {
           ...f,
           counts: files.counts(f.id),
+          tally: files.tally(f.id),
           inSync: runner ? runner.inSyncNow() : !files.hasPending(f.id),
           watching: runner?.watching() ?? null,
         };
