@@ -3,13 +3,13 @@ import { join } from 'node:path';
 import type { SettledSummary } from '../../../src-main/core/sync/engine';
 import { isPending } from '../../../src-main/core/sync/state/transitions';
 import type { FileRow } from '../../../src-main/core/sync/types';
-import { type Model, setWallet } from './commands';
-import { md5Hex, type RunEnv, storedUploads } from './run-env';
+import { type Model, MoveFolder } from './commands';
+import { md5Hex, type RunEnv, setWallet, storedUploads } from './run-env';
 
 /** How long a settle may take before the run counts as one that never ends. */
 const SETTLE_MS = 60_000;
 
-async function settled(env: RunEnv, what: string): Promise<SettledSummary> {
+export async function settled(env: RunEnv, what: string): Promise<SettledSummary> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
@@ -39,7 +39,7 @@ function diskFiles(dir: string, prefix = ''): Map<string, Buffer> {
 }
 
 /** No row is left half way: every row done (LIVE, SKIPPED, DELETED) or FAILED for good with its cause. */
-function noTransientRow(env: RunEnv, when: string): string[] {
+export function noTransientRow(env: RunEnv, when: string): string[] {
   const problems: string[] = [];
   for (const r of env.h.engine.listFiles({ limit: 1000 })) {
     const ok =
@@ -74,6 +74,19 @@ export async function settleAndCheck(env: RunEnv, m: Model): Promise<void> {
   if (m.drained) await setWallet(env, false);
   if (m.paused) env.h.engine.resume();
   const problems: string[] = [];
+  // Nothing of a folder that vanished may have been deleted from the service (FOLDER-MISSING).
+  for (let slot = 0; slot < env.slots.length; slot++) {
+    if (!m.away[slot]) continue;
+    if (m.added[slot] && env.slots[slot]!.mode === 'mirror') {
+      const ids = new Set<number>();
+      for await (const f of env.client.listAllFiles({ bucket: env.slots[slot]!.bucket })) ids.add(f.id);
+      for (const r of env.h.engine.listFiles({ folderId: env.folderIds[slot]!, limit: 1000 }))
+        if (r.remoteId !== null && r.state !== 'DELETED' && r.state !== 'DELETING' && !ids.has(r.remoteId))
+          problems.push(`mirror moved away: ${r.name}'s copy ${r.remoteId} was deleted from the service`);
+    }
+    await new MoveFolder(slot, true).run(m, env);
+  }
+  // Brought back, a folder is seen again at its next scan (the restart below, or a watcher event).
   await settled(env, 'the engine that ran the sequence');
   problems.push(...noTransientRow(env, 'before the restart'));
 

@@ -2,12 +2,15 @@ import { createHash } from 'node:crypto';
 import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { md5Hex, type RunEnv, writeKey } from './run-env';
+import { noTransientRow, settled } from './checks';
+import { md5Hex, type RunEnv, setWallet, writeKey } from './run-env';
 
 /** What the test believes: each folder's files on disk (name -> content label), and the switches. */
 export interface Model {
   files: Map<string, string>[];
   added: boolean[];
+  /** The folder's directory is moved away (renamed, as an unmounted disk would vanish). */
+  away: boolean[];
   paused: boolean;
   drained: boolean;
   faults: { storage: number; reset: number };
@@ -16,6 +19,7 @@ export interface Model {
 export const newModel = (slots: number): Model => ({
   files: Array.from({ length: slots }, () => new Map()),
   added: Array.from({ length: slots }, () => false),
+  away: Array.from({ length: slots }, () => false),
   paused: false,
   drained: false,
   faults: { storage: 0, reset: 0 },
@@ -56,7 +60,7 @@ class WriteFile implements Cmd {
     readonly name: string,
     readonly label: string,
   ) {}
-  check = () => true;
+  check = (m: Readonly<Model>) => !m.away[this.slot];
   async run(m: Model, env: RunEnv) {
     writeFileSync(join(env.slots[this.slot]!.dir, this.name), bytesOf(this.label));
     m.files[this.slot]!.set(this.name, this.label);
@@ -71,7 +75,8 @@ class RenameFile implements Cmd {
     readonly from: string,
     readonly to: string,
   ) {}
-  check = (m: Readonly<Model>) => this.from !== this.to && m.files[this.slot]!.has(this.from);
+  check = (m: Readonly<Model>) =>
+    !m.away[this.slot] && this.from !== this.to && m.files[this.slot]!.has(this.from);
   async run(m: Model, env: RunEnv) {
     const dir = env.slots[this.slot]!.dir;
     renameSync(join(dir, this.from), join(dir, this.to));
@@ -89,7 +94,7 @@ class DeleteFile implements Cmd {
     readonly slot: number,
     readonly name: string,
   ) {}
-  check = (m: Readonly<Model>) => m.files[this.slot]!.has(this.name);
+  check = (m: Readonly<Model>) => !m.away[this.slot] && m.files[this.slot]!.has(this.name);
   async run(m: Model, env: RunEnv) {
     rmSync(join(env.slots[this.slot]!.dir, this.name), { force: true });
     m.files[this.slot]!.delete(this.name);
@@ -99,7 +104,7 @@ class DeleteFile implements Cmd {
 
 class AddFolder implements Cmd {
   constructor(readonly slot: number) {}
-  check = (m: Readonly<Model>) => !m.added[this.slot];
+  check = (m: Readonly<Model>) => !m.added[this.slot] && !m.away[this.slot];
   async run(m: Model, env: RunEnv) {
     const s = env.slots[this.slot]!;
     // What the bucket holds before: a mirror folder adopts what matches and leaves the rest alone.
@@ -124,6 +129,22 @@ class RemoveFolder implements Cmd {
     m.added[this.slot] = false;
   }
   toString = () => `remove(${this.slot})`;
+}
+
+/** The folder's directory vanishes (moved away, a disk unplugged), or comes back. */
+export class MoveFolder implements Cmd {
+  constructor(
+    readonly slot: number,
+    readonly back: boolean,
+  ) {}
+  check = (m: Readonly<Model>) => m.away[this.slot] === this.back;
+  async run(m: Model, env: RunEnv) {
+    const dir = env.slots[this.slot]!.dir;
+    if (this.back) renameSync(`${dir}.away`, dir);
+    else renameSync(dir, `${dir}.away`);
+    m.away[this.slot] = !this.back;
+  }
+  toString = () => `${this.back ? 'bring back' : 'move away'}(${this.slot})`;
 }
 
 class Pause implements Cmd {
@@ -161,15 +182,6 @@ class Faults implements Cmd {
   toString = () => `faults(storage ${this.storage}, reset ${this.reset})`;
 }
 
-/** The wallet under the upload floor (uploads answer 402 LOW-BALANCE), or topped up again. */
-export async function setWallet(env: RunEnv, low: boolean) {
-  const path = `/clients/${env.clientId}/wallet`;
-  const now = await env.server.admin<{ balance_paise: number }>('POST', path, { amount_paise: 1 });
-  const target = low ? 100 : 1_000_000;
-  const delta = target - now.json.balance_paise;
-  if (delta !== 0) await env.server.admin('POST', path, { amount_paise: delta });
-}
-
 class Drain implements Cmd {
   check = (m: Readonly<Model>) => !m.drained;
   async run(m: Model, env: RunEnv) {
@@ -196,6 +208,17 @@ class Restart implements Cmd {
     m.paused = false;
   }
   toString = () => 'restart';
+}
+
+/** Waits until the engine settles mid-sequence (not while paused or drained: then it waits by design). */
+class Settle implements Cmd {
+  check = (m: Readonly<Model>) => !m.paused && !m.drained;
+  async run(_m: Model, env: RunEnv) {
+    await settled(env, 'mid-sequence');
+    const problems = noTransientRow(env, 'mid-sequence');
+    if (problems.length) throw new Error(problems.join('\n'));
+  }
+  toString = () => 'settle';
 }
 
 /** Lets the engine work for a while (real time: the watcher, the network and the worker thread run in it). */
@@ -236,6 +259,9 @@ export const commandArbs = [
   fc.constant(new Drain()),
   fc.constant(new TopUp()),
   fc.constant(new Restart()),
+  fc.constant(new Settle()),
+  slotArb.map((s) => new MoveFolder(s, false)),
+  slotArb.map((s) => new MoveFolder(s, true)),
 ];
 
 /**

@@ -25,9 +25,10 @@ export interface ModelBudget {
 export async function checkModel(server: SyncTestServer, budget: ModelBudget): Promise<{ runs: number }> {
   let runs = 0;
   const property = fc.asyncProperty(
-    fc.commands(commandArbs, { maxCommands: budget.maxCommands }),
+    fc.commands(commandArbs, { maxCommands: budget.maxCommands, size: 'max' }),
     async (commands) => {
       runs++;
+      const began = Date.now();
       const env = await openRun(server);
       const model = newModel(env.slots.length);
       try {
@@ -36,7 +37,7 @@ export async function checkModel(server: SyncTestServer, budget: ModelBudget): P
         await settleAndCheck(env, model);
         if (process.env.ASSETS_MODEL_TRACE)
           console.log(
-            `${String(commands)} => ${env.h.engine
+            `${Date.now() - began} ms: ${String(commands)} => ${env.h.engine
               .listFiles({ limit: 1000 })
               .map((r) => `${r.name}:${r.state}`)
               .join(' ')}`,

@@ -51,6 +51,15 @@ function engineFor(client: FileApiClient, appDir?: string): EngineHarness {
   );
 }
 
+/** The wallet under the upload floor (uploads answer 402 LOW-BALANCE), or topped up again. */
+export async function setWallet(env: RunEnv, low: boolean) {
+  const path = `/clients/${env.clientId}/wallet`;
+  const now = await env.server.admin<{ balance_paise: number }>('POST', path, { amount_paise: 1 });
+  const target = low ? 100 : 1_000_000;
+  const delta = target - now.json.balance_paise;
+  if (delta !== 0) await env.server.admin('POST', path, { amount_paise: delta });
+}
+
 let runs = 0;
 
 export async function openRun(server: SyncTestServer): Promise<RunEnv> {
