@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeEngine, type SyncTestServer, startServer, tempDir, testClient } from './helpers';
@@ -62,6 +62,46 @@ describe('a live file that becomes one the service refuses (emptied)', () => {
     } finally {
       rmSync(mirror, { recursive: true, force: true });
       rmSync(kept, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a watched folder that vanishes and comes back', () => {
+  it('is looked for again until it is back, and what changed before is seen without a restart', async () => {
+    const parent = tempDir();
+    const dir = join(parent, 'photos');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'a.png'), randomBytes(2048));
+    const h = makeEngine(testClient(server.baseUrl, server.demoKey), { watch: true });
+    const missing = new Promise<void>((r) => h.engine.on('error', (e) => e.code === 'FOLDER-MISSING' && r()));
+    const liveNames = new Set<string>();
+    let renamedLive = () => {};
+    const renamed = new Promise<void>((r) => {
+      renamedLive = r;
+    });
+    h.engine.on('file', (e) => {
+      if (e.to === 'LIVE') liveNames.add(e.name);
+      if (e.name === 'b.png' && e.to === 'LIVE') renamedLive();
+    });
+    try {
+      await h.engine.start();
+      expect((await h.engine.addFolder({ path: dir, bucket: 'comes-back', mode: 'mirror' })).ok).toBe(true);
+      await h.engine.waitUntilSettled();
+      // A file renamed, and the folder unplugged (moved away) before the watcher's batch is applied:
+      // the batch finds neither name, and the folder gone. Then it is plugged back in.
+      renameSync(join(dir, 'a.png'), join(dir, 'b.png'));
+      renameSync(dir, `${dir}.away`);
+      await missing;
+      renameSync(`${dir}.away`, dir);
+      await renamed;
+      await h.engine.waitUntilSettled();
+      const rows = Object.fromEntries(h.engine.listFiles().map((r) => [r.name, r.state]));
+      expect(rows).toEqual({ 'a.png': 'DELETED', 'b.png': 'LIVE' });
+      expect(h.engine.listFolders()[0]?.problem).toBeNull();
+      expect((await server.liveFiles('comes-back')).map((f) => f.name)).toEqual(['b.png']);
+    } finally {
+      await h.close();
+      rmSync(parent, { recursive: true, force: true });
     }
   });
 });

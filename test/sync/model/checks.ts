@@ -8,6 +8,8 @@ import { md5Hex, type RunEnv, setWallet, storedUploads } from './run-env';
 
 /** How long a settle may take before the run counts as one that never ends. */
 const SETTLE_MS = 60_000;
+/** Long enough for the watcher to report the last changes (inotify: a few ms; a busy machine: more). */
+const QUIET_MS = 500;
 
 export async function settled(env: RunEnv, what: string): Promise<SettledSummary> {
   let timer: NodeJS.Timeout | undefined;
@@ -86,9 +88,11 @@ export async function settleAndCheck(env: RunEnv, m: Model): Promise<void> {
     }
     await new MoveFolder(slot, true).run(m, env);
   }
-  // Brought back, a folder is seen again at its next scan (the restart below, or a watcher event).
+  // The watcher reports in real time: what the last commands did reaches the engine within this.
+  await new Promise((r) => setTimeout(r, QUIET_MS));
   await settled(env, 'the engine that ran the sequence');
   problems.push(...noTransientRow(env, 'before the restart'));
+  problems.push(...(await checkFolders(env, 'before the restart')));
 
   await env.restart();
   const summary = await settled(env, 'after a restart');
@@ -96,6 +100,21 @@ export async function settleAndCheck(env: RunEnv, m: Model): Promise<void> {
     problems.push(`the engine stopped: ${summary.stopped.code} ${summary.stopped.message}`);
   problems.push(...noTransientRow(env, 'after the restart'));
 
+  problems.push(...(await checkFolders(env, 'after the restart')));
+
+  for (const [key, n] of storedUploads(env)) {
+    const allowed = env.writes.get(key) ?? 0;
+    if (n > allowed) {
+      const [bucket, name, md5] = key.split('\u0000');
+      problems.push(`stored ${n} time(s), written ${allowed}: ${bucket}/${name} (${md5})`);
+    }
+  }
+  if (problems.length) throw new Error(problems.join('\n'));
+}
+
+/** The disk, the rows and the buckets of the added folders agree (see settleAndCheck). */
+async function checkFolders(env: RunEnv, when: string): Promise<string[]> {
+  const problems: string[] = [];
   for (let slot = 0; slot < env.slots.length; slot++) {
     const folderId = env.folderIds[slot];
     if (folderId === null || folderId === undefined) continue;
@@ -109,20 +128,25 @@ export async function settleAndCheck(env: RunEnv, m: Model): Promise<void> {
     for (const [name, bytes] of disk) {
       const r = rows.get(name);
       const md5 = md5Hex(bytes);
-      if (!r) problems.push(`${s.mode}: ${name} is on disk with no row`);
+      if (!r) problems.push(`${when}: ${s.mode}: ${name} is on disk with no row`);
       else if (r.state === 'LIVE') {
         const copy = r.remoteId === null ? undefined : remote.get(r.remoteId);
-        if (r.md5 !== md5) problems.push(`${s.mode}: ${name} is LIVE with md5 ${r.md5}, the disk has ${md5}`);
+        if (r.md5 !== md5)
+          problems.push(`${when}: ${s.mode}: ${name} is LIVE with md5 ${r.md5}, the disk has ${md5}`);
         if (!copy)
-          problems.push(`${s.mode}: ${name} is LIVE as ${r.remoteId}, which the bucket does not hold`);
+          problems.push(
+            `${when}: ${s.mode}: ${name} is LIVE as ${r.remoteId}, which the bucket does not hold`,
+          );
         else if (copy.name !== name || copy.hash !== md5)
-          problems.push(`${s.mode}: ${name}'s remote copy is ${copy.name} ${copy.hash}, the disk has ${md5}`);
+          problems.push(
+            `${when}: ${s.mode}: ${name}'s remote copy is ${copy.name} ${copy.hash}, the disk has ${md5}`,
+          );
       } else if (r.state !== 'SKIPPED' && r.state !== 'FAILED')
-        problems.push(`${s.mode}: ${name} is on disk and ${r.state}`);
+        problems.push(`${when}: ${s.mode}: ${name} is on disk and ${r.state}`);
     }
     for (const r of rows.values())
       if (r.state !== 'DELETED' && !disk.has(r.name))
-        problems.push(`${s.mode}: ${r.name} is ${r.state} but not on disk`);
+        problems.push(`${when}: ${s.mode}: ${r.name} is ${r.state} but not on disk`);
     const live = new Set([...rows.values()].filter((r) => r.state === 'LIVE').map((r) => r.remoteId));
     if (s.mode === 'mirror') {
       const replaced = new Set(
@@ -130,16 +154,11 @@ export async function settleAndCheck(env: RunEnv, m: Model): Promise<void> {
       );
       for (const [id, f] of remote)
         if (!live.has(id) && !env.preAdd[slot]!.has(id) && !replaced.has(id))
-          problems.push(`mirror: the bucket holds ${f.name} (${id}), which no file on disk accounts for`);
+          problems.push(
+            `${when}: mirror: the bucket holds ${f.name} (${id}), which no file on disk accounts for`,
+          );
     }
   }
 
-  for (const [key, n] of storedUploads(env)) {
-    const allowed = env.writes.get(key) ?? 0;
-    if (n > allowed) {
-      const [bucket, name, md5] = key.split('\u0000');
-      problems.push(`stored ${n} time(s), written ${allowed}: ${bucket}/${name} (${md5})`);
-    }
-  }
-  if (problems.length) throw new Error(problems.join('\n'));
+  return problems;
 }

@@ -10,6 +10,8 @@ import { roomTimers } from './timers';
 
 /** The end of a batch: changes to one folder within this window are recorded together. */
 export const BATCH_MS = 100;
+/** A folder that vanished is looked for again after 1 s, then 2 s, 4 s ... up to a minute, until it is back. */
+export const LOOK_AGAIN = { baseMs: 1_000, capMs: 60_000 } as const;
 
 /**
  * One synced folder's runner (Syncthing's folder service in lib/model is the model): it owns the
@@ -68,6 +70,8 @@ export function createFolderRunner(
   let queued: Promise<void> | null = null;
   let scanAbort: AbortController | null = null;
   let scanFailures = 0;
+  /** Looks for the folder since it vanished (its `problem` is FOLDER-MISSING's), for the backoff. */
+  let lookedFor = 0;
   let holds = 0;
   let holdChain: Promise<unknown> = Promise.resolve();
   let dirty = true;
@@ -119,6 +123,7 @@ export function createFolderRunner(
     try {
       const scanned = await scanFolder(ctx, f, abort.signal);
       scanFailures = 0;
+      lookAgainIfMissing();
       if (scanned.ok)
         ctx.events.emit('folder-scanned', {
           folderId,
@@ -203,8 +208,30 @@ export function createFolderRunner(
     changes = new Map();
     if (!f || batch.size === 0) return;
     const { needScan } = await applyChanges(ctx, f, batch);
-    if (needScan) requestScan();
+    // A delete seen as the whole folder vanishing (folderMissing): a scan says so and looks for it again.
+    if (needScan || (folder()?.problem && !f.problem)) requestScan();
     ctx.wake();
+  }
+
+  /**
+   * A folder that vanished (renamed, unmounted) is marked and its files parked (local/observe.ts
+   * folderMissing); nothing may tell the runner it is back (its watcher may watch nothing, or the old
+   * directory), so it scans again on a growing interval until a scan finds it. Found only by a restart
+   * before (the model-based test).
+   */
+  function lookAgainIfMissing() {
+    if (stopped) return;
+    if (!folder()?.problem) {
+      lookedFor = 0;
+      return;
+    }
+    lookedFor++;
+    timers.set(
+      'rescan',
+      backoffDelayMs(lookedFor, LOOK_AGAIN),
+      { what: `Looking for ${label()} again`, folderId },
+      () => scan(),
+    );
   }
 
   function startWatch(): Promise<void> {
