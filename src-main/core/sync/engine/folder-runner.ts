@@ -102,9 +102,10 @@ export function createFolderRunner(
   function scan(): Promise<void> {
     if (stopped) return Promise.resolve();
     if (!current) {
-      current = runScan().then(() => {
+      const done = () => {
         current = null;
-      });
+      };
+      current = runScan().then(done, done);
       return current;
     }
     queued ??= current.then(() => {
@@ -114,13 +115,13 @@ export function createFolderRunner(
     return queued;
   }
 
-  /** One scan; never rejects: a failure is reported and the scan tried again later. */
+  /** One scan; a failure is reported and the scan tried again later. */
   async function runScan(): Promise<void> {
-    const f = folder();
-    if (!f) return;
     const abort = new AbortController();
     scanAbort = abort;
     try {
+      const f = folder();
+      if (!f) return;
       const scanned = await scanFolder(ctx, f, abort.signal);
       scanFailures = 0;
       lookAgainIfMissing();
@@ -134,9 +135,9 @@ export function createFolderRunner(
       if (stopped) return;
       scanFailures++;
       const wait = backoffDelayMs(scanFailures, { baseMs: ctx.options.backoff.baseMs, capMs: 60_000 });
-      const message = `Scanning ${f.path} failed: ${e instanceof Error ? e.message : String(e)}; it is scanned again in ${Math.ceil(wait / 1000)} s.`;
+      const message = `Scanning ${label()} failed: ${e instanceof Error ? e.message : String(e)}; it is scanned again in ${Math.ceil(wait / 1000)} s.`;
       ctx.events.emit('error', { folderId, code: 'SCAN-FAILED', message });
-      timers.set('rescan', wait, { what: `Scanning ${f.path} again`, folderId }, () => scan());
+      timers.set('rescan', wait, { what: `Scanning ${label()} again`, folderId }, () => scan());
     } finally {
       scanAbort = null;
       dirty = true;
