@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeEngine, type SyncTestServer, startServer, tempDir, testClient } from './helpers';
+import { makeEngine, type SyncTestServer, startServer, tempDir, testClient, until } from './helpers';
 
 /** What the model-based test (model-based.test.ts) found, each pinned by the smallest sequence that showed it. */
 let server: SyncTestServer;
@@ -99,6 +99,40 @@ describe('a watched folder that vanishes and comes back', () => {
       expect(rows).toEqual({ 'a.png': 'DELETED', 'b.png': 'LIVE' });
       expect(h.engine.listFolders()[0]?.problem).toBeNull();
       expect((await server.liveFiles('comes-back')).map((f) => f.name)).toEqual(['b.png']);
+    } finally {
+      await h.close();
+      rmSync(parent, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a watched folder moved away and back with nothing changed inside', () => {
+  it('is watched anew: a file deleted afterwards is seen without a restart', async () => {
+    const parent = tempDir();
+    const dir = join(parent, 'photos');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'a.png'), randomBytes(2048));
+    writeFileSync(join(dir, 'b.png'), randomBytes(2048));
+    const h = makeEngine(testClient(server.baseUrl, server.demoKey), { watch: true });
+    const lost = new Promise<void>((r) =>
+      h.engine.on('activity', (a) => a.kind === 'rescan' && a.message.includes('moved or deleted') && r()),
+    );
+    const deleted = new Promise<void>((r) =>
+      h.engine.on('file', (e) => e.name === 'a.png' && e.to === 'DELETED' && r()),
+    );
+    try {
+      await h.engine.start();
+      expect((await h.engine.addFolder({ path: dir, bucket: 'moved-back', mode: 'mirror' })).ok).toBe(true);
+      await h.engine.waitUntilSettled();
+      renameSync(dir, `${dir}.away`);
+      await lost;
+      renameSync(`${dir}.away`, dir);
+      // The native watcher stopped at the move: only a new one sees this.
+      await until('a new watcher', () => h.engine.listFolders()[0]?.watching === 'native');
+      rmSync(join(dir, 'a.png'));
+      await deleted;
+      await h.engine.waitUntilSettled();
+      expect((await server.liveFiles('moved-back')).map((f) => f.name)).toEqual(['b.png']);
     } finally {
       await h.close();
       rmSync(parent, { recursive: true, force: true });

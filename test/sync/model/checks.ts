@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { SettledSummary } from '../../../src-main/core/sync/engine';
 import { isPending } from '../../../src-main/core/sync/state/transitions';
 import type { FileRow } from '../../../src-main/core/sync/types';
+import { until } from '../helpers';
 import { type Model, MoveFolder } from './commands';
 import { md5Hex, type RunEnv, setWallet, storedUploads } from './run-env';
 
@@ -88,6 +89,10 @@ export async function settleAndCheck(env: RunEnv, m: Model): Promise<void> {
     }
     await new MoveFolder(slot, true).run(m, env);
   }
+  // A folder brought back is found by its runner's next look (1 s, 2 s, 4 s ...): until then it is
+  // waiting with a stated cause (FOLDER-MISSING), and the rows are as they were when it vanished.
+  const back = () => env.h.engine.listFolders().every((f) => f.problem === null);
+  if (!back()) await until('the folders brought back to be found', back, SETTLE_MS + 10_000);
   // The watcher reports in real time: what the last commands did reaches the engine within this.
   await new Promise((r) => setTimeout(r, QUIET_MS));
   await settled(env, 'the engine that ran the sequence');

@@ -72,6 +72,8 @@ export function createFolderRunner(
   let scanFailures = 0;
   /** Looks for the folder since it vanished (its `problem` is FOLDER-MISSING's), for the backoff. */
   let lookedFor = 0;
+  /** The watcher lost the folder (it moved away): a new one is made once a scan finds the folder. */
+  let rewatch = false;
   let holds = 0;
   let holdChain: Promise<unknown> = Promise.resolve();
   let dirty = true;
@@ -224,6 +226,10 @@ export function createFolderRunner(
     if (stopped) return;
     if (!folder()?.problem) {
       lookedFor = 0;
+      if (rewatch) {
+        rewatch = false;
+        void startWatch();
+      }
       return;
     }
     lookedFor++;
@@ -248,6 +254,7 @@ export function createFolderRunner(
               onRescan: guarded(`Scanning ${f.path} after a watcher error`, (reason: string) =>
                 requestScan(reason),
               ),
+              onLost: guarded(`Watching ${f.path} again`, (reason: string) => lost(reason)),
             },
             (message) => {
               ctx.log('watch-fallback', message, { folderId });
@@ -277,6 +284,16 @@ export function createFolderRunner(
       })(),
     );
     return watchStarting;
+  }
+
+  /** The watcher watches nothing any more: dropped, the folder scanned (and looked for), watched anew once found. */
+  function lost(reason: string) {
+    if (stopped) return;
+    const w = watch;
+    watch = null;
+    rewatch = true;
+    track(w?.close().catch(() => undefined) ?? Promise.resolve());
+    requestScan(reason);
   }
 
   async function stopWatch() {
