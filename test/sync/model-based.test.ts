@@ -8,7 +8,7 @@ import { checkModel } from './model/model-check';
  * load), so a red run is a finding, never a new draw. `npm run soak` sets ASSETS_MODEL_SECONDS: then it
  * draws new sequences (its own seed, printed; ASSETS_MODEL_SEED replays one) until the time is up.
  */
-const SEQUENCES = 8;
+const SEQUENCES = 6;
 const SEED = 22;
 const soakSeconds =
   process.env.ASSETS_MODEL_SECONDS === undefined ? null : Number(process.env.ASSETS_MODEL_SECONDS);
