@@ -246,22 +246,17 @@ function SelectionBar({ onDelete }: { onDelete(s: Selection): void }) {
         ) : null}
         <fieldset className="files-export" aria-label="Export" title={exportTitle}>
           <span aria-hidden="true">Export</span>
-          <button
-            type="button"
-            className="btn small"
-            aria-label="Export CSV"
-            onClick={() => void exportAs('csv')}
-          >
-            CSV
-          </button>
-          <button
-            type="button"
-            className="btn small"
-            aria-label="Export JSON"
-            onClick={() => void exportAs('json')}
-          >
-            JSON
-          </button>
+          {(['csv', 'json'] as const).map((format) => (
+            <button
+              key={format}
+              type="button"
+              className="btn small"
+              aria-label={`Export ${format.toUpperCase()}`}
+              onClick={() => void exportAs(format)}
+            >
+              {format.toUpperCase()}
+            </button>
+          ))}
         </fieldset>
         {selection ? (
           <button type="button" className="btn small danger" onClick={() => onDelete(selection)}>
