@@ -6,6 +6,8 @@ export const ServerOptionsSchema = z.object({
   port: z.number().int().min(0).max(65535).default(0),
   /** Absent: a new temporary folder. */
   dataDir: z.string().min(1).optional(),
+  /** False: an existing data folder and database keep their modes (the app's commands that only read). */
+  tightenDataDir: z.boolean().default(true),
   ratePerMinute: z.number().int().min(0).default(120),
   kbRatePerMinute: z.number().int().min(0).default(60),
   webhookTimeoutMs: z.number().int().min(1).default(8000),

@@ -1,6 +1,7 @@
-import { copyFile, mkdir, rename, stat } from 'node:fs/promises';
+import { copyFile, rename, stat } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import { type AppError, appError, err, ok, type Result } from '../../../src-shared/errors';
+import { makePrivateDir } from '../../shared-node/private-files';
 import type { SyncEngine } from '../sync/engine';
 
 /**
@@ -17,7 +18,7 @@ export async function queueDroppedFiles(
   movableUnder?: string,
 ): Promise<Result<{ queued: number }, AppError>> {
   const dir = join(dataDir, 'dropped', bucket);
-  await mkdir(dir, { recursive: true });
+  makePrivateDir(dir);
   const existing = engine.listFolders().find((f) => f.path === dir);
   if (!existing) {
     const added = await engine.addFolder({ path: dir, bucket, mode: 'upload-only' });

@@ -30,6 +30,8 @@ export interface ResolveOptions {
   env?: NodeJS.ProcessEnv;
   /** `--base-url`: wins over ASSETS_BASE_URL and the saved account. */
   baseUrl?: string;
+  /** False for a command that only reads: the sandbox's folder keeps its modes (private-files.ts). */
+  tighten?: boolean;
   /** The sandbox's rate limit (tests and benchmarks); the service's 120/min by default. */
   sandboxRatePerMinute?: number;
   /**
@@ -98,6 +100,7 @@ export async function resolveConnection(o: ResolveOptions): Promise<Result<Conne
   const sandbox = await startSandbox({
     dataDir: o.dataDir,
     secrets: o.secrets,
+    ...(o.tighten === false ? { tighten: false } : {}),
     ...(o.sandboxRatePerMinute !== undefined ? { ratePerMinute: o.sandboxRatePerMinute } : {}),
   });
   if (!sandbox.ok) return sandbox;
