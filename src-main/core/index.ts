@@ -27,7 +27,7 @@ export type { AccountIndex, RemoteIndex } from './remote-index/remote-index';
 export { createRemoteIndex } from './remote-index/remote-index';
 export { ApiFailure } from './service/api-error';
 export type { Connection } from './service/connection';
-export { normalizeBaseUrl } from './service/connection';
+export { normalizeBaseUrl, plainHttpRefusal } from './service/connection';
 export type { FileApiClient } from './service/file-api-client';
 export { createFileApiClient } from './service/file-api-client';
 export { serviceIdentity } from './sync/account/service-identity';
