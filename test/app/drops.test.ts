@@ -12,12 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AppService, createAppService } from '../../src-main/core/app/app-service';
-import type { SecretStore } from '../../src-main/core/secrets/keychain';
-
-function memorySecrets(): SecretStore {
-  const m = new Map<string, string>();
-  return { get: (a) => m.get(a) ?? null, set: (a, s) => void m.set(a, s), delete: (a) => m.delete(a) };
-}
+import { memorySecrets } from '../support/secrets';
 
 // files.uploadPaths copies what it is given into the app's dropped folder: a link that leaves the
 // folder it was given in is refused by the scan's rule, and nothing outside is read.

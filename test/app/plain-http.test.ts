@@ -4,19 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppService } from '../../src-main/core/app/app-service';
-import type { SecretStore } from '../../src-main/core/secrets/keychain';
 import { runCli } from '../cli/run-cli';
 import { createClient, startTestServer } from '../support/reference-server';
-
-function memorySecrets(): SecretStore & { keys(): string[] } {
-  const m = new Map<string, string>();
-  return {
-    get: (a) => m.get(a) ?? null,
-    set: (a, s) => void m.set(a, s),
-    delete: (a) => m.delete(a),
-    keys: () => [...m.keys()],
-  };
-}
+import { memorySecrets } from '../support/secrets';
 
 // http://0.0.0.0:PORT reaches this machine's loopback listener on Linux, but by its name it is not a
 // loopback address: it stands for "a host that is not loopback" without any packet leaving the machine.

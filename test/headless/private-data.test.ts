@@ -13,22 +13,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createAppService } from '../../src-main/core/app/app-service';
-import type { SecretStore } from '../../src-main/core/secrets/keychain';
 import { runCli } from '../cli/run-cli';
+import { memorySecrets } from '../support/secrets';
 
 // The app's data folder holds leads' names, emails and phones (app.sqlite) and the sandbox's data
 // (reference-server.sqlite, with the demo bot's signing secret): nobody but its owner may read it,
 // whatever the umask, and a folder made by an older version is tightened at start.
 const modeOf = (path: string) => (statSync(path).mode & 0o777).toString(8);
-
-function memorySecrets(): SecretStore {
-  const m = new Map<string, string>();
-  return {
-    get: (a) => m.get(a) ?? null,
-    set: (a, s) => void m.set(a, s),
-    delete: (a) => m.delete(a),
-  };
-}
 
 async function startAndUseSandbox(dataDir: string) {
   const app = await createAppService({ dataDir, secrets: memorySecrets(), env: {}, log: () => {} });
