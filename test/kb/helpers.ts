@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { botIds } from '../../src-main/core/kb/bots';
 import { createKbService, type KbService } from '../../src-main/core/kb/kb-service';
 import { CORE_KB_MIGRATIONS } from '../../src-main/core/kb/migrations';
@@ -33,6 +34,37 @@ export function testKeychain(): SecretStore & { cleanup(): void } {
       for (const a of used) store.delete(a);
     },
   };
+}
+
+/**
+ * A KB test's world: a temp folder, a keychain service of its own and a reference server in it, made
+ * before the describe's tests and removed after them. vitest runs afterAll hooks last-registered
+ * first, so a describe's own (closing its apps) run before these. `server` may be replaced (a restart).
+ */
+export function kbServerFixture(prefix: string) {
+  const w = { dir: tempDir(prefix), keychain: testKeychain(), server: undefined as unknown as RunningServer };
+  beforeAll(async () => {
+    w.server = await startServer(join(w.dir, 'server'));
+  });
+  afterAll(async () => {
+    await w.server?.close();
+    w.keychain.cleanup();
+    removeDir(w.dir);
+  });
+  return w;
+}
+export type KbWorld = ReturnType<typeof kbServerFixture>;
+
+/** A bot on the world's server, and the app's KB side (its own SQLite file) holding it as `name`. */
+export async function appWithBot(w: KbWorld, o: { name?: string; undoMs?: number; file?: string } = {}) {
+  const { token } = await makeBot(w.server);
+  const app = openApp(
+    join(w.dir, o.file ?? 'app.sqlite'),
+    w.keychain,
+    o.undoMs !== undefined ? { undoMs: o.undoMs } : {},
+  );
+  const botId = must(app.kb.addBot({ name: o.name ?? 'Bot', baseUrl: w.server.baseUrl, token })).id;
+  return { app, token, botId };
 }
 
 export async function startServer(dataDir: string, port = 0, extra: ServerOptionsInput = {}) {
