@@ -1,16 +1,9 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AppService, createAppService } from '../../src-main/core/app/app-service';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { budgetFor } from '../../src-main/core/service/request-budget';
-import { startHeadlessShell } from '../../src-main/headless/server';
-import { buildRenderer } from '../../src-main/shared-node/renderer-build';
-import { testKeychain } from '../kb/helpers';
-import { adminCall, call } from '../support/reference-server';
+import { adminCall } from '../support/reference-server';
 import { screens, ZOOMABLE } from './screens';
-import { launchChromium, SCREENSHOTS } from './stack';
+import { browserApp } from './stack';
 
 const SEEDED = 100_000;
 const PDF = Buffer.from(
@@ -25,35 +18,13 @@ const PDF = Buffer.from(
  * file from the CDN.
  */
 describe.sequential('Files view on the remote index', () => {
-  const root = mkdtempSync(join(tmpdir(), 'files-index-e2e-'));
-  const keychain = testKeychain();
-  const dataDir = join(root, 'data');
-  const rendererDir = join(root, 'renderer');
+  // The sandbox's own limit out of the way: the 1,000 listing pages of the seeded account are read
+  // by the app's real refresh, with the app's budget made unlimited below.
+  const f = browserApp('files-index-e2e-', { sandboxRatePerMinute: 1_000_000 });
   const cdnRequests: string[] = [];
-  let app: AppService;
-  let shell: Awaited<ReturnType<typeof startHeadlessShell>>;
-  let browser: Browser;
   let page: Page;
 
-  const open = async () => {
-    // The sandbox's own limit out of the way: the 1,000 listing pages of the seeded account are read
-    // by the app's real refresh, with the app's budget made unlimited below.
-    app = await createAppService({
-      dataDir,
-      secrets: keychain,
-      env: {},
-      sandboxRatePerMinute: 1_000_000,
-      log: () => {},
-    });
-    shell = await startHeadlessShell({ core: app, rendererDir, dropDir: join(root, 'incoming') });
-  };
-  const live = () => app.context.session.live!.connection;
-  const api = async (method: string, path: string, body?: FormData) =>
-    call(`${live().baseUrl}/api/assets/v1${path}`, {
-      method,
-      headers: { authorization: `Bearer ${live().apiKey}` },
-      ...(body ? { body } : {}),
-    });
+  const { live, api } = f;
   const upload = async (name: string, bytes: Buffer) => {
     const form = new FormData();
     form.set('bucket', 'media');
@@ -61,8 +32,7 @@ describe.sequential('Files view on the remote index', () => {
     form.set('file', new Blob([new Uint8Array(bytes)]), name);
     expect((await api('POST', '/files', form)).status).toBe(201);
   };
-  const nav = (label: string) =>
-    page.getByRole('navigation').getByRole('button', { name: label, exact: true }).click();
+  const nav = (label: string) => f.nav(page, label);
   const rows = () => page.getByTestId('file-row');
   const total = () => page.getByTestId('files-total').textContent();
   const names = () => rows().locator('.c-name').allTextContents();
@@ -86,26 +56,14 @@ describe.sequential('Files view on the remote index', () => {
     });
 
   beforeAll(async () => {
-    await buildRenderer(rendererDir);
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    await open();
-    browser = await launchChromium();
-    page = await browser.newPage(ZOOMABLE);
+    page = await f.browser.newPage(ZOOMABLE);
     page.on('request', (r) => {
       if (r.url().includes('/storage/')) cdnRequests.push(r.url());
     });
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await shell?.close();
-    await app?.close();
-    keychain.cleanup();
-    rmSync(root, { recursive: true, force: true });
-  });
-
   it('says plainly when the account has no files', async () => {
-    await page.goto(shell.url);
+    await page.goto(f.shell.url);
     await page.getByRole('button', { name: 'Try the local sandbox' }).click();
     await page.getByRole('heading', { name: 'Folders', exact: true }).waitFor();
     await nav('Files');
@@ -235,10 +193,8 @@ describe.sequential('Files view on the remote index', () => {
   });
 
   it('shows the first rows of a cold start from the index without a listing', async () => {
-    await shell.close();
-    await app.close();
-    await open();
-    await page.goto(shell.url);
+    await f.restart();
+    await page.goto(f.shell.url);
     // The sandbox reopens its 100,000 files first (the reference server's start, not the app's).
     await page
       .getByRole('navigation')

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +7,7 @@ import { createKbService, type KbService } from '../../src-main/core/kb/kb-servi
 import { CORE_KB_MIGRATIONS } from '../../src-main/core/kb/migrations';
 import { LEADS_MIGRATIONS } from '../../src-main/core/leads/migrations';
 import { createSigningKeys } from '../../src-main/core/leads/signing-keys';
-import { osKeychain, type SecretStore } from '../../src-main/core/secrets/keychain';
+import type { SecretStore } from '../../src-main/core/secrets/keychain';
 import { createRequestBudget } from '../../src-main/core/service/request-budget';
 import type { ServerOptionsInput } from '../../src-main/reference-server/options';
 import { type RunningServer, startReferenceServer } from '../../src-main/reference-server/server';
@@ -19,22 +18,9 @@ import { type Admin, adminCall, createBot, createClient, entryCall } from '../su
 export const tempDir = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
 export const removeDir = (dir: string) => rmSync(dir, { recursive: true, force: true });
 
-/** A keychain service of its own per test run, removed afterwards (the real Secret Service under D-Bus). */
-export function testKeychain(): SecretStore & { cleanup(): void } {
-  const store = osKeychain(`assets-sync-test-${randomBytes(4).toString('hex')}`);
-  const used = new Set<string>();
-  return {
-    get: (a) => store.get(a),
-    set: (a, s) => {
-      used.add(a);
-      store.set(a, s);
-    },
-    delete: (a) => store.delete(a),
-    cleanup: () => {
-      for (const a of used) store.delete(a);
-    },
-  };
-}
+import { testKeychain } from '../support/secrets';
+
+export { testKeychain };
 
 /**
  * A KB test's world: a temp folder, a keychain service of its own and a reference server in it, made

@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { request } from 'undici';
 import { z } from 'zod';
 import { type AppError, appError, err, ok, type Result } from '../../../src-shared/errors';
 import { makePrivateDir } from '../../shared-node/private-files';
 import type { SecretStore } from '../secrets/keychain';
-import { closePools } from './http-pool';
+import { closePools, poolFor } from './http-pool';
 
 /** Keychain account of the sandbox demo client's key (minted on every start, never written to a file). */
 export const SANDBOX_KEY_ACCOUNT = 'sandbox-api-key';
@@ -100,7 +99,12 @@ async function mintKey(
   clientId: number,
 ): Promise<Result<string, AppError>> {
   try {
-    const reply = await request(`${baseUrl}/__admin/v1/clients/${clientId}/keys`, {
+    // Through the origin's own pool, closed with the sandbox that used this port before (sandbox
+    // close): the process-wide pool may still hold a socket to that one, which a POST (never
+    // retried) would find closed ("other side closed") when the new sandbox has the same port.
+    const pool = await poolFor(new URL(baseUrl).origin);
+    const reply = await pool.request({
+      path: `${new URL(baseUrl).pathname.replace(/\/$/, '')}/__admin/v1/clients/${clientId}/keys`,
       method: 'POST',
       headers: { 'x-admin-token': adminToken },
     });
