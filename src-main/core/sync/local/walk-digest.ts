@@ -2,9 +2,9 @@ import { isUtf8 } from 'node:buffer';
 import { createHash, type Hash } from 'node:crypto';
 
 /** Changed when what the digest covers, or how find is asked, changes: old marks then never match. */
-// 2: a walk that met a name not in UTF-8 has no digest (a mark of 1 may stand for a walk that left
-// such files out in silence, before they were named).
-const VERSION = 'assets-sync scan mark 2';
+// Still 1 after names not in UTF-8 were named (issue 22): a walk that meets one has no digest, so a
+// mark an older version left over such a walk can never match it again.
+const VERSION = 'assets-sync scan mark 1';
 
 /**
  * A digest of one walk of find's (list-tree.ts): what was asked (the folder, its ignore patterns and
