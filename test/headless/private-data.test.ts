@@ -57,18 +57,18 @@ const PRIVATE = {
   'sandbox/objects': '700',
 };
 
-describe('the data folder is private', () => {
-  let root: string;
-  let umask: number;
-  beforeAll(() => {
-    // The usual desktop umask, under which files were 0644 and folders 0755.
-    umask = process.umask(0o022);
-  });
-  afterAll(() => {
-    process.umask(umask);
-  });
-  afterEach(() => rmSync(root, { recursive: true, force: true }));
+let root: string;
+let umask: number;
+beforeAll(() => {
+  // The usual desktop umask, under which files were 0644 and folders 0755.
+  umask = process.umask(0o022);
+});
+afterAll(() => {
+  process.umask(umask);
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
 
+describe('the data folder is private', () => {
   it('is made 0700 with 0600 database files on a first start', async () => {
     root = mkdtempSync(join(tmpdir(), 'private-data-'));
     expect(await startAndUseSandbox(join(root, 'new', 'assets-sync'))).toEqual(PRIVATE);
@@ -91,15 +91,6 @@ describe('the data folder is private', () => {
 });
 
 describe("a data folder that is not the app's is never chmod'ed", () => {
-  let root: string;
-  let umask: number;
-  beforeAll(() => {
-    umask = process.umask(0o022);
-  });
-  afterAll(() => {
-    process.umask(umask);
-  });
-  afterEach(() => rmSync(root, { recursive: true, force: true }));
   const isRoot = process.getuid?.() === 0;
   const modeOf4 = (path: string) => (statSync(path).mode & 0o7777).toString(8);
 

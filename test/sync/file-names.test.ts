@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,6 +9,7 @@ import { ignoreRules } from '../../src-main/core/sync/local/ignore-rules';
 import { listTree } from '../../src-main/core/sync/local/list-tree';
 import type { FileRow } from '../../src-main/core/sync/types';
 import { openDatabase } from '../../src-main/shared-node/sqlite';
+import { runCli } from '../cli/run-cli';
 import { makeEngine, type SyncTestServer, startServer, tempDir, testClient, until } from './helpers';
 
 let server: SyncTestServer;
@@ -19,7 +20,6 @@ afterAll(async () => {
   await server.stop();
 });
 
-const root = join(import.meta.dirname, '..', '..');
 /** A path under `dir` whose last part is these bytes (Node takes a Buffer as a path as it is). */
 const bytePath = (dir: string, ...parts: (string | number[])[]) =>
   Buffer.concat([
@@ -169,30 +169,11 @@ describe('names that are not UTF-8 are named and skipped, never left out in sile
     const dataDir = tempDir('names-app-');
     oddNames(dir);
     try {
-      const child = spawn(
-        process.execPath,
-        [
-          join(root, 'bin', 'assets-sync.mjs'),
-          'sync',
-          dir,
-          '--once',
-          '--bucket',
-          'names-cli',
-          '--data-dir',
-          dataDir,
-          '--base-url',
-          server.baseUrl,
-        ],
-        { cwd: root, env: { ...process.env, ASSETS_API_KEY: server.demoKey, HOME: dataDir } },
+      const r = await runCli(
+        ['sync', dir, '--once', '--bucket', 'names-cli', '--data-dir', dataDir, '--base-url', server.baseUrl],
+        { ASSETS_API_KEY: server.demoKey, HOME: dataDir },
       );
-      let out = '';
-      child.stdout.on('data', (d: Buffer) => {
-        out += d.toString();
-      });
-      child.stderr.on('data', (d: Buffer) => {
-        out += d.toString();
-      });
-      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      const [code, out] = [r.code, r.stdout + r.stderr];
       expect(code, out).toBe(3);
       for (const name of Object.keys(ODD)) expect(out).toContain(join(dir, name));
       expect(out).toContain('NAME-NOT-UTF8');
