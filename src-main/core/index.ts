@@ -10,6 +10,7 @@
  * - The sync engine, which `assets-sync sync` drives directly (FOUND_NOT_SYNCED: the skip codes of files
  *   found and not synced, bytes that could not be read or a name not in UTF-8, for its exit code), and
  *   the local sync status.
+ * - The leads inbox (`assets-sync leads`), pulled from a relay first when one is configured.
  * - The remote index (`assets-sync files`: every live file of the account in SQLite) and its export rows;
  *   the URL import (`assets-sync import-urls`).
  */
@@ -22,6 +23,10 @@ export { openLocalState, openServiceSession } from './app/local-state';
 export type { LocalFolderStatus } from './app/local-status';
 export { readLocalSyncStatus } from './app/local-status';
 export { defaultDataDir } from './config/paths';
+export type { LeadsInbox } from './leads/leads-inbox';
+export { openLeadsInbox } from './leads/leads-inbox';
+export { joinAsDesk, readDeskStatuses } from './office/desk-of';
+export type { OfficeHandle } from './office/join';
 export { csvHeader, csvRow, exportRow } from './remote-index/export';
 export type { AccountIndex, RemoteIndex } from './remote-index/remote-index';
 export { createRemoteIndex } from './remote-index/remote-index';
@@ -30,6 +35,7 @@ export type { Connection } from './service/connection';
 export { normalizeBaseUrl, plainHttpRefusal } from './service/connection';
 export type { FileApiClient } from './service/file-api-client';
 export { createFileApiClient } from './service/file-api-client';
+export { serviceSettingsStore } from './service/settings';
 export { serviceIdentity } from './sync/account/service-identity';
 export type { DryRunReport } from './sync/dry-run/dry-run';
 export { dryRun } from './sync/dry-run/dry-run';

@@ -24,6 +24,8 @@ beforeAll(async () => {
     secrets: memorySecrets(),
     env: {},
     log: () => {},
+    // A desk of the office: its commands are fuzzed too (its folder of desks kept to this test).
+    office: true,
   });
 });
 afterAll(async () => {
@@ -150,6 +152,7 @@ const OUTSIDE_EFFECTS = new Set<string>([
   'files.uploadPaths',
   'files.uploadFromUrl',
   'leads.configureReceiver',
+  'leads.connectRelay',
   'kb.addBot',
   'kb.updateBot',
   'kb.syncNow',

@@ -5,7 +5,8 @@ import { z } from 'zod';
 import { type AppError, appError, err, ok, type Result } from '../../../src-shared/errors';
 import { makePrivateDir } from '../../shared-node/private-files';
 import type { SecretStore } from '../secrets/keychain';
-import { closePools, poolFor } from './http-pool';
+import { httpJson } from './http-json';
+import { closePools } from './http-pool';
 
 /** Keychain account of the sandbox demo client's key (minted on every start, never written to a file). */
 export const SANDBOX_KEY_ACCOUNT = 'sandbox-api-key';
@@ -98,36 +99,22 @@ async function mintKey(
   adminToken: string,
   clientId: number,
 ): Promise<Result<string, AppError>> {
-  try {
-    // Through the origin's own pool, closed with the sandbox that used this port before (sandbox
-    // close): the process-wide pool may still hold a socket to that one, which a POST (never
-    // retried) would find closed ("other side closed") when the new sandbox has the same port.
-    const pool = await poolFor(new URL(baseUrl).origin);
-    const reply = await pool.request({
-      path: `${new URL(baseUrl).pathname.replace(/\/$/, '')}/__admin/v1/clients/${clientId}/keys`,
-      method: 'POST',
-      headers: { 'x-admin-token': adminToken },
-    });
-    const text = await reply.body.text();
-    const parsed = reply.statusCode === 201 ? MintedKey.safeParse(safeJson(text)) : null;
-    if (parsed?.success) return ok(parsed.data.api_key);
-    return err(
-      appError(
-        'SANDBOX-FAILED',
-        `The local sandbox did not mint a key for its demo client (HTTP ${reply.statusCode}). Reset the sandbox to start it afresh.`,
-      ),
-    );
-  } catch (e) {
-    return err(appError('SANDBOX-FAILED', `The local sandbox did not answer: ${(e as Error).message}`));
-  }
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
+  const reply = await httpJson({
+    url: `${baseUrl}/__admin/v1/clients/${clientId}/keys`,
+    method: 'POST',
+    headers: { 'x-admin-token': adminToken },
+  });
+  if (!reply.ok)
+    return err(appError('SANDBOX-FAILED', `The local sandbox did not answer: ${reply.error.message}`));
+  const { status, json } = reply.value;
+  const parsed = status === 201 ? MintedKey.safeParse(json) : null;
+  if (parsed?.success) return ok(parsed.data.api_key);
+  return err(
+    appError(
+      'SANDBOX-FAILED',
+      `The local sandbox did not mint a key for its demo client (HTTP ${status}). Reset the sandbox to start it afresh.`,
+    ),
+  );
 }
 
 const PORT_FILE = 'port';
