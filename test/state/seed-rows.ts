@@ -12,6 +12,7 @@ type Rows = Record<string, Record<string, unknown>[]>;
 
 const T0 = 1_764_000_000_000; // 2025-11-24, epoch ms
 const IST = '2025-11-24 17:30';
+const IST_EARLIER = '2025-11-24 09:15';
 
 /** The app database (app.sqlite): one folder of each mode, a file in every state, and the rest. */
 export const APP_ROWS: Rows = {
@@ -225,10 +226,65 @@ export const APP_ROWS: Rows = {
       received_at: IST,
       handled_at: null,
       raw_body: '{"event":"LEAD-CAPTURED"}',
+      handled_by: null,
+      handled_changed_at: null,
+      handled_changed_by: null,
+      mark_unsent: 0,
+      relay_seq: null,
+    },
+    {
+      // Handled before the relay (210): the time of that change is the time it was handled.
+      id: 2,
+      bot_local_id: 1,
+      remote_bot_id: 5,
+      bot_name: 'Shop bot',
+      business_name: 'Shop',
+      conversation_id: 78,
+      event: 'LEAD-CAPTURED',
+      name: 'Ravi Menon',
+      email: 'ravi@example.com',
+      phone: '+91 98450 00001',
+      note: null,
+      asked_for_a_person: 0,
+      visitor_ref: 'v-2',
+      started_at: IST,
+      received_at: IST_EARLIER,
+      handled_at: IST,
+      raw_body: '{"event":"LEAD-CAPTURED"}',
+      handled_by: null,
+      handled_changed_at: IST,
+      handled_changed_by: null,
+      mark_unsent: 0,
+      relay_seq: null,
     },
   ],
   leads_receiver: [{ id: 1, host: '127.0.0.1', port: 4545, path: '/leads' }],
-  app_settings: [{ key: 'concurrency', value: '4' }],
+  leads_relay: [{ id: 1, url: 'https://relay.example', desk_name: 'front desk', allow_insecure: 0 }],
+  leads_relay_cursor: [{ url: 'https://relay.example', cursor: 12, last_pull_at: IST, waiting: 0 }],
+  leads_rejected: [
+    {
+      id: 1,
+      relay_url: 'https://relay.example',
+      relay_seq: 11,
+      received_at: IST,
+      event: 'LEAD-CAPTURED',
+      signature: 'sha256=00',
+      body: Buffer.from('{"event":"LEAD-CAPTURED"}'),
+      code: 'BAD-SIGNATURE',
+      reason: 'The signature does not match.',
+      remote_bot_id: 5,
+      conversation_id: 79,
+      rejected_at: IST,
+    },
+  ],
+  leads_marks_waiting: [
+    { remote_bot_id: 5, conversation_id: 77, handled: 1, by: 'front desk', at: IST, sig: 'sha256=01' },
+  ],
+  app_settings: [
+    { key: 'concurrency', value: '4' },
+    // A schedule saved with rates, as before 330 (which rewrites it as kinds of hour).
+    { key: 'settings', value: JSON.stringify({ bwlimit: '2M', bwSchedule: 'Mon-09:00,256k Mon-17:00,2M' }) },
+  ],
   // Made by migration 300 and dropped by 301: rows an older machine still had.
   app_view_cache: [{ base_url: 'https://files.example', kind: 'account', json: '{}', fetched_at: T0 }],
   app_remote_files: [

@@ -75,6 +75,9 @@ export function createWatchBatching(
   }
 
   function queueChanges(folderId: number, changes: WatchChange[]) {
+    // The native watcher's thread may hand over a batch while stop() awaits its close, or after: a
+    // stopped engine schedules nothing (its database may be closed); the next start scans the folder.
+    if (!state.running) return;
     const map = state.pendingChanges.get(folderId) ?? new Map();
     for (const c of changes) map.set(c.name, c.kind);
     state.pendingChanges.set(folderId, map);
