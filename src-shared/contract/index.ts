@@ -91,7 +91,11 @@ export function parseRequest<C extends CommandName>(
   const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
   return {
     ok: false,
-    error: { code: 'VALIDATION', message: `${where}${issue?.message ?? 'the request is malformed'}` },
+    error: {
+      code: 'VALIDATION',
+      message: `${where}${issue?.message ?? 'the request is malformed'}`,
+      ...(issue?.path.length ? { field: issue.path.join('.') } : {}),
+    },
   };
 }
 

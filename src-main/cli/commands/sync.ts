@@ -125,6 +125,16 @@ export async function run(argv: string[]): Promise<number> {
   );
 
   async function syncWith(s: ConnectedSession): Promise<number> {
+    // A reader that goes away (`| head`, a closed terminal) ends the run as Ctrl-C does, so the
+    // cleanup still runs: a --once folder is not left in the app's list (issue 23). Listened for
+    // from the start: a write to a closed pipe with no listener would end the process at once.
+    let pipeClosed = (): void => undefined;
+    const closedPipe = new Promise<void>((res) => {
+      pipeClosed = res;
+    });
+    process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'EPIPE' || e.code === 'ERR_STREAM_DESTROYED') pipeClosed();
+    });
     let bucket = values.bucket;
     if (bucket === undefined) {
       const me = await s.client.me();
@@ -260,6 +270,7 @@ export async function run(argv: string[]): Promise<number> {
       };
       process.once('SIGINT', onSignal);
       process.once('SIGTERM', onSignal);
+      void closedPipe.then(onSignal);
     });
     let summary: SettledSummary | null = null;
     if (once) {
@@ -317,5 +328,5 @@ function keptNote(dir: string, existed: boolean, keep: boolean): string {
       : `${d} is one of the app's folders: it stays, as it was set.`;
   return keep
     ? `${d} is now one of the app's folders (--keep): the app and later runs send only what changes.`
-    : `${d} was synced once and not added to the app's folders; its files stay on the service. A later run reads it afresh and sends its files again; --keep adds it so later runs send only what changes.`;
+    : `${d} was synced once and not added to the app's folders; its files stay on the service. A later run finds them live (same name, size and md5) and adopts them, sending only what changed; --keep adds it to the app's folders.`;
 }

@@ -6,16 +6,18 @@ import type {
   QueueItem,
   SyncOverview,
 } from '../../../src-shared/contract';
+import type { BackoffPolicy } from '../service/retry-policy';
 import { serviceIdentity } from '../sync/account/service-identity';
 import { createSyncEngine, type SyncEngine } from '../sync/engine';
 import { laneOf } from '../sync/engine/priority';
 import type { SyncEvents } from '../sync/events';
 import type { ActivityEntry } from '../sync/state/activity-store';
-import { PENDING_STATES } from '../sync/state/transitions';
 import type { FileState } from '../sync/types';
 import { refreshAccount } from './account-refresh';
+import { activityLevel, activityRecorder, storageWatch } from './activity-record';
 import { bandwidthOf, overviewBandwidth } from './bandwidth-settings';
 import type { AppContext } from './context';
+import { inBackground } from './in-background';
 import type { RequestMeter } from './request-meter';
 import { createUnlistedFiles, type UnlistedFiles } from './unlisted-files';
 import { uploadProgressTracker } from './upload-progress';
@@ -24,6 +26,8 @@ import { uploadProgressTracker } from './upload-progress';
 export interface EngineTunables {
   stabilityMs?: number;
   pausePollMs?: number;
+  /** Tests: how long a failed upload waits for its retry. */
+  backoff?: BackoffPolicy;
 }
 
 /**
@@ -71,6 +75,7 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
       bandwidth: bandwidthOf(settings),
       ...engineOptions,
     });
+    const storage = storageWatch(activityRecorder(ctx));
     // Pause all survives a restart (the setting); the engine starts paused.
     if (settings.pausedAll) e.pause();
     engine = e;
@@ -78,6 +83,7 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
       e.on('upload-progress', (p) => uploads.onProgress(p)),
       e.on('file', (f) => {
         stats.fileTransitions++;
+        storage(f);
         if (f.from === 'UPLOADING' && f.to !== 'UPLOADING') uploads.forget(f.fileId);
         emitState();
         // The Files view merges live rows with the listing when it reads: tell it to read again.
@@ -94,22 +100,22 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
           ctx.bus.emit('notify', {
             kind: 'in-sync',
             title: 'Folder in sync',
-            body: `${folder.path} is up to date.`,
+            body: `${folder.path} is in sync.`,
           });
         emitState();
       }),
       e.on('paused', (p) => {
         ctx.bus.emit('notify', { kind: 'paused-money', title: 'Uploads paused', body: p.message });
         emitState();
-        void refreshAccount(ctx);
+        inBackground(ctx.log, 'Reading the account after a pause', () => refreshAccount(ctx));
       }),
       e.on('resumed', () => {
         emitState();
-        void refreshAccount(ctx);
+        inBackground(ctx.log, 'Reading the account after uploads resumed', () => refreshAccount(ctx));
       }),
       e.on('connectivity', ({ offline }) => {
         emitState();
-        if (!offline) void refreshAccount(ctx);
+        if (!offline) inBackground(ctx.log, 'Reading the account back online', () => refreshAccount(ctx));
       }),
       e.on('stopped', (s) => {
         ctx.bus.emit('notify', { kind: 'error', title: 'Syncing stopped', body: s.message });
@@ -140,12 +146,9 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
       paused: f.paused,
       followOutsideLinks: f.followOutsideLinks,
       problem: f.problem,
-      counts: {
-        live: f.counts.LIVE,
-        pending: PENDING_STATES.reduce((n, s) => n + f.counts[s], 0),
-        failed: f.counts.FAILED,
-        skipped: f.counts.SKIPPED,
-      },
+      // One definition of pending and failed (state/transitions.ts): a file waiting for its automatic
+      // retry is pending ("syncing"), not failed ("needs attention"), as in the CLI's status and the engine.
+      counts: f.tally,
     }));
   }
 
@@ -268,10 +271,6 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
 }
 export type SyncRuntime = ReturnType<typeof createSyncRuntime>;
 
-const ERROR_KINDS = /error|fail|stopped|closed|refused/i;
-const WARN_KINDS = /paused|offline|duplicate|skipped|retry|broken-link/i;
-
 function toActivity(a: ActivityEntry): ActivityItem {
-  const level = ERROR_KINDS.test(a.kind) ? 'error' : WARN_KINDS.test(a.kind) ? 'warn' : 'info';
-  return { id: a.id, at: a.at, level, message: a.message };
+  return { id: a.id, at: a.at, level: activityLevel(a.kind), message: a.message };
 }

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { LeadView } from '../../../src-shared/contract/leads';
 import { call } from '../../api/core-ref';
 import { Icon } from '../../components/Icon';
-import { ViewHeader } from '../../components/ViewHeader';
+import { SCROLL_REGION, ViewHeader } from '../../components/ViewHeader';
 import { formatTime } from '../../lib/format';
 import { useUi } from '../../stores/ui-store';
 import { ContactLinks } from './ContactLinks';
@@ -113,7 +113,7 @@ export function LeadsView() {
           Export CSV
         </button>
       </ViewHeader>
-      <div className="content stack">
+      <div className="content stack" {...SCROLL_REGION}>
         {error ? <div className="banner danger">{error}</div> : null}
         <input
           type="search"

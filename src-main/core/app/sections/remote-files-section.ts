@@ -1,5 +1,7 @@
 import type { BulkDeleteJob, IndexedFile, Selection } from '../../../../src-shared/contract/remote-index';
+import { formatBytes } from '../../../../src-shared/domain/bytes';
 import { formatIstDate } from '../../../../src-shared/domain/ist-time';
+import { plural } from '../../../../src-shared/domain/words';
 import { type AppError, appError, err, ok, type Result } from '../../../../src-shared/errors';
 import { botIds } from '../../kb/bots';
 import { createEntryStore } from '../../kb/entries';
@@ -10,8 +12,10 @@ import { indexStore } from '../../remote-index/index-store';
 import { createLinkIntegrity } from '../../remote-index/link-integrity';
 import { type AccountIndex, createRemoteIndex } from '../../remote-index/remote-index';
 import { serviceIdentity } from '../../sync/account/service-identity';
+import { activityRecorder } from '../activity-record';
 import type { AppContext } from '../context';
 import { notConnected, plainError } from '../errors';
+import { inBackground } from '../in-background';
 import type { Section } from '../section';
 import type { Live } from '../session-holder';
 
@@ -32,6 +36,7 @@ type SelectionIn = Selection & { except?: number[] };
  * export, the knowledge entries a delete would break).
  */
 export function remoteFilesSection(ctx: AppContext): Section & { touched(): void } {
+  const record = activityRecorder(ctx);
   const remote = createRemoteIndex(ctx.db);
   const jobs = bulkDeleteStore(ctx.db);
   const entries = createEntryStore(ctx.db);
@@ -63,6 +68,8 @@ export function remoteFilesSection(ctx: AppContext): Section & { touched(): void
       },
     }).finally(() => {
       if (runner?.jobId === jobId) runner = null;
+      const job = jobs.get(jobId);
+      if (job && job.state !== 'running') record(bulkDeleteKind(job), bulkDeleteSentence(job));
     });
     runner = { jobId, abort, done };
   }
@@ -156,9 +163,11 @@ export function remoteFilesSection(ctx: AppContext): Section & { touched(): void
     name: 'remote-files',
     /** The client's replies changed the index (an upload, a delete): the view re-reads (coalesced by the bus). */
     touched() {
-      void current.then((f) => {
-        if (f) emitStatus(f.index);
-      });
+      inBackground(ctx.log, 'Telling the Files view that the index changed', () =>
+        current.then((f) => {
+          if (f) emitStatus(f.index);
+        }),
+      );
     },
     handlers: {
       'files.index.query': async (q) => {
@@ -286,12 +295,31 @@ export function remoteFilesSection(ctx: AppContext): Section & { touched(): void
       },
     },
     start() {
-      unsubscribe = ctx.session.onChange((live) => void switchTo(live));
-      if (ctx.session.live) void switchTo(ctx.session.live);
+      const follow = (live: Live | null) =>
+        inBackground(ctx.log, 'Following the connection with the remote index', () => switchTo(live));
+      unsubscribe = ctx.session.onChange(follow);
+      if (ctx.session.live) follow(ctx.session.live);
     },
     async close() {
       unsubscribe?.();
       await switchTo(null);
     },
   };
+}
+
+const bulkDeleteKind = (j: BulkDeleteJob) =>
+  j.failed > 0 || j.state === 'stopped' ? 'bulk-delete-failed' : 'bulk-delete';
+
+/** "Deleted 120 files (2.3 MiB) from the service.", with what did not go as asked. */
+function bulkDeleteSentence(j: BulkDeleteJob): string {
+  const deleted = j.done - j.failed;
+  const head =
+    j.state === 'cancelled'
+      ? `Delete of ${plural(j.total, 'file')} cancelled: ${deleted.toLocaleString('en')} deleted before it stopped`
+      : j.state === 'stopped'
+        ? `Delete of ${plural(j.total, 'file')} stopped after ${deleted.toLocaleString('en')}${j.lastError ? `: ${j.lastError.message}` : ''}`
+        : j.failed
+          ? `Deleted ${deleted.toLocaleString('en')} of ${plural(j.total, 'file')} from the service`
+          : `Deleted ${plural(deleted, 'file')} (${formatBytes(j.bytes)}) from the service`;
+  return `${head}${j.failed ? `; ${j.failed.toLocaleString('en')} could not be deleted` : ''}.`;
 }

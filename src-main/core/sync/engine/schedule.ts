@@ -1,4 +1,9 @@
-import { type Limit, limitAt, type ScheduleEntry } from '../../../../src-shared/domain/bwlimit';
+import {
+  type Limit,
+  limitAt,
+  type ScheduleEntry,
+  type ScheduleZone,
+} from '../../../../src-shared/domain/bwlimit';
 import type { Clock, RateLimiter } from './bandwidth';
 import type { EngineState } from './engine-state';
 
@@ -6,6 +11,8 @@ import type { EngineState } from './engine-state';
 export interface BandwidthSetting {
   limit: Limit;
   schedule: readonly ScheduleEntry[];
+  /** The clock the timetable's days and hours are read on; absent: the machine's (rclone's `--bwlimit`). */
+  zone?: ScheduleZone;
 }
 
 /** What is in force now, and until when (epoch ms; null: until the setting changes). */
@@ -14,14 +21,16 @@ export interface InForce {
   until: number | null;
   /** `schedule` when the timetable decides, `limit` for the one rate. */
   source: 'limit' | 'schedule';
+  /** The timetable's clock, when the schedule decides. */
+  zone?: ScheduleZone;
 }
 
 export interface BandwidthSchedule {
   set(setting: BandwidthSetting): void;
   inForce(): InForce;
-  /** Follows the clock from now on (start) / no more (stop). */
+  /** Follows the clock from now on (start) / no more (stop: resolves at once, nothing of it runs after). */
   start(): void;
-  stop(): void;
+  stop(): Promise<void>;
 }
 
 /**
@@ -31,7 +40,14 @@ export interface BandwidthSchedule {
  */
 export function createBandwidthSchedule(
   state: EngineState,
-  deps: { limiter: RateLimiter; clock: Clock; wake: () => void; onChange: (f: InForce) => void },
+  deps: {
+    limiter: RateLimiter;
+    clock: Clock;
+    wake: () => void;
+    onChange: (f: InForce) => void;
+    /** An edge whose work threw (a listener, the limiter): reported, and the next edge waited for all the same. */
+    onError?: (e: unknown) => void;
+  },
   initial: BandwidthSetting = { limit: { kind: 'off' }, schedule: [] },
 ): BandwidthSchedule {
   let setting = initial;
@@ -41,7 +57,8 @@ export function createBandwidthSchedule(
 
   function compute(): InForce {
     if (setting.schedule.length === 0) return { limit: setting.limit, until: null, source: 'limit' };
-    return { ...limitAt(setting.schedule, deps.clock.now()), source: 'schedule' };
+    const zone = setting.zone ?? 'local';
+    return { ...limitAt(setting.schedule, deps.clock.now(), zone), source: 'schedule', zone };
   }
 
   function apply() {
@@ -64,7 +81,13 @@ export function createBandwidthSchedule(
     // A minute's edge plus a little, so the next reading falls inside the new window.
     deps.clock.sleep(Math.max(0, current.until - deps.clock.now()) + 5, ctl.signal).then(
       () => {
-        if (edge === ctl) apply();
+        if (edge !== ctl) return;
+        try {
+          apply();
+        } catch (e) {
+          deps.onError?.(e);
+          waitForEdge();
+        }
       },
       () => undefined,
     );
@@ -80,7 +103,7 @@ export function createBandwidthSchedule(
       running = true;
       apply();
     },
-    stop() {
+    async stop() {
       running = false;
       edge?.abort();
       edge = null;
