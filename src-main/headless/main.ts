@@ -1,8 +1,8 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createAppService } from '../core/app/app-service';
 import { defaultDataDir } from '../core/config/paths';
+import { makePrivateDir } from '../shared-node/private-files';
 import { RENDERER_OUT, rendererBuilt } from '../shared-node/project-paths';
 import { buildRenderer } from '../shared-node/renderer-build';
 import { startHeadlessShell } from './server';
@@ -69,7 +69,7 @@ export async function startWeb(o: { dataDir: string; port?: number; baseUrl?: st
     ...(o.baseUrl ? { baseUrl: o.baseUrl } : {}),
   });
   const dropDir = join(o.dataDir, 'incoming');
-  mkdirSync(dropDir, { recursive: true });
+  makePrivateDir(dropDir);
   const shell = await startHeadlessShell({
     core: app,
     rendererDir: RENDERER_OUT,
