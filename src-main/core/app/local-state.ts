@@ -87,7 +87,6 @@ export async function openServiceSession(
     secrets: state.secrets,
     env: o.env ?? process.env,
     ...(o.baseUrl !== undefined ? { baseUrl: o.baseUrl } : {}),
-    useRunningSandbox: true,
   });
   if (!resolved.ok) return resolved;
   const connection = resolved.value;

@@ -87,6 +87,8 @@ export function createSessionHolder(o: {
     async openSandbox(): Promise<Result<Session, AppError>> {
       o.settings.delete(SETTING.accountBaseUrl);
       o.settings.set(CHOICE_KEY, 'sandbox');
+      // Already on it: a second open would find this process's own sandbox and lean on it.
+      if (live?.connection.kind === 'sandbox') return ok(this.describe());
       const r = await open();
       return r.ok ? ok(this.describe()) : r;
     },

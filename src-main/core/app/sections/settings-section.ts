@@ -37,6 +37,14 @@ export function settingsSection(ctx: AppContext, runtime: SyncRuntime): Section 
               'Only the local sandbox can be reset; this app is connected to an account.',
             ),
           );
+        const running = ctx.session.live.connection;
+        if (!running.startedHere)
+          return err(
+            appError(
+              'SANDBOX-IN-USE',
+              `The sandbox is run by another assets-sync process${running.ownerPid ? ` (process ${running.ownerPid})` : ''} on this data folder. Reset it once that has ended.`,
+            ),
+          );
         await runtime.stop();
         await ctx.session.suspend();
         await rm(join(ctx.dataDir, 'sandbox'), { recursive: true, force: true });
