@@ -11,6 +11,7 @@ import { closePools } from '../service/http-pool';
 import { serviceSettingsStore } from '../service/settings';
 import { APP_MIGRATIONS } from '../state/migrations';
 import { serviceIdentity } from '../sync/account/service-identity';
+import { createAccountSnapshot } from './account-snapshot';
 import type { AppContext } from './context';
 import { createDispatcher, typedCall } from './dispatcher';
 import { createEventBus } from './event-bus';
@@ -90,6 +91,8 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
   const meter = createRequestMeter();
   // Set once the Files view's section exists: it tells the view that the index changed.
   let indexTouched = () => {};
+  const cache = serviceCache(db);
+  const account = createAccountSnapshot({ cache, bus });
   const session = createSessionHolder({
     dataDir: o.dataDir,
     settings: serviceSettings,
@@ -98,17 +101,19 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
     requestsPerMinute: () => settings.get().requestsPerMinute,
     onRequest: () => meter.record(),
     // The engine's uploads and deletes, and the Files view's, reach the remote index at once.
+    // Every /me answer becomes the app's one account snapshot.
     onRemote: (c) => {
       const follow = createRemoteIndex(db).follower(serviceIdentity(c, o.dataDir));
+      const source = c.kind === 'sandbox' ? SANDBOX_CACHE_SOURCE : c.cacheSource;
       return (event) => {
         follow(event);
         indexTouched();
+        if (event.kind === 'account' && event.account) account.seen(source, event.account);
       };
     },
     ...(o.baseUrl ? { baseUrl: o.baseUrl } : {}),
     ...(o.sandboxRatePerMinute !== undefined ? { sandboxRatePerMinute: o.sandboxRatePerMinute } : {}),
   });
-  const cache = serviceCache(db);
   const clock = createServiceClock({ onChange: (c) => bus.emit('clock.changed', c) });
   const ctx: AppContext = {
     dataDir: o.dataDir,
@@ -119,6 +124,7 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
     settings,
     serviceSettings,
     cache,
+    account,
     listing: createFilesListing(db, cache),
     clock,
     log,

@@ -55,6 +55,11 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
 
   let lastProgress: SyncEvents['progress'] | null = null;
 
+  // The engine's pause follows the app's one account snapshot: a top-up seen by any /me resumes it.
+  ctx.account.onSeen((source, account) => {
+    if (source === ctx.cacheSource()) engine?.accountSeen(account);
+  });
+
   async function startFor(): Promise<void> {
     await stopEngine();
     const live = ctx.session.live;

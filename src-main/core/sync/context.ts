@@ -23,7 +23,7 @@ export interface SyncOptions {
   stabilityMs: number;
   /** Files up to this size count as small and always have a free upload slot (default 8 MiB). */
   smallFileBytes: number;
-  /** How often /me is asked while uploads are paused by the account (default 60 s). */
+  /** How often /me is asked while uploads are paused by the account, after 2 s, 4 s, 8 s (default 10 s). */
   pausePollMs: number;
   backoff: BackoffPolicy;
   hasherThreads: number;
@@ -46,7 +46,7 @@ export const DEFAULT_OPTIONS: SyncOptions = {
   concurrency: 4,
   stabilityMs: 2_000,
   smallFileBytes: 8 * 1024 * 1024,
-  pausePollMs: 60_000,
+  pausePollMs: 10_000,
   backoff: SYNC_BACKOFF,
   hasherThreads: 1,
   watch: true,

@@ -29,6 +29,7 @@
  *
  * The way of one file and the exactly-once argument: docs/sync-engine.md.
  */
+import type { Account } from '../../../src-shared/api/file-hosting';
 import { type AppError, appError, err, ok, type Result } from '../../../src-shared/errors';
 import type { Db } from '../../shared-node/sqlite';
 import type { FileApiClient } from '../service/file-api-client';
@@ -134,6 +135,11 @@ export interface SyncEngine {
   removeDuplicates(groups: readonly DuplicateGroup[]): number;
   activity(q?: { beforeId?: number; limit?: number; folderId?: number }): ActivityEntry[];
   on<K extends keyof SyncEvents>(event: K, listener: (payload: SyncEvents[K]) => void): () => void;
+  /**
+   * A /me answer the app read (any view, any request): the engine's pause follows it, so a top-up seen
+   * anywhere resumes uploads at once.
+   */
+  accountSeen(account: Account): void;
   /** Asks the service now whether it answers (offline) or allows uploads again (paused for money). */
   checkNow(): void;
   /** Resolves once nothing is pending (uploads paused by the account count as pending), or the engine stopped. */
@@ -227,6 +233,7 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
     book,
     scheduler,
     service: opts.service ?? client.baseUrl,
+    clock,
   });
   const connectivity = createConnectivity(ctx, state, {
     runReconcile: () => scheduler.runReconcile(),
@@ -282,9 +289,9 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
       if (timers.keepAlive) clearInterval(timers.keepAlive);
       timers.keepAlive = null;
       for (const u of state.uploading.values()) u.controller.abort();
+      timers.poll?.abort();
       for (const t of [
         timers.reconcile,
-        timers.poll,
         timers.probe,
         timers.due,
         timers.confirm,
@@ -372,6 +379,8 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
       connectivity.checkNow();
       account.checkNow();
     },
+
+    accountSeen: (a) => account.accountSeen(a),
 
     get state() {
       const { running, userPaused, schedulePaused, accountPaused, stopped, offline } = state;

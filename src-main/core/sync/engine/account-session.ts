@@ -1,9 +1,11 @@
+import type { Account } from '../../../../src-shared/api/file-hosting';
 import { backoffDelayMs } from '../../service/retry-policy';
 import { moveToAccount } from '../account/account-change';
 import { pauseReason, rulesFrom, uploadsAllowed } from '../account/account-gate';
 import type { SyncContext } from '../context';
 import { sameAccount } from '../state/account-store';
 import { runInBackground } from './background';
+import type { Clock } from './bandwidth';
 import type { EngineState } from './engine-state';
 import type { ProgressBookkeeping } from './progress-bookkeeping';
 import type { Scheduler } from './scheduler';
@@ -29,10 +31,21 @@ export interface AccountSession {
   confirmAccountLater(scans: Promise<unknown>, attempt: number): void;
   /** Paused by the account: ask /me now (a "Check now", a window that regains focus), not at the next poll. */
   checkNow(): void;
+  /**
+   * A /me answer read by anyone (the app's Account view, its clock, this engine's poll): the one account
+   * snapshot the pause follows. Allowed again: paused uploads resume at once. Refused: the queue pauses
+   * before an upload meets the 402.
+   */
+  accountSeen(account: Account): void;
 }
 
 /** The first poll of /me after a 402; each next one waits twice as long, up to `pausePollMs`. */
 export const PAUSE_POLL_FIRST_MS = 2_000;
+
+/** The wait before the `attempt`th poll of /me in a pause: 2 s, 4 s, 8 s, then `maxMs` for as long as it lasts. */
+export function pausePollDelayMs(attempt: number, maxMs: number): number {
+  return Math.min(maxMs, PAUSE_POLL_FIRST_MS * 2 ** Math.min(30, attempt - 1));
+}
 
 /**
  * The account gate: what the account allows. It pauses uploads on 402 and polls /me sparingly until they
@@ -42,10 +55,10 @@ export const PAUSE_POLL_FIRST_MS = 2_000;
 export function createAccountSession(
   ctx: SyncContext,
   state: EngineState,
-  deps: { book: ProgressBookkeeping; scheduler: Scheduler; service: string },
+  deps: { book: ProgressBookkeeping; scheduler: Scheduler; service: string; clock: Clock },
 ): AccountSession {
   const { client, files, accounts, events, options } = ctx;
-  const { book, scheduler, service } = deps;
+  const { book, scheduler, service, clock } = deps;
 
   function pauseForAccount(e: { code: string; message: string }) {
     if (!state.accountPaused) {
@@ -57,28 +70,34 @@ export function createAccountSession(
     schedulePoll();
   }
 
-  // 2 s, 4 s, 8 s ... up to pausePollMs (a minute): a top-up is seen within seconds, and a long pause
-  // costs one request a minute of the budget. A wallet topped up after an hour waits at most that minute,
-  // unless the person says so ("Check now", the window regaining focus).
+  // 2 s, 4 s, 8 s, then every pausePollMs (10 s) however long the pause lasts: a top-up is seen within
+  // 10 s after a minute or after a day, for 6 requests a minute (5% of the 115 a minute budget). Any
+  // other /me the app reads meanwhile resumes at once (accountSeen). The wait is on the engine's clock.
   function schedulePoll(delayMs?: number) {
     if (state.timers.poll || !state.running || state.stopped) return;
     const attempt = (state.pausePoll?.attempt ?? 0) + 1;
-    const wait = delayMs ?? Math.min(options.pausePollMs, PAUSE_POLL_FIRST_MS * 2 ** (attempt - 1));
+    const wait = delayMs ?? pausePollDelayMs(attempt, options.pausePollMs);
     state.pausePoll = { attempt, nextAt: ctx.now() + wait };
-    state.timers.poll = setTimeout(() => {
-      state.timers.poll = null;
-      // A poll that threw is asked again later, so a pause cannot outlive the account's refusal.
-      void runInBackground(
-        ctx,
-        { what: 'Asking the service whether uploads may resume', onError: () => schedulePoll() },
-        pollAccount,
-      );
-    }, wait);
+    const timer = new AbortController();
+    state.timers.poll = timer;
+    clock.sleep(wait, timer.signal).then(
+      () => {
+        if (state.timers.poll !== timer) return;
+        state.timers.poll = null;
+        // A poll that threw is asked again later, so a pause cannot outlive the account's refusal.
+        void runInBackground(
+          ctx,
+          { what: 'Asking the service whether uploads may resume', onError: () => schedulePoll() },
+          pollAccount,
+        );
+      },
+      () => undefined,
+    );
   }
 
   function checkNow() {
     if (!state.accountPaused || !state.running || state.stopped) return;
-    if (state.timers.poll) clearTimeout(state.timers.poll);
+    state.timers.poll?.abort();
     state.timers.poll = null;
     // The interval starts over: a person who just topped up may press again in a few seconds.
     state.pausePoll = null;
@@ -86,24 +105,32 @@ export function createAccountSession(
   }
 
   async function pollAccount() {
-    if (!state.running || state.stopped) return;
+    if (!state.running || state.stopped || !state.accountPaused) return;
     const me = await client.me();
-    if (me.ok) state.rules = rulesFrom(me.value);
-    if (me.ok && uploadsAllowed(me.value)) {
-      state.accountPaused = null;
-      state.pausePoll = null;
-      transitionAll(ctx, 'PAUSED', 'QUEUED', { reasonCode: null, reason: null });
-      ctx.log('resumed', 'Uploads resumed: the account allows uploads again.');
-      events.emit('resumed', { reason: 'The account allows uploads again.' });
-      scheduler.wake();
-      return;
-    }
-    if (!me.ok && (me.error.reaction === 'auth' || me.error.reaction === 'closed')) {
+    if (me.ok) accountSeen(me.value);
+    else if (me.error.reaction === 'auth' || me.error.reaction === 'closed')
       stopFor(me.error.reaction, me.error);
+    if (state.accountPaused) schedulePoll();
+  }
+
+  function accountSeen(account: Account) {
+    // At start-up openAccount reads /me and decides; a stopped engine sends nothing anyway.
+    if (!state.running || state.stopped || state.startingUp) return;
+    state.rules = rulesFrom(account);
+    if (!uploadsAllowed(account)) {
+      if (state.accountPaused) state.accountPaused = pauseReason(account);
+      else pauseForAccount(pauseReason(account));
       return;
     }
-    if (me.ok) state.accountPaused = pauseReason(me.value);
-    schedulePoll();
+    if (!state.accountPaused) return;
+    state.accountPaused = null;
+    state.pausePoll = null;
+    state.timers.poll?.abort();
+    state.timers.poll = null;
+    transitionAll(ctx, 'PAUSED', 'QUEUED', { reasonCode: null, reason: null });
+    ctx.log('resumed', 'Uploads resumed: the account allows uploads again.');
+    events.emit('resumed', { reason: 'The account allows uploads again.' });
+    scheduler.wake();
   }
 
   function stopFor(reaction: 'auth' | 'closed', e: { code: string; message: string }) {
@@ -181,5 +208,5 @@ export function createAccountSession(
     );
   }
 
-  return { pauseForAccount, stopFor, openAccount, finishStartup, confirmAccountLater, checkNow };
+  return { pauseForAccount, stopFor, openAccount, finishStartup, confirmAccountLater, checkNow, accountSeen };
 }

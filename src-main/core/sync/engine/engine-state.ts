@@ -68,8 +68,8 @@ export interface EngineState {
 
   timers: {
     reconcile: NodeJS.Timeout | null;
-    /** /me while the account pauses uploads. */
-    poll: NodeJS.Timeout | null;
+    /** /me while the account pauses uploads: a wait on the engine's clock, aborted to cancel it. */
+    poll: AbortController | null;
     /** /me while offline, to learn that the service answers again. */
     probe: NodeJS.Timeout | null;
     /** /me again while the account the rows belong to is unconfirmed. */
