@@ -44,7 +44,7 @@ describe('while paused for money, /me is read at most every 10 s however long th
       const dir = tempDir();
       const clock = fakeClock(Date.now());
       const counting = countingClient(server.baseUrl, server.demoKey);
-      const h = makeEngine(counting.client, { clock, pausePollMs: undefined as unknown as number });
+      const h = makeEngine(counting.client, { clock, pausePollMs: DEFAULT_OPTIONS.pausePollMs });
       let resumedAt: number | null = null;
       h.engine.on('resumed', () => {
         resumedAt = clock.now();
