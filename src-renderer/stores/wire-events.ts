@@ -5,7 +5,6 @@ import { applyKbBots, applyKbSnapshot } from '../views/kb/kb-store';
 import { applyLeadChanged, applyNewLead, applyReceiver } from '../views/leads/leads-store';
 import { useAccount } from './account-store';
 import { useClock } from './clock-store';
-import { useFiles } from './files-store';
 import { showRunwayNotice } from './runway-notice';
 import { useSync } from './sync-store';
 import { useUi } from './ui-store';
@@ -48,9 +47,6 @@ export function wireEvents(core: CoreApi): () => void {
         break;
       case 'activity.added':
         useSync.setState((s) => ({ activity: [e.payload, ...s.activity].slice(0, 1000) }));
-        break;
-      case 'files.changed':
-        useFiles.getState().reload();
         break;
       case 'files.index.changed':
         useIndexView.getState().reload();

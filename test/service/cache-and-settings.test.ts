@@ -44,12 +44,6 @@ describe('settings and offline cache (the app database, real SQLite)', () => {
     serviceSettingsStore(db).set(SETTING.accountBaseUrl, 'https://files.example.com');
     const cache = serviceCache(db);
     cache.putAccount('sandbox', account, at);
-    cache.putFiles(
-      'sandbox',
-      { page: 1, perPage: 100 },
-      { files: [file], meta: { page: 1, per_page: 100, total: 1, last_page: 1 } },
-      at,
-    );
     cache.putUsage(
       'sandbox',
       7,
@@ -62,8 +56,6 @@ describe('settings and offline cache (the app database, real SQLite)', () => {
     const again = serviceCache(db);
     expect(serviceSettingsStore(db).get(SETTING.accountBaseUrl)).toBe('https://files.example.com');
     expect(again.getAccount('sandbox')).toEqual({ value: account, fetchedAt: at.toISOString() });
-    expect(again.getFiles('sandbox', { page: 1, perPage: 100 })?.value.files).toEqual([file]);
-    expect(again.getFiles('sandbox', { bucket: 'x', page: 1, perPage: 100 })).toBeNull();
     expect(again.getUsage('sandbox', 7)?.value).toHaveLength(1);
     expect(again.getAccount('https://files.example.com')).toBeNull();
 

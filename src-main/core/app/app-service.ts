@@ -15,7 +15,6 @@ import { createAccountSnapshot } from './account-snapshot';
 import type { AppContext } from './context';
 import { createDispatcher, typedCall } from './dispatcher';
 import { createEventBus } from './event-bus';
-import { createFilesListing } from './files-listing';
 import { createRequestMeter } from './request-meter';
 import type { Section } from './section';
 import { accountSection } from './sections/account-section';
@@ -75,13 +74,7 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
   const db = openDatabase(join(o.dataDir, 'app.sqlite'), APP_MIGRATIONS);
   const log = o.log ?? ((line: string) => process.stderr.write(`assets-sync: ${line}\n`));
   const bus = createEventBus({
-    coalesce: [
-      'sync.changed',
-      'sync.queue',
-      'files.changed',
-      'files.index.changed',
-      'files.bulkDelete.changed',
-    ],
+    coalesce: ['sync.changed', 'sync.queue', 'files.index.changed', 'files.bulkDelete.changed'],
     coalesceMs: 250,
     onError: (name, e) =>
       log(`building the ${name} event failed: ${e instanceof Error ? e.message : String(e)}`),
@@ -125,7 +118,6 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
     serviceSettings,
     cache,
     account,
-    listing: createFilesListing(db, cache),
     clock,
     log,
     cacheSource: () => {
@@ -146,10 +138,10 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
   const sections: Section[] = [
     sessionSection(ctx),
     accountSection(ctx),
-    filesSection(ctx, runtime),
+    filesSection(ctx),
     remoteFiles,
     syncSection(ctx, runtime),
-    duplicatesSection(ctx, runtime),
+    duplicatesSection(runtime),
     ignoredSection(runtime),
     settingsSection(ctx, runtime),
   ];

@@ -4,7 +4,6 @@ import type { ServiceCache } from '../service/cache';
 import type { ServiceSettingsStore } from '../service/settings';
 import type { AccountSnapshot } from './account-snapshot';
 import type { EventBus } from './event-bus';
-import type { FilesListing } from './files-listing';
 import type { ServiceClockKeeper } from './service-clock';
 import type { SessionHolder } from './session-holder';
 import type { AppSettingsStore } from './settings-store';
@@ -24,8 +23,6 @@ export interface AppContext {
   readonly cache: ServiceCache;
   /** The latest /me the app holds: what every view and the engine's pause derive from. */
   readonly account: AccountSnapshot;
-  /** The searchable copy of the files listing (kept in the service cache). */
-  readonly listing: FilesListing;
   /** The service's clock (countdowns to its deadlines use it, not the machine's). */
   readonly clock: ServiceClockKeeper;
   /** Lines for the app's log (standard error); never secrets. */

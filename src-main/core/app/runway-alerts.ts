@@ -10,6 +10,7 @@ import {
 } from '../../../src-shared/domain/runway-alerts';
 import type { Db } from '../../shared-node/sqlite';
 import { statements } from '../../shared-node/statements';
+import { syncedFiles } from '../sync/state/synced-files';
 
 /**
  * Runway alerts and the daily digest, on the service's clock. A threshold notifies once when it is
@@ -53,14 +54,11 @@ export function createRunwayAlerts(o: {
 
   const digest = (me: Account, day: string, fromMs: number, toMs: number) => {
     // Rows that went live in that window (updated_at is the machine's clock).
-    const r = prep<[number, number], { n: number; bytes: number | null }>(
-      `SELECT COUNT(*) AS n, SUM(size) AS bytes FROM sync_files
-         WHERE state = 'LIVE' AND updated_at >= ? AND updated_at < ?`,
-    ).get(toMachine(fromMs), toMachine(toMs));
+    const r = syncedFiles(o.db).uploadedBetween(toMachine(fromMs), toMachine(toMs));
     const days = runwayDays(me.wallet.balance_paise, me.usage.daily_rent_paise);
     o.activity(
       'digest',
-      `${day}: ${r?.n ?? 0} file(s) uploaded (${formatBytes(r?.bytes ?? 0)}); rent ${formatRupees(me.usage.daily_rent_paise)} a day; runway ${days === null ? 'unlimited (no rent)' : `${days} day(s)`}.`,
+      `${day}: ${r.count} file(s) uploaded (${formatBytes(r.bytes)}); rent ${formatRupees(me.usage.daily_rent_paise)} a day; runway ${days === null ? 'unlimited (no rent)' : `${days} day(s)`}.`,
     );
   };
 

@@ -49,8 +49,6 @@ export function settingsSection(ctx: AppContext, runtime: SyncRuntime): Section 
         await ctx.session.suspend();
         await rm(join(ctx.dataDir, 'sandbox'), { recursive: true, force: true });
         ctx.cache.clear(SANDBOX_CACHE_SOURCE);
-        ctx.listing.forget(SANDBOX_CACHE_SOURCE);
-        ctx.listing.replaceFiles(SANDBOX_CACHE_SOURCE, [], Date.now());
         const reopened = await ctx.session.openSandbox();
         if (!reopened.ok) return reopened;
         ctx.log('sandbox reset');

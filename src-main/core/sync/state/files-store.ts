@@ -308,7 +308,7 @@ export function filesStore(db: Db, now: () => number = Date.now) {
     sameContent(folderId: number, size: number, md5: string, exceptId: number): FileRow[] {
       return prep<[number, number, string, number, number], DbRow>(
         `SELECT * FROM sync_files WHERE folder_id = ? AND size = ? AND md5 = ? AND id != ? AND remote_id IS NOT NULL
-             AND (state = 'LIVE' OR (state IN ('DELETING', 'DELETED') AND reason_code = 'LOCAL-DELETE' AND updated_at > ?))`,
+             AND (state = 'LIVE' OR (state IN ('DELETING', 'DELETED') AND reason_code IN ('LOCAL-DELETE', 'MIRROR-DELETED') AND updated_at > ?))`,
       )
         .all(folderId, size, md5, exceptId, now() - 60_000)
         .map(toFileRow);
@@ -318,7 +318,7 @@ export function filesStore(db: Db, now: () => number = Date.now) {
       return (
         prep<[number, number, number, number], { x: number }>(
           `SELECT 1 AS x FROM sync_files WHERE folder_id = ? AND size = ? AND id != ? AND remote_id IS NOT NULL
-             AND (state = 'LIVE' OR (state IN ('DELETING', 'DELETED') AND reason_code = 'LOCAL-DELETE' AND updated_at > ?))
+             AND (state = 'LIVE' OR (state IN ('DELETING', 'DELETED') AND reason_code IN ('LOCAL-DELETE', 'MIRROR-DELETED') AND updated_at > ?))
            LIMIT 1`,
         ).get(folderId, size, exceptId, now() - 60_000) !== undefined
       );
