@@ -72,14 +72,16 @@ describe('a live URL has one owner: the remote index for the account, the sync r
       return (
         live.length === 2 &&
         index.length === 2 &&
-        live.every((r) => index.some((f) => f.id === r.remoteId && f.url === r.remoteUrl && f.name === r.name))
+        live.every((r) =>
+          index.some((f) => f.id === r.remoteId && f.url === r.remoteUrl && f.name === r.name),
+        )
       );
     };
     try {
       expect((await app.call('session.useSandbox', {})).ok).toBe(true);
       const added = await app.call('sync.folders.add', { path: folder, bucket: 'one', mode: 'upload-only' });
       expect(added.ok).toBe(true);
-      await untilEvent(app, 'both files in the index with their rows\' URLs', agree);
+      await untilEvent(app, "both files in the index with their rows' URLs", agree);
       for (const f of await indexed()) {
         const served = Buffer.from(await (await fetch(f.url)).arrayBuffer());
         expect(served.equals(readFileSync(join(folder, f.name)))).toBe(true);

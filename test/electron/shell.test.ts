@@ -397,7 +397,9 @@ describe('native notifications', () => {
     notify('error', 'unsupported');
     supported = true;
     expect(notifier.handle({ event: 'settings.changed', payload: settings })).toBe(null);
-    expect(noticeFor({ event: 'clock.changed', payload: { offsetMs: 0, source: 'machine', measuredAt: null } })).toBe(null);
+    expect(
+      noticeFor({ event: 'clock.changed', payload: { offsetMs: 0, source: 'machine', measuredAt: null } }),
+    ).toBe(null);
     expect(shown).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@ import { serviceCache } from '../../src-main/core/service/cache';
 import { SETTING, serviceSettingsStore } from '../../src-main/core/service/settings';
 import { APP_MIGRATIONS } from '../../src-main/core/state/migrations';
 import { openDatabase } from '../../src-main/shared-node/sqlite';
-import type { Account, RemoteFile } from '../../src-shared/api/file-hosting';
+import type { Account } from '../../src-shared/api/file-hosting';
 
 const dir = mkdtempSync(join(tmpdir(), 'assets-cache-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -22,18 +22,6 @@ const account: Account = {
     allowed_extensions: ['pdf'],
     grace_days: 30,
   },
-};
-const file: RemoteFile = {
-  id: 7,
-  url: 'http://127.0.0.1:1/storage/1/default/1-a.pdf',
-  bucket: 'default',
-  name: 'a.pdf',
-  extension: 'pdf',
-  mime: 'application/pdf',
-  size_bytes: 10,
-  hash: 'd41d8cd98f00b204e9800998ecf8427e',
-  status: 'ACTIVE',
-  created_at: '2026-01-01 10:00',
 };
 
 describe('settings and offline cache (the app database, real SQLite)', () => {
