@@ -84,6 +84,8 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
   const meter = createRequestMeter();
   // Set once the Files view's section exists: it tells the view that the index changed.
   let indexTouched = () => {};
+  // Set once the engine's runtime exists: a live row whose remote copy is gone is sent again.
+  let remoteGone = (_id: number) => {};
   const cache = serviceCache(db);
   const account = createAccountSnapshot({ cache, bus });
   const session = createSessionHolder({
@@ -102,6 +104,7 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
         follow(event);
         indexTouched();
         if (event.kind === 'account' && event.account) account.seen(source, event.account);
+        if (event.kind === 'gone') remoteGone(event.id);
       };
     },
     ...(o.baseUrl ? { baseUrl: o.baseUrl } : {}),
@@ -133,8 +136,13 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
     void (live ? runtime.restart() : runtime.stop());
   });
 
-  const remoteFiles = remoteFilesSection(ctx);
+  const remoteFiles = remoteFilesSection(ctx, runtime);
   indexTouched = remoteFiles.touched;
+  remoteGone = (id) =>
+    runtime.engine?.remoteGone(
+      [id],
+      remoteFiles.deletedHere(id) ? "deleted in this app's Files view" : 'the service no longer has it',
+    );
   const sections: Section[] = [
     sessionSection(ctx),
     accountSection(ctx),

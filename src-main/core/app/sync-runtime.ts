@@ -11,6 +11,7 @@ import { createSyncEngine, type SyncEngine } from '../sync/engine';
 import { laneOf } from '../sync/engine/priority';
 import type { SyncEvents } from '../sync/events';
 import type { ActivityEntry } from '../sync/state/activity-store';
+import { syncedFiles } from '../sync/state/synced-files';
 import { PENDING_STATES } from '../sync/state/transitions';
 import type { FileState } from '../sync/types';
 import { refreshAccount } from './account-refresh';
@@ -32,6 +33,7 @@ export interface EngineTunables {
 export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOptions: EngineTunables = {}) {
   let engine: SyncEngine | null = null;
   const uploads = uploadProgressTracker();
+  const rows = syncedFiles(ctx.db);
   let unsubscribe: (() => void)[] = [];
   let starting: Promise<void> = Promise.resolve();
   /** How often the snapshots were built (the benchmark reads these: they should follow events sent, not transitions). */
@@ -127,6 +129,7 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
 
   function folderViews(): FolderView[] {
     if (!engine) return [];
+    const removed = rows.removedByYou();
     return engine.listFolders().map((f) => ({
       id: f.id,
       path: f.path,
@@ -139,7 +142,8 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
         live: f.counts.LIVE,
         pending: PENDING_STATES.reduce((n, s) => n + f.counts[s], 0),
         failed: f.counts.FAILED,
-        skipped: f.counts.SKIPPED,
+        skipped: f.counts.SKIPPED - (removed.get(f.id) ?? 0),
+        removedByYou: removed.get(f.id) ?? 0,
       },
     }));
   }

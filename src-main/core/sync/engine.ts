@@ -57,6 +57,7 @@ import { journalStore } from './state/journal-store';
 import { scanMarksStore } from './state/scan-marks-store';
 import { trashStore } from './state/trash-store';
 import type { FileRow, Folder, FolderCounts, FolderMode, WatcherKind } from './types';
+import { sendAgainGone, stopSyncing } from './upload/remote-gone';
 import type { NativeSubscribe } from './watch/watch-folder';
 
 export interface SyncEngineOptions extends Partial<SyncOptions> {
@@ -140,6 +141,13 @@ export interface SyncEngine {
    * anywhere resumes uploads at once.
    */
   accountSeen(account: Account): void;
+  /**
+   * These remote copies are gone from the service (a delete seen by the app's client, a 410): the LIVE
+   * rows on them are sent again (upload/remote-gone.ts), Activity saying why. Returns the rows moved.
+   */
+  remoteGone(remoteIds: readonly number[], how: string): number;
+  /** The Files view's "delete and stop syncing them": these LIVE rows leave the sync, files kept. */
+  stopSyncing(fileIds: readonly number[]): number;
   /** Asks the service now whether it answers (offline) or allows uploads again (paused for money). */
   checkNow(): void;
   /** Resolves once nothing is pending (uploads paused by the account count as pending), or the engine stopped. */
@@ -381,6 +389,8 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
     },
 
     accountSeen: (a) => account.accountSeen(a),
+    remoteGone: (ids, how) => sendAgainGone(ctx, ids, { at: now(), how }),
+    stopSyncing: (ids) => stopSyncing(ctx, ids, now()),
 
     get state() {
       const { running, userPaused, schedulePaused, accountPaused, stopped, offline } = state;

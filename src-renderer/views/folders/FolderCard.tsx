@@ -38,6 +38,9 @@ export function FolderCard({ folder }: { folder: FolderView }) {
         <Count label="Pending" value={c.pending} testId="count-pending" />
         <Count label="Failed" value={c.failed} tone={c.failed ? 'danger' : undefined} testId="count-failed" />
         <Count label="Skipped" value={c.skipped} testId="count-skipped" />
+        {c.removedByYou > 0 ? (
+          <Count label="Removed from the CDN by you" value={c.removedByYou} testId="count-removed-by-you" />
+        ) : null}
       </dl>
       <FolderRentShare folderId={folder.id} live={c.live} />
       <div className="row" style={{ flexWrap: 'wrap' }}>

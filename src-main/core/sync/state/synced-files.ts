@@ -73,14 +73,13 @@ export function syncedFiles(db: Db) {
     mirrorDeletedUrls(): Set<string> {
       return new Set(this.mirrorDeletes().map((r) => r.remoteUrl));
     },
-    /** Rows whose remote copy was deleted in the Files view with "stop syncing them". */
-    removedByYou(folderId?: number): number {
-      return (
-        prep<[string, number | null, number | null], { n: number }>(
-          `SELECT COUNT(*) AS n FROM sync_files WHERE state = 'SKIPPED' AND reason_code = ?
-             AND (? IS NULL OR folder_id = ?)`,
-        ).get(REMOVED_BY_YOU, folderId ?? null, folderId ?? null)?.n ?? 0
-      );
+    /** Per folder, the rows deleted from the CDN in the Files view with "stop syncing them". */
+    removedByYou(): Map<number, number> {
+      const rows = prep<[string], { folderId: number; n: number }>(
+        `SELECT folder_id AS folderId, COUNT(*) AS n FROM sync_files WHERE state = 'SKIPPED' AND reason_code = ?
+          GROUP BY folder_id`,
+      ).all(REMOVED_BY_YOU);
+      return new Map(rows.map((r) => [r.folderId, r.n]));
     },
   };
 }

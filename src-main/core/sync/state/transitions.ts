@@ -11,7 +11,8 @@ const NEXT: Record<FileState, readonly FileState[]> = {
   UPLOADING: ['UPLOADING', 'NEW', 'QUEUED', 'LIVE', 'FAILED', 'PAUSED', 'SKIPPED'],
   // LIVE/PAUSED -> UPLOADING: another account; an intent is journaled and the bucket's listing decides
   // (adopted as LIVE, or QUEUED to be sent), as for an upload whose reply was lost.
-  LIVE: ['NEW', 'UPLOADING', 'DELETING', 'DELETED'],
+  // LIVE -> SKIPPED: deleted in the Files view with "stop syncing them" (REMOVED-BY-YOU).
+  LIVE: ['NEW', 'UPLOADING', 'DELETING', 'DELETED', 'SKIPPED'],
   // SKIPPED -> SKIPPED: the reason changed (a link now allowed to leave the folder, but to a folder).
   SKIPPED: ['SKIPPED', 'NEW', 'DELETING', 'DELETED'],
   FAILED: ['NEW', 'QUEUED', 'UPLOADING', 'FAILED', 'DELETING', 'DELETED'],
