@@ -147,7 +147,7 @@ describe('a delete in the Files view knows the watched folder its files came fro
     const activity = await app.call('activity.list', { limit: 50 });
     const said = activity.ok ? activity.value.map((x) => x.message) : [];
     expect(
-      said.some((m) => /^c\.png was deleted on the service on .*Files view.*sending it again/.test(m)),
+      said.some((m) => /^c\.png was deleted in this app's Files view \(seen .*\); sending it again/.test(m)),
     ).toBe(true);
     expect((await overviewFolder()).counts).toMatchObject({ live: 4, removedByYou: 2, pending: 0 });
   });

@@ -141,7 +141,7 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
   remoteGone = (id) =>
     runtime.engine?.remoteGone(
       [id],
-      remoteFiles.deletedHere(id) ? "deleted in this app's Files view" : 'the service no longer has it',
+      remoteFiles.deletedHere(id) ? "in this app's Files view" : 'on the service',
     );
   const sections: Section[] = [
     sessionSection(ctx),

@@ -264,7 +264,7 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
 export type SyncRuntime = ReturnType<typeof createSyncRuntime>;
 
 const ERROR_KINDS = /error|fail|stopped|closed|refused/i;
-const WARN_KINDS = /paused|offline|duplicate|skipped|retry|broken-link/i;
+const WARN_KINDS = /paused|offline|duplicate|skipped|retry|broken-link|remote-gone/i;
 
 function toActivity(a: ActivityEntry): ActivityItem {
   const level = ERROR_KINDS.test(a.kind) ? 'error' : WARN_KINDS.test(a.kind) ? 'warn' : 'info';

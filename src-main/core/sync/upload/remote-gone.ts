@@ -16,7 +16,8 @@ const NO_REMOTE = { remoteId: null, remoteUrl: null, remoteMd5: null, remoteSize
 export function sendAgainGone(
   ctx: SyncContext,
   remoteIds: readonly number[],
-  why: { at: number; how: string },
+  /** Where it was deleted, as it reads after "deleted": "in this app's Files view", "on the service". */
+  why: { at: number; where: string },
 ): number {
   const rows = syncedFiles(ctx.db).liveOn(remoteIds);
   let n = 0;
@@ -31,7 +32,7 @@ export function sendAgainGone(
     n++;
     ctx.log(
       'remote-gone',
-      `${r.name} was deleted on the service on ${formatIstTime(why.at)} (${why.how}); sending it again. Its old link (${r.remoteUrl}) no longer answers.`,
+      `${r.name} was deleted ${why.where} (seen ${formatIstTime(why.at)}); sending it again. Its old link (${r.remoteUrl}) no longer answers.`,
       { folderId: r.folderId, fileId: r.id },
     );
   }
