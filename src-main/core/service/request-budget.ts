@@ -2,6 +2,7 @@ import {
   FILE_API_BUDGET_DEFAULT_PER_MINUTE,
   KB_API_BUDGET_DEFAULT_PER_MINUTE,
 } from '../../../src-shared/domain/limits';
+import { DEFAULT_RATE_LIMIT_WAIT_MS } from './retry-policy';
 
 /**
  * Who a request is for, in the order places are granted: the sync engine's uploads and deletes first,
@@ -43,6 +44,14 @@ export interface RequestBudget {
    * requests this budget did not see (another program at the same address).
    */
   deferUntil(epochMs: number): void;
+  /**
+   * The service answered 429 to a request granted by this budget, with its Retry-After if it said one.
+   * Called by the pacer on every 429 (pacer.ts), by nothing else. Contract: no take() on this budget
+   * resolves before `retryAfterMs` (DEFAULT_RATE_LIMIT_WAIT_MS when undefined) has passed, since the
+   * pacer's next attempt of that request waits only for its token. The sliding window defers itself
+   * (deferUntil); a budget leased from elsewhere may also shrink its rate.
+   */
+  rateLimited(retryAfterMs: number | undefined): void;
   /** Changes the allowance in place (0 = unlimited) and background's share; waiters keep their place. */
   configure(opts: { perMinute: number; backgroundShare?: number }): void;
   readonly perMinute: number;
@@ -165,6 +174,20 @@ export function createRequestBudget(opts: {
     timer = setTimeout(pump, Math.max(1, ms));
   }
 
+  function deferUntil(epochMs: number): void {
+    if (epochMs <= notBefore) return;
+    notBefore = epochMs;
+    // A full window ending at the deadline, spread evenly: places free one by one at the steady rate.
+    if (perMinute > 0) {
+      const step = WINDOW_MS / perMinute;
+      granted = Array.from({ length: perMinute }, (_, i) => ({
+        at: epochMs - WINDOW_MS + (i + 1) * step,
+        lane: 'deferred' as const,
+      }));
+    }
+    pump();
+  }
+
   setRate(opts);
 
   return {
@@ -188,18 +211,9 @@ export function createRequestBudget(opts: {
         pump();
       });
     },
-    deferUntil(epochMs) {
-      if (epochMs <= notBefore) return;
-      notBefore = epochMs;
-      // A full window ending at the deadline, spread evenly: places free one by one at the steady rate.
-      if (perMinute > 0) {
-        const step = WINDOW_MS / perMinute;
-        granted = Array.from({ length: perMinute }, (_, i) => ({
-          at: epochMs - WINDOW_MS + (i + 1) * step,
-          lane: 'deferred' as const,
-        }));
-      }
-      pump();
+    deferUntil,
+    rateLimited(retryAfterMs) {
+      deferUntil(now() + (retryAfterMs ?? DEFAULT_RATE_LIMIT_WAIT_MS));
     },
     configure(p) {
       setRate(p);

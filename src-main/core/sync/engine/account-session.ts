@@ -1,5 +1,5 @@
 import type { Account } from '../../../../src-shared/api/file-hosting';
-import { backoffDelayMs } from '../../service/retry-policy';
+import { backoffDelayMs, engineAskAgain, pausePollBackoff } from '../../service/retry-policy';
 import { moveToAccount } from '../account/account-change';
 import { pauseReason, rulesFrom, uploadsAllowed } from '../account/account-gate';
 import type { SyncContext } from '../context';
@@ -39,14 +39,6 @@ export interface AccountSession {
   accountSeen(account: Account): void;
 }
 
-/** The first poll of /me after a 402; each next one waits twice as long, up to `pausePollMs`. */
-export const PAUSE_POLL_FIRST_MS = 2_000;
-
-/** The wait before the `attempt`th poll of /me in a pause: 2 s, 4 s, 8 s, then `maxMs` for as long as it lasts. */
-export function pausePollDelayMs(attempt: number, maxMs: number): number {
-  return Math.min(maxMs, PAUSE_POLL_FIRST_MS * 2 ** Math.min(30, attempt - 1));
-}
-
 /**
  * The account gate: what the account allows. It pauses uploads on 402 and polls /me sparingly until they
  * may resume; it stops the engine on 401 and on a closed account; at start it confirms which account
@@ -70,13 +62,14 @@ export function createAccountSession(
     schedulePoll();
   }
 
-  // 2 s, 4 s, 8 s, then every pausePollMs (10 s) however long the pause lasts: a top-up is seen within
-  // 10 s after a minute or after a day, for 6 requests a minute (5% of the 115 a minute budget). Any
-  // other /me the app reads meanwhile resumes at once (accountSeen). The wait is on the engine's clock.
+  // pausePollBackoff: about 2 s, 4 s, 8 s, then every 5-10 s (pausePollMs, jittered) however long the
+  // pause lasts: a top-up is seen within 10 s after a minute or after a day, for at most 12 requests a
+  // minute and about 8 on average (7% of the 115 a minute budget). Any other /me the app reads
+  // meanwhile resumes at once (accountSeen). The wait is on the engine's clock.
   function schedulePoll(delayMs?: number) {
     if (state.timers.poll || !state.running || state.stopped) return;
     const attempt = (state.pausePoll?.attempt ?? 0) + 1;
-    const wait = delayMs ?? pausePollDelayMs(attempt, options.pausePollMs);
+    const wait = delayMs ?? backoffDelayMs(attempt, pausePollBackoff(options.pausePollMs));
     state.pausePoll = { attempt, nextAt: ctx.now() + wait };
     const timer = new AbortController();
     state.timers.poll = timer;
@@ -204,7 +197,7 @@ export function createAccountSession(
           else state.startingUp = false;
         });
       },
-      Math.min(60_000, backoffDelayMs(attempt, options.backoff)),
+      backoffDelayMs(attempt, engineAskAgain(options.backoff)),
     );
   }
 
