@@ -41,6 +41,8 @@ export interface AppServiceOptions {
   sandboxRatePerMinute?: number;
   /** Engine waits (tests shorten them). */
   engine?: EngineTunables;
+  /** How often the remote index reads the listing's new pages by itself (tests shorten it; 5 min). */
+  indexRefreshEveryMs?: number;
   /** Sections beyond the built-in and registered ones (tests). */
   sections?: SectionFactory[];
   log?: (line: string) => void;
@@ -84,8 +86,6 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
   const meter = createRequestMeter();
   // Set once the Files view's section exists: it tells the view that the index changed.
   let indexTouched = () => {};
-  // Set once the engine's runtime exists: a live row whose remote copy is gone is sent again.
-  let remoteGone = (_id: number) => {};
   const cache = serviceCache(db);
   const account = createAccountSnapshot({ cache, bus });
   const session = createSessionHolder({
@@ -104,7 +104,6 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
         follow(event);
         indexTouched();
         if (event.kind === 'account' && event.account) account.seen(source, event.account);
-        if (event.kind === 'gone') remoteGone(event.id);
       };
     },
     ...(o.baseUrl ? { baseUrl: o.baseUrl } : {}),
@@ -136,13 +135,10 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
     void (live ? runtime.restart() : runtime.stop());
   });
 
-  const remoteFiles = remoteFilesSection(ctx, runtime);
+  const remoteFiles = remoteFilesSection(ctx, runtime, {
+    ...(o.indexRefreshEveryMs !== undefined ? { refreshEveryMs: o.indexRefreshEveryMs } : {}),
+  });
   indexTouched = remoteFiles.touched;
-  remoteGone = (id) =>
-    runtime.engine?.remoteGone(
-      [id],
-      remoteFiles.deletedHere(id) ? "in this app's Files view" : 'on the service',
-    );
   const sections: Section[] = [
     sessionSection(ctx),
     accountSection(ctx),

@@ -37,7 +37,8 @@ type SelectionIn = Selection & { except?: number[] };
 export function remoteFilesSection(
   ctx: AppContext,
   runtime: SyncRuntime,
-): Section & { touched(): void; deletedHere(remoteId: number): boolean } {
+  tunables: { refreshEveryMs?: number } = {},
+): Section & { touched(): void } {
   const remote = createRemoteIndex(ctx.db);
   const rows = syncedFiles(ctx.db);
   const folders = foldersStore(ctx.db);
@@ -93,7 +94,11 @@ export function remoteFilesSection(
       keeper = keepIndexFresh({
         index,
         client: live.client,
-        onChange: () => emitStatus(index),
+        ...tunables,
+        onChange: () => {
+          emitStatus(index);
+          tellFolders(index);
+        },
         onStopped: (e) => ctx.log(`remote index: stopped (${e.code})`),
       });
     };
@@ -122,7 +127,28 @@ export function remoteFilesSection(
     const job = jobs.latest(accountId);
     if (job?.state === 'running') startRunner(f, job.id);
     emitStatus(index);
+    tellFolders(index);
     return f;
+  }
+
+  /**
+   * Files the index saw go from the service (a listing without them, a 410, a delete this app sent):
+   * a watched folder's live row on one is sent again at once (engine.remoteGone), Activity saying
+   * where it was deleted. Kept in the index's note until an engine has been told.
+   */
+  function tellFolders(index: AccountIndex): void {
+    const engine = runtime.engine;
+    if (!engine) return;
+    for (;;) {
+      const ids = index.gone(5_000);
+      if (ids.length === 0) return;
+      const here = ids.filter((id) => sendingAgain.delete(id));
+      const elsewhere = ids.filter((id) => !here.includes(id));
+      if (here.length) engine.remoteGone(here, "in this app's Files view");
+      if (elsewhere.length) engine.remoteGone(elsewhere, 'on the service');
+      index.forgetGone(ids);
+      if (ids.length < 5_000) return;
+    }
   }
 
   async function switchTo(live: Live | null): Promise<void> {
@@ -184,11 +210,12 @@ export function remoteFilesSection(
 
   return {
     name: 'remote-files',
-    deletedHere: (remoteId) => sendingAgain.delete(remoteId),
     /** The client's replies changed the index (an upload, a delete): the view re-reads (coalesced by the bus). */
     touched() {
       void current.then((f) => {
-        if (f) emitStatus(f.index);
+        if (!f) return;
+        emitStatus(f.index);
+        tellFolders(f.index);
       });
     },
     handlers: {
