@@ -142,6 +142,10 @@ export function createSessionHolder(o: {
     async suspend(): Promise<void> {
       await switchTo(null);
     },
+    /** The sandbox is the saved choice (whether or not it runs: its port may be held by another program). */
+    sandboxChosen(): boolean {
+      return !o.settings.get(SETTING.accountBaseUrl) && o.settings.get(CHOICE_KEY) === 'sandbox';
+    },
     setAccountName(name: string | null) {
       accountName = name;
     },

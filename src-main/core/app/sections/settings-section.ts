@@ -30,15 +30,18 @@ export function settingsSection(ctx: AppContext, runtime: SyncRuntime): Section 
         return ok(next);
       },
       'settings.resetSandbox': async () => {
-        if (ctx.session.live?.connection.kind !== 'sandbox')
+        const live = ctx.session.live;
+        // A sandbox chosen but not running (its port held by another program) may be reset too: a reset
+        // is the way to a new port.
+        if (live ? live.connection.kind !== 'sandbox' : !ctx.session.sandboxChosen())
           return err(
             appError(
               'NOT-SANDBOX',
               'Only the local sandbox can be reset; this app is connected to an account.',
             ),
           );
-        const running = ctx.session.live.connection;
-        if (!running.startedHere)
+        const running = live?.connection;
+        if (running && !running.startedHere)
           return err(
             appError(
               'SANDBOX-IN-USE',
