@@ -4,14 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createAppService } from '../../src-main/core/app/app-service';
-import type { SecretStore } from '../../src-main/core/secrets/keychain';
 import type { CachedAccount } from '../../src-shared/contract';
 import { adminCall } from '../support/reference-server';
-
-function memorySecrets(): SecretStore {
-  const m = new Map<string, string>();
-  return { get: (a) => m.get(a) ?? null, set: (a, s) => void m.set(a, s), delete: (a) => m.delete(a) };
-}
+import { memorySecrets } from './helpers';
 
 const until = async (what: string, check: () => boolean | Promise<boolean>, ms = 30_000) => {
   const end = Date.now() + ms;

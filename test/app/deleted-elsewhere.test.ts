@@ -2,41 +2,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type AppService, createAppService } from '../../src-main/core/app/app-service';
-import type { SecretStore } from '../../src-main/core/secrets/keychain';
+import { createAppService } from '../../src-main/core/app/app-service';
 import { createFileApiClient } from '../../src-main/core/service/file-api-client';
 import { syncedFiles } from '../../src-main/core/sync/state/synced-files';
-
-function memorySecrets(): SecretStore {
-  const m = new Map<string, string>();
-  return { get: (a) => m.get(a) ?? null, set: (a, s) => void m.set(a, s), delete: (a) => m.delete(a) };
-}
-
-/** Resolves once `check` holds, checked at start and after each event the app sends. */
-function untilEvent(app: AppService, what: string, check: () => Promise<boolean> | boolean, ms = 60_000) {
-  return new Promise<void>((resolve, reject) => {
-    let busy = false;
-    const timer = setTimeout(() => {
-      off();
-      reject(new Error(`timed out waiting for ${what}`));
-    }, ms);
-    const run = async () => {
-      if (busy) return;
-      busy = true;
-      try {
-        if (await check()) {
-          clearTimeout(timer);
-          off();
-          resolve();
-        }
-      } finally {
-        busy = false;
-      }
-    };
-    const off = app.subscribe(() => void run());
-    void run();
-  });
-}
+import { memorySecrets, untilEvent } from './helpers';
 
 /**
  * A watched folder's file deleted through the API behind the app's back (a script, the dashboard,

@@ -2,47 +2,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type AppService, createAppService } from '../../src-main/core';
-import type { SecretStore } from '../../src-main/core/secrets/keychain';
+import { createAppService } from '../../src-main/core';
 import { syncedFiles } from '../../src-main/core/sync/state/synced-files';
-import type { AnyEvent } from '../../src-shared/contract';
-
-function memorySecrets(): SecretStore {
-  const m = new Map<string, string>();
-  return { get: (a) => m.get(a) ?? null, set: (a, s) => void m.set(a, s), delete: (a) => m.delete(a) };
-}
-
-/** Resolves once `check` holds, checked at start and after each event the app sends (no clock). */
-function untilEvent(app: AppService, what: string, check: () => Promise<boolean>): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let busy = false;
-    let again = false;
-    const run = async () => {
-      if (busy) {
-        again = true;
-        return;
-      }
-      busy = true;
-      try {
-        do {
-          again = false;
-          if (await check()) {
-            off();
-            resolve();
-            return;
-          }
-        } while (again);
-      } catch (e) {
-        off();
-        reject(new Error(`${what}: ${String(e)}`));
-      } finally {
-        busy = false;
-      }
-    };
-    const off = app.subscribe((_e: AnyEvent) => void run());
-    void run();
-  });
-}
+import { memorySecrets, untilEvent } from './helpers';
 
 describe('a live URL has one owner: the remote index for the account, the sync row for what this app sent', () => {
   it("synced files are in the index at once with their row's URL; a new version replaces the old there", async () => {

@@ -142,30 +142,33 @@ function FolderChoice(props: {
           </li>
         ))}
       </ul>
-      <label className="folder-choice-option">
-        <input
-          type="radio"
-          name="folder-files"
-          checked={props.choice === 'stop-syncing'}
-          onChange={() => props.onChoice('stop-syncing')}
-        />
-        <span>
-          <strong>Delete and stop syncing {them}</strong>: the {props.one ? 'file stays' : 'files stay'} on
-          this computer, the folder lists {them} as removed from the CDN by you and never sends {them} again.
-        </span>
-      </label>
-      <label className="folder-choice-option">
-        <input
-          type="radio"
-          name="folder-files"
-          checked={props.choice === 'send-again'}
-          onChange={() => props.onChoice('send-again')}
-        />
-        <span>
-          <strong>Delete and let the folder send {them} again</strong>: {props.one ? 'it is' : 'they are'}{' '}
-          uploaded again at once, under new links.
-        </span>
-      </label>
+      <ChoiceOption value="stop-syncing" choice={props.choice} onChoice={props.onChoice}>
+        <strong>Delete and stop syncing {them}</strong>: the {props.one ? 'file stays' : 'files stay'} on this
+        computer, the folder lists {them} as removed from the CDN by you and never sends {them} again.
+      </ChoiceOption>
+      <ChoiceOption value="send-again" choice={props.choice} onChoice={props.onChoice}>
+        <strong>Delete and let the folder send {them} again</strong>: {props.one ? 'it is' : 'they are'}{' '}
+        uploaded again at once, under new links.
+      </ChoiceOption>
     </fieldset>
+  );
+}
+
+function ChoiceOption(props: {
+  value: FolderFilesChoice;
+  choice: FolderFilesChoice | null;
+  onChoice(c: FolderFilesChoice): void;
+  children: React.ReactNode;
+}) {
+  return (
+    <label className="folder-choice-option">
+      <input
+        type="radio"
+        name="folder-files"
+        checked={props.choice === props.value}
+        onChange={() => props.onChoice(props.value)}
+      />
+      <span>{props.children}</span>
+    </label>
   );
 }
