@@ -10,6 +10,9 @@ import { runDryRun } from './sync-dry-run';
 import { progressLine } from './sync-progress';
 import { type Unreadable, unreadableLines, unreadableOf } from './sync-unreadable';
 
+/** Activity the command prints: a live file found gone on the service and sent again, a file adopted. */
+const TOLD_KINDS = new Set(['remote-gone', 'adopted']);
+
 const USAGE = `assets-sync sync DIR [--bucket B] [--mirror] [--once [--keep]] [--concurrency N] [--polling] [--dry-run [--dedupe]]
   Keeps DIR in sync with a bucket: every file becomes a live CDN URL, exactly once.
   --bucket B       the bucket (default: the account's default bucket)
@@ -163,6 +166,18 @@ export async function run(argv: string[]): Promise<number> {
         });
       });
     }
+
+    // What the service did behind this run's back, and what the run did about it, in the output too.
+    engine.on('activity', (a) => {
+      if (!TOLD_KINDS.has(a.kind) || (once && a.folderId !== null && !isDir(a.folderId))) return;
+      clearBar();
+      out.emit(forTerminal(a.message), {
+        event: 'activity',
+        kind: a.kind,
+        folderId: a.folderId,
+        message: a.message,
+      });
+    });
 
     await engine.start();
     const existing = engine.listFolders().find((f) => f.path === dir);
