@@ -5,6 +5,7 @@ const BENCHES: Record<string, () => Promise<{ run(argv: string[]): Promise<numbe
   /** One step of bench remote in its own process (bench-remote/index-child.ts). */
   'remote-child': () => import('./bench-remote/index-child'),
   sync: () => import('./bench-sync'),
+  office: () => import('./bench-office'),
   soak: () => import('./soak'),
 };
 

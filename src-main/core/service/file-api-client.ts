@@ -179,7 +179,11 @@ export function createFileApiClient(opts: FileApiClientOptions): FileApiClient {
       signal: call.signal,
       timeoutMs,
       ...(call.watchdog ? { watchdog: call.watchdog } : {}),
-      onStatus: (status) => opts.onReply?.(call.method, FILE_API_BASE_PATH + call.path, status),
+      onStatus: (status) => {
+        // Any reply but a 429 (the pacer's, rateLimited) tells the budget: AIMD's clean periods, a probe answered.
+        if (status !== 429) (opts.budget ?? budgetFor(baseUrl, 'files')).replied(status);
+        opts.onReply?.(call.method, FILE_API_BASE_PATH + call.path, status);
+      },
     });
     if (!r.ok) {
       // The upload body's own failure: the file changed while it was read.

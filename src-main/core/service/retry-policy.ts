@@ -36,6 +36,16 @@ export const BULK_DELETE_BACKOFF: BackoffPolicy = {
 };
 
 /**
+ * A desk's pull from its lead relay that failed (the relay down, the network gone): 1 s, 2 s, 4 s ...
+ * capped at a minute, never giving up (a relay back up is noticed within a minute).
+ */
+export const RELAY_PULL_BACKOFF: BackoffPolicy = {
+  baseMs: 1_000,
+  capMs: 60_000,
+  maxAttempts: Number.POSITIVE_INFINITY,
+};
+
+/**
  * The /me poll while the account refuses uploads (402): the first after about 2 s, each next one up to
  * twice as long, up to `capMs` (the engine's `pausePollMs`, 10 s) for as long as the pause lasts: a
  * top-up is seen within 10 s after a minute or a day (issue 18; it was a minute), for about 8 requests

@@ -5,18 +5,24 @@
  */
 export function requestLog() {
   const counts = new Map<string, number>();
+  let refused = 0;
   return {
+    /** A request answered 429 (counted by `count` too): `rate_limited` of the snapshot. */
+    refused(): void {
+      refused++;
+    },
     count(method: string, route: string | undefined): void {
       const key = `${method} ${route ?? 'unknown'}`;
       counts.set(key, (counts.get(key) ?? 0) + 1);
     },
-    snapshot(): { total: number; by_route: Record<string, number> } {
+    snapshot(): { total: number; rate_limited: number; by_route: Record<string, number> } {
       let total = 0;
       for (const n of counts.values()) total += n;
-      return { total, by_route: Object.fromEntries([...counts].sort()) };
+      return { total, rate_limited: refused, by_route: Object.fromEntries([...counts].sort()) };
     },
     reset(): void {
       counts.clear();
+      refused = 0;
     },
   };
 }

@@ -69,7 +69,11 @@ describe('seeding files through the admin surface', () => {
   });
 
   it('counts the API requests that reach a route, refused ones too (GET/DELETE /__admin/v1/requests)', async () => {
-    expect((await srv.admin('DELETE', '/requests')).json).toEqual({ total: 0, by_route: {} });
+    expect((await srv.admin('DELETE', '/requests')).json).toEqual({
+      total: 0,
+      rate_limited: 0,
+      by_route: {},
+    });
     await api('GET', '/files?page=2');
     await api('GET', '/files');
     await api('GET', '/files/1');
@@ -77,6 +81,7 @@ describe('seeding files through the admin surface', () => {
     const r = await srv.admin('GET', '/requests');
     expect(r.json).toEqual({
       total: 4,
+      rate_limited: 0,
       by_route: { 'GET /files': 2, 'GET /files/:id': 1, 'GET /me': 1 },
     });
   });

@@ -55,6 +55,7 @@ export async function startReadyChild(argv: string[]) {
 export interface BenchServer {
   url: string;
   apiKey: string;
+  adminToken: string;
   pid: number;
   stop(): Promise<void>;
 }
@@ -67,6 +68,8 @@ export async function startServer(
   dataDir: string,
   ratePerMinute: number,
   where: { netns?: string; host?: string } = {},
+  /** More flags of the server (`--rate-limit-mode fixed-strict`). */
+  extra: string[] = [],
 ): Promise<BenchServer> {
   const server = await startReadyChild([
     // `ip netns exec` execs the command in place: the child's pid is the server's, stopped by it.
@@ -81,10 +84,17 @@ export async function startServer(
     '--data-dir',
     dataDir,
     ...(where.host ? ['--host', where.host] : []),
+    ...extra,
   ]);
   const demo = server.ready.demo as { api_key?: string } | undefined;
   if (!demo?.api_key) throw new Error('the reference server printed no demo API key (data dir not new?)');
-  return { url: server.url, apiKey: demo.api_key, pid: server.child.pid!, stop: server.stop };
+  return {
+    url: server.url,
+    apiKey: demo.api_key,
+    adminToken: String(server.ready.admin_token),
+    pid: server.child.pid!,
+    stop: server.stop,
+  };
 }
 
 /** Runs a child to its end and returns its stdout; throws (with the output's tail) unless it exits 0. */

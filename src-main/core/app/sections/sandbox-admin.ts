@@ -12,6 +12,8 @@ const Faults = z.object({ storage_fail_rate: z.number(), connection_reset_rate: 
 const Wallet = z.object({ balance_paise: z.number().int(), arrears_paise: z.number().int() });
 const Raised = z.object({ conversation_id: z.number().int(), delivery_id: z.number().int() });
 const ServerError = z.object({ error: z.string() });
+const KbFaults = z.object({ offline: z.boolean(), rate_limited_until: z.string().nullable() });
+const ChangedEntry = z.object({ entry: z.object({ id: z.number().int(), title: z.string() }) });
 
 export interface LeadEvent {
   event: 'LEAD-CAPTURED' | 'HANDOFF-REQUESTED';
@@ -64,6 +66,12 @@ export function sandboxAdmin(baseUrl: string, adminToken: string) {
       send('PUT', '/faults', patch, Faults),
     raise: (remoteBotId: number, event: LeadEvent) =>
       send('POST', `/bots/${remoteBotId}/events`, event, Raised),
+    /** The entry API's test aids (reference-server-kb.md, "Test aids"); an empty body reads them. */
+    kbFaults: (patch: { offline?: boolean; rate_limited_seconds?: number }) =>
+      send('PUT', '/kb/faults', patch, KbFaults),
+    /** An entry changed on the service's side, as another editor would. */
+    changeEntry: (remoteBotId: number, remoteEntryId: number) =>
+      send('PUT', `/bots/${remoteBotId}/entries/${remoteEntryId}`, {}, ChangedEntry),
   };
 }
 
