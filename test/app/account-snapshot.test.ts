@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createAppService } from '../../src-main/core/app/app-service';
 import type { CachedAccount } from '../../src-shared/contract';
 import { adminCall } from '../support/reference-server';
-import { memorySecrets } from './helpers';
+import { memorySecrets } from './sandbox-app';
 
 const until = async (what: string, check: () => boolean | Promise<boolean>, ms = 30_000) => {
   const end = Date.now() + ms;

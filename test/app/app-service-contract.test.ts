@@ -6,7 +6,7 @@ import { createAppService } from '../../src-main/core/app/app-service';
 import { type CommandName, type CoreApi, commands, type RequestOf } from '../../src-shared/contract';
 import type { Settings } from '../../src-shared/contract/settings';
 import type { AppError, Result } from '../../src-shared/errors';
-import { memorySecrets } from './helpers';
+import { memorySecrets } from './sandbox-app';
 
 describe('the app service is the contract API', () => {
   it('types each reply from the contract, and the replies it sends parse with the contract', async () => {

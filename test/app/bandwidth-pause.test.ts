@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createAppService } from '../../src-main/core/app/app-service';
-import { memorySecrets } from './helpers';
+import { memorySecrets } from './sandbox-app';
 
 // The app's side of issue 12: the limit saved in Settings reaches the engine and the overview says
 // what is in force; Pause all survives a restart of the app; bad limits are refused with a message.

@@ -6,7 +6,7 @@ import { type AppService, createAppService } from '../../src-main/core/app/app-s
 import { createEventBus } from '../../src-main/core/app/event-bus';
 import { filesStore } from '../../src-main/core/sync/state/files-store';
 import type { AnyEvent, FolderView, SyncOverview } from '../../src-shared/contract';
-import { memorySecrets } from './helpers';
+import { memorySecrets } from './sandbox-app';
 
 /** The app's secrets in memory: this test is about events, not the keychain (tested elsewhere). */
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createAppService } from '../../src-main/core/app/app-service';
 import { createFileApiClient } from '../../src-main/core/service/file-api-client';
 import { syncedFiles } from '../../src-main/core/sync/state/synced-files';
-import { memorySecrets, untilEvent } from './helpers';
+import { memorySecrets, untilEvent } from './sandbox-app';
 
 /**
  * A watched folder's file deleted through the API behind the app's back (a script, the dashboard,

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AppService, createAppService } from '../../src-main/core/app/app-service';
 import { syncedFiles } from '../../src-main/core/sync/state/synced-files';
-import { memorySecrets, untilEvent } from './helpers';
+import { memorySecrets, untilEvent } from './sandbox-app';
 
 /**
  * Five files of a watched folder deleted in the Files view (issue 18): before, the folder went on

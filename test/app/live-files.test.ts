@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createAppService } from '../../src-main/core';
 import { syncedFiles } from '../../src-main/core/sync/state/synced-files';
-import { memorySecrets, untilEvent } from './helpers';
+import { memorySecrets, untilEvent } from './sandbox-app';
 
 describe('a live URL has one owner: the remote index for the account, the sync row for what this app sent', () => {
   it("synced files are in the index at once with their row's URL; a new version replaces the old there", async () => {

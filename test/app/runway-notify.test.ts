@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createAppService } from '../../src-main/core/app/app-service';
 import type { AnyEvent } from '../../src-shared/contract';
 import { startServer, testClient } from '../sync/helpers';
-import { memorySecrets } from './helpers';
+import { memorySecrets } from './sandbox-app';
 
 // The app service connected to an account (its service clock follows the Date header, which this server
 // keeps at the machine's time, so the day does not move here: the digest is tested in test/sync) (a real reference server at a price where 161,100 bytes cost
