@@ -119,7 +119,7 @@ export interface EngineHarness {
 export function makeEngine(
   client: FileApiClient,
   opts: Partial<SyncOptions> &
-    Pick<SyncEngineOptions, 'service' | 'subscribeNative' | 'hasher' | 'clock'> = {},
+    Pick<SyncEngineOptions, 'service' | 'subscribeNative' | 'hasher' | 'clock' | 'log'> = {},
   appDir = mkdtempSync(join(tmpdir(), 'sync-app-')),
 ): EngineHarness {
   const db = openDatabase(join(appDir, 'app.sqlite'), APP_MIGRATIONS);

@@ -17,6 +17,7 @@ import { type LiveFile, syncedFiles } from '../../sync/state/synced-files';
 import { activityRecorder } from '../activity-record';
 import type { AppContext } from '../context';
 import { notConnected, plainError } from '../errors';
+import { inBackground } from '../in-background';
 import type { Section } from '../section';
 import type { Live } from '../session-holder';
 import type { SyncRuntime } from '../sync-runtime';
@@ -218,11 +219,13 @@ export function remoteFilesSection(
     name: 'remote-files',
     /** The client's replies changed the index (an upload, a delete): the view re-reads (coalesced by the bus). */
     touched() {
-      void current.then((f) => {
-        if (!f) return;
-        emitStatus(f.index);
-        tellFolders(f.index);
-      });
+      inBackground(ctx.log, 'Telling the Files view and the folders that the index changed', () =>
+        current.then((f) => {
+          if (!f) return;
+          emitStatus(f.index);
+          tellFolders(f.index);
+        }),
+      );
     },
     handlers: {
       'files.index.query': async (q) => {
@@ -386,8 +389,10 @@ export function remoteFilesSection(
       },
     },
     start() {
-      unsubscribe = ctx.session.onChange((live) => void switchTo(live));
-      if (ctx.session.live) void switchTo(ctx.session.live);
+      const follow = (live: Live | null) =>
+        inBackground(ctx.log, 'Following the connection with the remote index', () => switchTo(live));
+      unsubscribe = ctx.session.onChange(follow);
+      if (ctx.session.live) follow(ctx.session.live);
     },
     async close() {
       unsubscribe?.();

@@ -4,12 +4,11 @@ import { moveToAccount } from '../account/account-change';
 import { pauseReason, rulesFrom, uploadsAllowed } from '../account/account-gate';
 import type { SyncContext } from '../context';
 import { sameAccount } from '../state/account-store';
-import { runInBackground } from './background';
-import type { Clock } from './bandwidth';
 import type { EngineState } from './engine-state';
 import type { ProgressBookkeeping } from './progress-bookkeeping';
 import type { Scheduler } from './scheduler';
 import { transitionAll } from './scheduler';
+import { roomTimers } from './timers';
 
 export type Opened = 'ready' | 'stopped' | 'unconfirmed';
 
@@ -37,6 +36,10 @@ export interface AccountSession {
    * before an upload meets the 402.
    */
   accountSeen(account: Account): void;
+  /** Paused by the account: when /me is asked next (epoch ms), else null. */
+  nextCheckAt(): number | null;
+  /** Cancels the polls of /me and resolves once one running has ended. */
+  stop(): Promise<void>;
 }
 
 /**
@@ -47,10 +50,11 @@ export interface AccountSession {
 export function createAccountSession(
   ctx: SyncContext,
   state: EngineState,
-  deps: { book: ProgressBookkeeping; scheduler: Scheduler; service: string; clock: Clock },
+  deps: { book: ProgressBookkeeping; scheduler: Scheduler; service: string },
 ): AccountSession {
   const { client, files, accounts, events, options } = ctx;
-  const { book, scheduler, service, clock } = deps;
+  const { book, scheduler, service } = deps;
+  const timers = roomTimers<'poll' | 'confirm'>(ctx);
 
   function pauseForAccount(e: { code: string; message: string }) {
     if (!state.accountPaused) {
@@ -67,31 +71,22 @@ export function createAccountSession(
   // minute and about 8 on average (7% of the 115 a minute budget). Any other /me the app reads
   // meanwhile resumes at once (accountSeen). The wait is on the engine's clock.
   function schedulePoll(delayMs?: number) {
-    if (state.timers.poll || !state.running || state.stopped) return;
+    if (timers.has('poll') || !state.running || state.stopped) return;
     const attempt = (state.pausePoll?.attempt ?? 0) + 1;
     const wait = delayMs ?? backoffDelayMs(attempt, pausePollBackoff(options.pausePollMs));
     state.pausePoll = { attempt, nextAt: ctx.now() + wait };
-    const timer = new AbortController();
-    state.timers.poll = timer;
-    clock.sleep(wait, timer.signal).then(
-      () => {
-        if (state.timers.poll !== timer) return;
-        state.timers.poll = null;
-        // A poll that threw is asked again later, so a pause cannot outlive the account's refusal.
-        void runInBackground(
-          ctx,
-          { what: 'Asking the service whether uploads may resume', onError: () => schedulePoll() },
-          pollAccount,
-        );
-      },
-      () => undefined,
+    // A poll that threw is asked again later, so a pause cannot outlive the account's refusal.
+    timers.set(
+      'poll',
+      wait,
+      { what: 'Asking the service whether uploads may resume', onError: () => schedulePoll() },
+      pollAccount,
     );
   }
 
   function checkNow() {
     if (!state.accountPaused || !state.running || state.stopped) return;
-    state.timers.poll?.abort();
-    state.timers.poll = null;
+    timers.clear('poll');
     // The interval starts over: a person who just topped up may press again in a few seconds.
     state.pausePoll = null;
     schedulePoll(0);
@@ -118,8 +113,7 @@ export function createAccountSession(
     if (!state.accountPaused) return;
     state.accountPaused = null;
     state.pausePoll = null;
-    state.timers.poll?.abort();
-    state.timers.poll = null;
+    timers.clear('poll');
     transitionAll(ctx, 'PAUSED', 'QUEUED', { reasonCode: null, reason: null });
     ctx.log('resumed', 'Uploads resumed: the account allows uploads again.');
     events.emit('resumed', { reason: 'The account allows uploads again.' });
@@ -184,22 +178,31 @@ export function createAccountSession(
 
   function confirmAccountLater(scans: Promise<unknown>, attempt: number) {
     const again = () => {
-      if (state.running && !state.stopped && !state.timers.confirm) confirmAccountLater(scans, attempt + 1);
+      if (state.running && !state.stopped && !timers.has('confirm')) confirmAccountLater(scans, attempt + 1);
     };
-    state.timers.confirm = setTimeout(
-      () => {
-        state.timers.confirm = null;
-        void runInBackground(ctx, { what: 'Confirming the account', onError: again }, async () => {
-          if (!state.running || state.stopped) return;
-          const opened = await openAccount(scans, true);
-          if (opened === 'ready') await finishStartup();
-          else if (opened === 'unconfirmed') again();
-          else state.startingUp = false;
-        });
-      },
+    timers.set(
+      'confirm',
       backoffDelayMs(attempt, engineAskAgain(options.backoff)),
+      { what: 'Confirming the account', onError: again },
+      async () => {
+        if (!state.running || state.stopped) return;
+        const opened = await openAccount(scans, true);
+        if (opened === 'ready') await finishStartup();
+        else if (opened === 'unconfirmed') again();
+        else state.startingUp = false;
+      },
     );
   }
 
-  return { pauseForAccount, stopFor, openAccount, finishStartup, confirmAccountLater, checkNow, accountSeen };
+  return {
+    pauseForAccount,
+    stopFor,
+    openAccount,
+    finishStartup,
+    confirmAccountLater,
+    checkNow,
+    accountSeen,
+    nextCheckAt: () => (state.accountPaused && timers.has('poll') ? (state.pausePoll?.nextAt ?? null) : null),
+    stop: () => timers.stop(),
+  };
 }
