@@ -151,6 +151,9 @@ export async function run(argv: string[]): Promise<number> {
       watch: !once,
       // --once syncs DIR alone: the app's other folders wait for the app (or a run of their own).
       onlyFolder: once ? (f) => f.path === dir : null,
+      // No remote-index keeper runs beside the CLI: DIR's live rows are checked against its bucket's
+      // listing at start, and a copy deleted on the service is sent again (issue 18).
+      checkBucketAtStart: true,
       contentDedupe: () => values.dedupe === true,
       ...(bw ? { bandwidth: bw } : {}),
     });

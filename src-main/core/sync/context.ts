@@ -40,6 +40,12 @@ export interface SyncOptions {
    * folders are neither scanned, watched, hashed nor sent, and do not hold up waitUntilSettled.
    */
   onlyFolder: ((folder: Folder) => boolean) | null;
+  /**
+   * At start, each run folder's LIVE rows are checked against its bucket's listing and a copy gone
+   * from the service is sent again (upload/check-bucket.ts): the CLI's `sync`, which has no remote-index
+   * keeper beside it. The app leaves it off: its keeper tells the engine (engine.remoteGone).
+   */
+  checkBucketAtStart: boolean;
 }
 
 export const DEFAULT_OPTIONS: SyncOptions = {
@@ -54,6 +60,7 @@ export const DEFAULT_OPTIONS: SyncOptions = {
   pollIntervalMs: 2_000,
   contentDedupe: () => false,
   onlyFolder: null,
+  checkBucketAtStart: false,
 };
 
 /** What the engine's parts share. Built once by engine.ts. */

@@ -286,7 +286,6 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
     book,
     scheduler,
     service: opts.service ?? client.baseUrl,
-    clock,
   });
   const connectivity = createConnectivity(ctx, state, {
     runReconcile: () => scheduler.runReconcile(),
@@ -341,15 +340,28 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
       state.startingUp = true;
       const run = folders.list().filter((f) => !ctx.options.onlyFolder || ctx.options.onlyFolder(f));
       const scans = Promise.all(run.map((f) => runners.get(f.id)?.scan()));
+      // The CLI's run checks its folders' live rows against their buckets (options.checkBucketAtStart):
+      // held from now, so neither sent nor called in sync, and checked once the account is confirmed.
+      let mayCheck: (go: boolean) => void = () => undefined;
+      const may = new Promise<boolean>((res) => {
+        mayCheck = res;
+      });
+      const checks = ctx.options.checkBucketAtStart
+        ? Promise.all(run.map((f) => runners.get(f.id)?.checkBucket(may)))
+        : Promise.resolve();
       const opened = await account.openAccount(scans, false);
       if (opened === 'stopped') {
         state.startingUp = false;
-        await scans;
+        mayCheck(false);
+        await Promise.all([scans, checks]);
         return;
       }
       if (opened === 'ready') await account.finishStartup();
       else account.confirmAccountLater(scans, 1);
       await scans;
+      // Unconfirmed: the rows may be another account's, so a listing says nothing about them.
+      mayCheck(opened === 'ready');
+      await checks;
       // The folders are in sync (and say so) once scanned: the watcher's own walk of the tree
       // (@parcel/watcher, in its thread) comes after and does not delay that. Run side by side, the
       // two walks fought for the same cores and the scan took twice as long (docs/benchmarks.md).
