@@ -12,7 +12,6 @@ import { createSyncEngine, type SyncEngine } from '../sync/engine';
 import { laneOf } from '../sync/engine/priority';
 import type { SyncEvents } from '../sync/events';
 import type { ActivityEntry } from '../sync/state/activity-store';
-import { syncedFiles } from '../sync/state/synced-files';
 import type { FileState } from '../sync/types';
 import { refreshAccount } from './account-refresh';
 import { activityLevel, activityRecorder, storageWatch } from './activity-record';
@@ -37,7 +36,6 @@ export interface EngineTunables {
 export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOptions: EngineTunables = {}) {
   let engine: SyncEngine | null = null;
   const uploads = uploadProgressTracker();
-  const rows = syncedFiles(ctx.db);
   let unsubscribe: (() => void)[] = [];
   let starting: Promise<void> = Promise.resolve();
   /** How often the snapshots were built (the benchmark reads these: they should follow events sent, not transitions). */
@@ -135,7 +133,6 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
 
   function folderViews(): FolderView[] {
     if (!engine) return [];
-    const removed = rows.removedByYou();
     return engine.listFolders().map((f) => ({
       id: f.id,
       path: f.path,
@@ -146,12 +143,7 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
       problem: f.problem,
       // One definition of pending and failed (state/transitions.ts): a file waiting for its automatic
       // retry is pending ("syncing"), not failed ("needs attention"), as in the CLI's status and the engine.
-      // Files the person removed from the CDN (Files view, "stop syncing them") are skipped rows counted apart.
-      counts: {
-        ...f.tally,
-        skipped: f.tally.skipped - (removed.get(f.id) ?? 0),
-        removedByYou: removed.get(f.id) ?? 0,
-      },
+      counts: f.tally,
     }));
   }
 

@@ -1,6 +1,6 @@
 import type { Db } from '../../../shared-node/sqlite';
 import { statements } from '../../../shared-node/statements';
-import { MIRROR_DELETED, REMOVED_BY_YOU } from '../reason-codes';
+import { MIRROR_DELETED } from '../reason-codes';
 
 /** A row this install made live: its local name and the remote copy it points at. */
 export interface LiveFile {
@@ -72,14 +72,6 @@ export function syncedFiles(db: Db) {
     /** The URLs of remote copies deleted after a local delete in a mirror folder: known gone. */
     mirrorDeletedUrls(): Set<string> {
       return new Set(this.mirrorDeletes().map((r) => r.remoteUrl));
-    },
-    /** Per folder, the rows deleted from the CDN in the Files view with "stop syncing them". */
-    removedByYou(): Map<number, number> {
-      const rows = prep<[string], { folderId: number; n: number }>(
-        `SELECT folder_id AS folderId, COUNT(*) AS n FROM sync_files WHERE state = 'SKIPPED' AND reason_code = ?
-          GROUP BY folder_id`,
-      ).all(REMOVED_BY_YOU);
-      return new Map(rows.map((r) => [r.folderId, r.n]));
     },
   };
 }

@@ -81,15 +81,22 @@ export interface FolderTally {
   live: number;
   pending: number;
   failed: number;
+  /** Skipped for a reason of the file (extension, size, link...), not counting removedByYou. */
   skipped: number;
+  /** SKIPPED rows the person removed from the CDN in the Files view ("stop syncing them"). */
+  removedByYou: number;
 }
 
-/** `failedRetrying`: the FAILED rows with a retry time (files-store `failedRetrying`). */
-export function tallyFolder(counts: FolderCounts, failedRetrying: number): FolderTally {
+/**
+ * `failedRetrying`: the FAILED rows with a retry time (files-store `failedRetrying`); `removedByYou`:
+ * the SKIPPED rows with REMOVED-BY-YOU (counted apart from the other skipped files).
+ */
+export function tallyFolder(counts: FolderCounts, failedRetrying: number, removedByYou: number): FolderTally {
   return {
     live: counts.LIVE,
     pending: PENDING_STATES.reduce((n, s) => n + counts[s], 0) + failedRetrying,
     failed: counts.FAILED - failedRetrying,
-    skipped: counts.SKIPPED,
+    skipped: counts.SKIPPED - removedByYou,
+    removedByYou,
   };
 }
