@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { createFileApiClient } from '../../core/service/file-api-client';
 import { closePools } from '../../core/service/http-pool';
 import { createRequestBudget } from '../../core/service/request-budget';
+import { DONE_STATES } from '../../core/sync/state/transitions';
 import { procStatusMb } from './bench/proc-status';
 import { REPO, startReadyChild, stopChildren } from './bench/processes';
 import { fmtMb, type Row, renderTable } from './bench/table';
@@ -274,7 +275,7 @@ async function soak(dir: string, runMs: number, seed: number): Promise<Row[]> {
       `reference server RSS: max ${fmtMb(serverWindows.lastMb)} in the last ${serverWindows.window}, ${fmtMb(serverWindows.firstMb)} in the first (${serverWindows.ratio.toFixed(2)}x)`,
     );
   const notFinal = Object.entries(report.counts)
-    .filter(([state, n]) => n > 0 && !['LIVE', 'SKIPPED', 'DELETED'].includes(state))
+    .filter(([state, n]) => n > 0 && !(DONE_STATES as readonly string[]).includes(state))
     .reduce((a, [, n]) => a + n, 0);
   const counts = Object.entries(report.counts)
     .filter(([, n]) => n > 0)

@@ -7,12 +7,12 @@ import { openRun } from './run-env';
 export interface ModelBudget {
   /** Sequences to try at most. */
   runs: number;
-  /** Stop starting new sequences after this long (ms). */
-  timeLimitMs: number;
+  /** Stop starting new sequences after this long (ms); null: run all `runs`. */
+  timeLimitMs: number | null;
   /** Commands per sequence at most. */
   maxCommands: number;
-  /** Replays a run (printed with every failure). */
-  seed?: number;
+  /** Replays a run (printed with every failure); none: a new one. */
+  seed?: number | undefined;
 }
 
 /**
@@ -22,8 +22,12 @@ export interface ModelBudget {
  * the real engine, the real reference server and the real disk, then settles and checks the invariants
  * (checks.ts). A failure names the seed and the sequence, which `seed` replays.
  */
-export async function checkModel(server: SyncTestServer, budget: ModelBudget): Promise<{ runs: number }> {
+export async function checkModel(
+  server: SyncTestServer,
+  budget: ModelBudget,
+): Promise<{ runs: number; seed: number }> {
   let runs = 0;
+  const seed = budget.seed ?? Math.floor(Math.random() * 2 ** 31);
   const property = fc.asyncProperty(
     fc.commands(commandArbs, { maxCommands: budget.maxCommands, size: 'max' }),
     async (commands) => {
@@ -49,10 +53,10 @@ export async function checkModel(server: SyncTestServer, budget: ModelBudget): P
   );
   await fc.assert(property, {
     numRuns: budget.runs,
-    interruptAfterTimeLimit: budget.timeLimitMs,
+    ...(budget.timeLimitMs !== null ? { interruptAfterTimeLimit: budget.timeLimitMs } : {}),
     // Every run is a real engine against a real server: shrinking would repeat many of them.
     endOnFailure: true,
-    ...(budget.seed !== undefined ? { seed: budget.seed } : {}),
+    seed,
   });
-  return { runs };
+  return { runs, seed };
 }
