@@ -327,7 +327,8 @@ export function createFolderRunner(
         // The start-up scans have ended by then (engine.ts awaits them first).
         if (!(await may)) return;
         const f = folder();
-        if (f && !stopped) await checkLiveAgainstBucket(ctx, f);
+        // A folder not found (its problem set) has parked rows: nothing of it is sent again.
+        if (f && !stopped && !f.problem) await checkLiveAgainstBucket(ctx, f);
       }),
     isHeld: () => holds > 0,
     isScanning: () => current !== null || queued !== null,
