@@ -1,8 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createAppService } from '../core/app/app-service';
-import { defaultDataDir } from '../core/config/paths';
+import { createAppService, defaultDataDir } from '../core';
 import { RENDERER_OUT, rendererBuilt } from '../shared-node/project-paths';
 import { buildRenderer } from '../shared-node/renderer-build';
 import { startHeadlessShell } from './server';

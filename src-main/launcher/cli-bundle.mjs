@@ -1,6 +1,7 @@
 // The `assets-sync` CLI as an esbuild bundle in out/cli, rebuilt when a source is newer than it.
 // Plain JavaScript: bin/assets-sync.mjs needs it before anything can run TypeScript.
 import {
+  existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -16,18 +17,23 @@ import { pathToFileURL } from 'node:url';
 const ROOT = join(import.meta.dirname, '..', '..');
 
 /**
- * The bundle's entry points (out/cli/<name>.mjs). engine-child is the benchmark's engine process,
- * started by name (cli-entry.ts), so that its memory figures are those of the bundle too.
+ * The bundle's entry points (out/cli/<name>.mjs): the CLI, and where the tools folder is present (a
+ * checkout, not the packaged app) the benchmark and soak harnesses with their child processes, started
+ * by name (cli-entry.ts) so that their memory and start-up figures are those of the bundle too. One
+ * build for both: the engine a benchmark loads is the very chunk the CLI loads.
  */
-const ENTRY_POINTS = {
-  'assets-sync': 'src-main/cli/main.ts',
-  'engine-child': 'src-main/cli/commands/bench-sync/engine-child.ts',
-  'soak-app-child': 'src-main/cli/commands/soak/app-child.ts',
-  'app-service-child': 'src-main/cli/commands/bench-sync/figures/app-service-child.ts',
+const PRODUCT_ENTRIES = { 'assets-sync': 'src-main/cli/main.ts' };
+const TOOL_ENTRIES = {
+  tools: 'tools/main.ts',
+  'engine-child': 'tools/bench/sync/engine-child.ts',
+  'app-service-child': 'tools/bench/sync/figures/app-service-child.ts',
+  'soak-app-child': 'tools/soak/app-child.ts',
 };
+const entryPoints = (root) =>
+  existsSync(join(root, 'tools')) ? { ...PRODUCT_ENTRIES, ...TOOL_ENTRIES } : PRODUCT_ENTRIES;
 
-/** What the bundle is made of: a change to any of these makes it stale. */
-const SOURCE_DIRS = ['src-main', 'src-shared'];
+/** What the bundle is made of: a change to any of these makes it stale (a folder that is absent is skipped). */
+const SOURCE_DIRS = ['src-main', 'src-shared', 'tools'];
 const SOURCE_FILES = ['package.json', 'tsconfig.json'];
 
 /** Chunks no build uses any more are deleted once this old (a process that started just before a rebuild may still load them). */
@@ -57,7 +63,9 @@ export function bundleIsFresh(root = ROOT) {
 }
 
 function changedUnder(dir, since) {
-  if (statSync(dir).ctimeMs > since) return true;
+  const st = statSync(dir, { throwIfNoEntry: false });
+  if (!st) return false;
+  if (st.ctimeMs > since) return true;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const p = join(dir, entry.name);
     if (entry.isDirectory() ? changedUnder(p, since) : statSync(p).ctimeMs > since) return true;
@@ -76,6 +84,7 @@ export async function buildCliBundle(root = ROOT) {
   const startedAt = new Date();
   const esbuild = await import('esbuild');
   const outDir = cliOutDir(root);
+  const ENTRY_POINTS = entryPoints(root);
   try {
     const result = await esbuild.build({
       absWorkingDir: root,
@@ -180,3 +189,35 @@ const sourceLocations = {
     });
   },
 };
+
+/**
+ * Runs entry `name` the way bin/assets-sync.mjs runs the CLI: from the bundle, built first when a
+ * source is newer; should it fail to build, from the TypeScript source through tsx, with one line on
+ * stderr (stdout carries only what the command prints: a ready line may be parsed). ASSETS_SYNC_TSX=1
+ * asks for tsx (stack traces with source lines).
+ */
+export async function runEntry(name, root = ROOT) {
+  const source = entryPoints(root)[name];
+  if (!source) throw new Error(`no entry point named ${name}`);
+  if (await bundleReady(root)) {
+    await import(pathToFileURL(join(cliOutDir(root), `${name}.mjs`)).href);
+    return;
+  }
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import(pathToFileURL(join(root, source)).href);
+}
+
+async function bundleReady(root) {
+  if (process.env.ASSETS_SYNC_TSX === '1') return false;
+  try {
+    if (!bundleIsFresh(root)) await buildCliBundle(root);
+    return true;
+  } catch (error) {
+    const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0];
+    process.stderr.write(
+      `assets-sync: running the sources through tsx (the CLI bundle could not be built: ${reason})\n`,
+    );
+    return false;
+  }
+}

@@ -21,7 +21,7 @@ import { bundleIsFresh, cliBundle, cliOutDir } from '../../src-main/launcher/cli
 // failures here touch neither the checkout's out/cli nor the processes other tests start from it.
 const repo = join(import.meta.dirname, '..', '..');
 const root = mkdtempSync(join(tmpdir(), 'assets-cli-bundle-'));
-for (const p of ['bin', 'src-main', 'src-shared', 'package.json', 'tsconfig.json'])
+for (const p of ['bin', 'src-main', 'src-shared', 'tools', 'package.json', 'tsconfig.json'])
   cpSync(join(repo, p), join(root, p), { recursive: true });
 symlinkSync(join(repo, 'node_modules'), join(root, 'node_modules'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -32,9 +32,14 @@ interface Run {
   stderr: string;
 }
 
-function cli(args: string[], env: Record<string, string> = {}, input?: string): Promise<Run> {
+function cli(
+  args: string[],
+  env: Record<string, string> = {},
+  input?: string,
+  entry = 'bin/assets-sync.mjs',
+): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(root, 'bin', 'assets-sync.mjs'), ...args], {
+    const child = spawn(process.execPath, [join(root, entry), ...args], {
       env: { ...process.env, ASSETS_SYNC_TSX: '', ...env },
       stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
@@ -123,6 +128,37 @@ describe('the CLI runs from its bundle (out/cli)', () => {
     expect(workers.length).toBeGreaterThan(0);
     for (const [, rel, base] of workers) expect(existsSync(fileURLToPath(new URL(rel!, base!)))).toBe(true);
     expect(existsSync(join(cliOutDir(root), 'engine-child.mjs'))).toBe(true);
+  });
+
+  // npm run bench:* and soak: tools/run.mjs runs tools/main.ts from the same build as the CLI.
+  it('runs the harnesses of tools/ from the same bundle, as their sources run', async () => {
+    const tools = (env: Record<string, string> = {}) =>
+      cli(['no-such-tool'], env, undefined, 'tools/run.mjs');
+    const bundled = await tools();
+    expect(existsSync(join(cliOutDir(root), 'tools.mjs'))).toBe(true);
+    expect(bundled.code).toBe(2);
+    expect(bundled.stderr).toMatch(/^tools: name one of: server, remote, remote-child, sync, webhooks, soak/);
+    expect(bundled).toEqual(await tools({ ASSETS_SYNC_TSX: '1' }));
+  });
+
+  it('builds the CLI alone where tools/ is absent (the packaged app)', async () => {
+    const bare = mkdtempSync(join(tmpdir(), 'assets-cli-bare-'));
+    try {
+      for (const p of ['bin', 'src-main', 'src-shared', 'package.json', 'tsconfig.json'])
+        cpSync(join(root, p), join(bare, p), { recursive: true });
+      symlinkSync(join(repo, 'node_modules'), join(bare, 'node_modules'));
+      const run = await new Promise<number | null>((resolve) =>
+        spawn(process.execPath, [join(bare, 'bin', 'assets-sync.mjs'), '--help'], { stdio: 'ignore' }).on(
+          'close',
+          resolve,
+        ),
+      );
+      expect(run).toBe(0);
+      expect(readdirSync(cliOutDir(bare)).sort()).toEqual(['assets-sync.mjs', 'chunks']);
+      expect(bundleIsFresh(bare)).toBe(true);
+    } finally {
+      rmSync(bare, { recursive: true, force: true });
+    }
   });
 
   it('falls back to tsx with one line on stderr when the bundle cannot be written, stdout unchanged', async () => {

@@ -1,13 +1,15 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RemoteFile } from '../../../../src-shared/api/file-hosting';
-import { createRemoteIndex } from '../../../core/remote-index/remote-index';
-import { createFileApiClient } from '../../../core/service/file-api-client';
-import { closePools } from '../../../core/service/http-pool';
-import { createRequestBudget } from '../../../core/service/request-budget';
-import { APP_MIGRATIONS } from '../../../core/state/migrations';
-import { openDatabase } from '../../../shared-node/sqlite';
-import { procStatusMb } from '../bench/proc-status';
+import {
+  APP_MIGRATIONS,
+  closePools,
+  createFileApiClient,
+  createRemoteIndex,
+  createRequestBudget,
+} from '../../../src-main/core/internal';
+import { openDatabase } from '../../../src-main/shared-node/sqlite';
+import type { RemoteFile } from '../../../src-shared/api/file-hosting';
+import { procStatusMb } from '../shared/proc-status';
 
 /**
  * One measured step of `npm run bench:remote`, in its own process so that its memory is its own:

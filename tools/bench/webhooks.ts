@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { request } from 'undici';
-import { startReferenceServer } from '../../reference-server/server';
+import { startReferenceServer } from '../../src-main/reference-server/server';
 
 /**
  * `npm run bench:webhooks`: how many lead deliveries a second the reference server sustains to a local

@@ -1,7 +1,7 @@
 import { mkdirSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeRandomFile } from '../../bench/fixtures';
-import { fmtS, type Row } from '../../bench/table';
+import { writeRandomFile } from '../../shared/fixtures';
+import { fmtS, type Row } from '../../shared/table';
 import { engineInput, expectAllLive, runEngine, withServer } from '../harness';
 
 const MiB = 1024 * 1024;

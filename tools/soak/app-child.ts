@@ -8,17 +8,21 @@
  */
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { createKbClient } from '../../../core/kb/api-client';
-import { botTokenAccount } from '../../../core/kb/bots';
-import { createKbService, type KbService } from '../../../core/kb/kb-service';
-import type { SecretStore } from '../../../core/secrets/keychain';
-import { createFileApiClient } from '../../../core/service/file-api-client';
-import { closePools } from '../../../core/service/http-pool';
-import { budgetFor } from '../../../core/service/request-budget';
-import { APP_MIGRATIONS } from '../../../core/state/migrations';
-import { createSyncEngine, type SyncEngine } from '../../../core/sync/engine';
-import type { FolderMode } from '../../../core/sync/types';
-import { openDatabase } from '../../../shared-node/sqlite';
+import {
+  APP_MIGRATIONS,
+  botTokenAccount,
+  budgetFor,
+  closePools,
+  createFileApiClient,
+  createKbClient,
+  createKbService,
+  createSyncEngine,
+  type FolderMode,
+  type KbService,
+  type SecretStore,
+  type SyncEngine,
+} from '../../src-main/core/internal';
+import { openDatabase } from '../../src-main/shared-node/sqlite';
 import { type Random, seededRandom } from './random';
 
 export interface AppChildInput {

@@ -1,16 +1,16 @@
 import { mkdirSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeRandomFile } from '../../bench/fixtures';
-import { LINK, linkUnavailable, withLinkServer } from '../../bench/link';
-import { timeShell } from '../../bench/processes';
-import { fmtS, type Row } from '../../bench/table';
+import { writeRandomFile } from '../../shared/fixtures';
+import { LINK, linkUnavailable, withLinkServer } from '../../shared/link';
+import { timeShell } from '../../shared/processes';
+import { fmtS, type Row } from '../../shared/table';
 import { engineInput, expectAllLive, runEngine } from '../harness';
 
 const SIZE = 200 * 1024 * 1024;
 export const LINK_LABEL = `${LINK.rateMbit} Mbit/s + ${LINK.oneWayMs} ms`;
 
 /**
- * The 200 MB upload over a shaped link (bench/link.ts: tbf at 200 Mbit/s each way, 20 ms each way):
+ * The 200 MB upload over a shaped link (shared/link.ts: tbf at 200 Mbit/s each way, 20 ms each way):
  * the engine (hash + upload, in its child process) against `curl -F` of the same file through the same
  * link to the same server; best of 2 each, alternated.
  */

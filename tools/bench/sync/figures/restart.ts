@@ -1,8 +1,8 @@
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { writeSmallFiles } from '../../bench/fixtures';
-import { timeCommand } from '../../bench/processes';
-import { fmtMb, fmtS, type Row } from '../../bench/table';
+import { writeSmallFiles } from '../../shared/fixtures';
+import { timeCommand } from '../../shared/processes';
+import { fmtMb, fmtS, type Row } from '../../shared/table';
 import { engineInput, expectAllLive, requestsSent, runEngine, withServer } from '../harness';
 
 const FOLDERS = 2_000;

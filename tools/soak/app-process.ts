@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { cliEntryArgs } from '../../../launcher/cli-entry';
-import { REPO, track } from '../bench/processes';
+import { cliEntryArgs } from '../../src-main/launcher/cli-entry';
+import { REPO, track } from '../bench/shared/processes';
 import type { AppChildInput, SettledReport } from './app-child';
 
 export interface AppProcess {

@@ -4,9 +4,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
-import { DEFAULT_BACKGROUND_SHARE, DEFAULT_FILE_API_PER_MINUTE } from '../../core/service/request-budget';
-import { bestOf, REPO, runToEnd, startReadyChild, stopChildren } from './bench/processes';
-import { fmtMb, fmtS, renderTable } from './bench/table';
+import { DEFAULT_BACKGROUND_SHARE, DEFAULT_FILE_API_PER_MINUTE } from '../../../src-main/core/internal';
+import { cliEntryArgs } from '../../../src-main/launcher/cli-entry';
+import { bestOf, REPO, runToEnd, startReadyChild, stopChildren } from '../shared/processes';
+import { fmtMb, fmtS, renderTable } from '../shared/table';
 
 const FILES = 100_000;
 const NEW_FILES = 50;
@@ -179,7 +180,12 @@ export async function run(): Promise<number> {
 async function child(mode: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
   const p = spawn(
     process.execPath,
-    [join(REPO, 'bin', 'assets-sync.mjs'), 'bench', 'remote-child', mode, JSON.stringify(args)],
+    [
+      ...cliEntryArgs('tools', join(import.meta.dirname, '..', '..', 'main.ts')),
+      'remote-child',
+      mode,
+      JSON.stringify(args),
+    ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const out = await runToEnd(p, `bench remote-child ${mode}`);

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import { writeSmallFiles } from '../../bench/fixtures';
-import { timeShell } from '../../bench/processes';
-import { fmtS, type Row } from '../../bench/table';
+import { writeSmallFiles } from '../../shared/fixtures';
+import { timeShell } from '../../shared/processes';
+import { fmtS, type Row } from '../../shared/table';
 import { engineInput, expectAllLive, requestsSent, runEngine, withServer } from '../harness';
 
 const COUNT = 2_000;

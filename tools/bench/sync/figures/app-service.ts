@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { cliEntryArgs } from '../../../../launcher/cli-entry';
-import { writeSmallFiles } from '../../bench/fixtures';
-import { REPO, runToEnd } from '../../bench/processes';
-import { fmtS, type Row } from '../../bench/table';
+import { cliEntryArgs } from '../../../../src-main/launcher/cli-entry';
+import { writeSmallFiles } from '../../shared/fixtures';
+import { REPO, runToEnd } from '../../shared/processes';
+import { fmtS, type Row } from '../../shared/table';
 import { BENCH_BUCKET, withServer } from '../harness';
 import type { AppChildInput, AppChildReport } from './app-service-child';
 

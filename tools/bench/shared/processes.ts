@@ -1,10 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { PROJECT_ROOT } from '../../../src-main/shared-node/project-paths';
 
 /** Child processes of a benchmark run: started, tracked, timed, and stopped by their own pid. */
 
-export const REPO = join(import.meta.dirname, '..', '..', '..', '..');
+export const REPO = PROJECT_ROOT;
 
 /** Children started by this run; killed (by their own pid) when the run ends, whatever happened. */
 const children = new Set<ChildProcess>();

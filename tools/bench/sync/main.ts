@@ -2,17 +2,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { stopChildren } from './bench/processes';
-import { type Row, renderTable } from './bench/table';
-import { appServiceFigure } from './bench-sync/figures/app-service';
-import { bigUploadFigure } from './bench-sync/figures/big-upload';
-import { bwlimitFigure } from './bench-sync/figures/bwlimit';
-import { linkBigUploadFigure } from './bench-sync/figures/link-big-upload';
-import { linkSmallFilesFigure } from './bench-sync/figures/link-small-files';
-import { md5Figure } from './bench-sync/figures/md5';
-import { rateLimitedFigure } from './bench-sync/figures/rate-limited';
-import { restartFigure } from './bench-sync/figures/restart';
-import { smallFilesFigure } from './bench-sync/figures/small-files';
+import { stopChildren } from '../shared/processes';
+import { type Row, renderTable } from '../shared/table';
+import { appServiceFigure } from './figures/app-service';
+import { bigUploadFigure } from './figures/big-upload';
+import { bwlimitFigure } from './figures/bwlimit';
+import { linkBigUploadFigure } from './figures/link-big-upload';
+import { linkSmallFilesFigure } from './figures/link-small-files';
+import { md5Figure } from './figures/md5';
+import { rateLimitedFigure } from './figures/rate-limited';
+import { restartFigure } from './figures/restart';
+import { smallFilesFigure } from './figures/small-files';
 
 const FIGURES: Record<string, (dir: string, opts: { files?: number }) => Promise<Row[]>> = {
   md5: (dir) => md5Figure(dir),

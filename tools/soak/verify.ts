@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import type { RemoteFile } from '../../../../src-shared/api/file-hosting';
-import type { FileApiClient } from '../../../core/service/file-api-client';
-import type { FolderMode } from '../../../core/sync/types';
+import type { FileApiClient, FolderMode } from '../../src-main/core/internal';
+import type { RemoteFile } from '../../src-shared/api/file-hosting';
 import type { SettledReport } from './app-child';
 import { filesUnder, remoteName } from './workload';
 

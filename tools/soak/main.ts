@@ -3,19 +3,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { createFileApiClient } from '../../core/service/file-api-client';
-import { closePools } from '../../core/service/http-pool';
-import { createRequestBudget } from '../../core/service/request-budget';
-import { procStatusMb } from './bench/proc-status';
-import { REPO, startReadyChild, stopChildren } from './bench/processes';
-import { fmtMb, type Row, renderTable } from './bench/table';
-import type { AppChildInput } from './soak/app-child';
-import { type AppProcess, accountEvents, startApp, unasked } from './soak/app-process';
-import { seededRandom } from './soak/random';
-import { compareWindows, type Sample } from './soak/rss';
-import { serviceAdmin } from './soak/service-admin';
-import { type SoakFolder, verifyFolders } from './soak/verify';
-import { createWorkload } from './soak/workload';
+import { closePools, createFileApiClient, createRequestBudget } from '../../src-main/core/internal';
+import { procStatusMb } from '../bench/shared/proc-status';
+import { REPO, startReadyChild, stopChildren } from '../bench/shared/processes';
+import { fmtMb, type Row, renderTable } from '../bench/shared/table';
+import type { AppChildInput } from './app-child';
+import { type AppProcess, accountEvents, startApp, unasked } from './app-process';
+import { seededRandom } from './random';
+import { compareWindows, type Sample } from './rss';
+import { serviceAdmin } from './service-admin';
+import { type SoakFolder, verifyFolders } from './verify';
+import { createWorkload } from './workload';
 
 const USAGE = `npm run soak [-- --minutes N] [--seed S] [--keep]
   The app under churn, faults, money trouble and SIGKILLs for N minutes (default 30; 2 for a quick

@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { cliEntryArgs } from '../../../launcher/cli-entry';
-import { type BenchServer, REPO, runToEnd, startServer } from '../bench/processes';
+import { cliEntryArgs } from '../../../src-main/launcher/cli-entry';
+import { type BenchServer, REPO, runToEnd, startServer } from '../shared/processes';
 import type { ChildInput, ChildReport } from './engine-child';
 import { IN_SYNC_LINE } from './in-sync-line';
 

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
-import { writeSmallFiles } from '../../bench/fixtures';
-import { linkUnavailable, withLinkServer } from '../../bench/link';
-import { timeShell } from '../../bench/processes';
-import { fmtS, type Row } from '../../bench/table';
+import { writeSmallFiles } from '../../shared/fixtures';
+import { linkUnavailable, withLinkServer } from '../../shared/link';
+import { timeShell } from '../../shared/processes';
+import { fmtS, type Row } from '../../shared/table';
 import { engineInput, expectAllLive, runEngine } from '../harness';
 import { LINK_LABEL, skippedRow } from './link-big-upload';
 
@@ -10,7 +10,7 @@ const COUNT = 2_000;
 const SIZE = 8 * 1024;
 
 /**
- * 2,000 files of 8 KB over the shaped link (bench/link.ts), server limit and client budget off: the
+ * 2,000 files of 8 KB over the shaped link (shared/link.ts), server limit and client budget off: the
  * engine against `xargs -P4 curl` of the same files through the same link. Here each request costs a
  * round trip (40 ms) and each new connection one more, so connection reuse and concurrency decide it;
  * the proxy counts the connections each side opened.

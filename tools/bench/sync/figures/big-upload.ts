@@ -1,8 +1,8 @@
 import { mkdirSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeRandomFile } from '../../bench/fixtures';
-import { timeShell } from '../../bench/processes';
-import { fmtMb, fmtS, type Row } from '../../bench/table';
+import { writeRandomFile } from '../../shared/fixtures';
+import { timeShell } from '../../shared/processes';
+import { fmtMb, fmtS, type Row } from '../../shared/table';
 import { engineInput, expectAllLive, runEngine, withServer } from '../harness';
 
 const SIZE = 200 * 1024 * 1024;

@@ -7,14 +7,16 @@
  */
 import { join } from 'node:path';
 import { getHeapSpaceStatistics } from 'node:v8';
-import { createFileApiClient } from '../../../core/service/file-api-client';
-import { closePools } from '../../../core/service/http-pool';
-import { budgetFor } from '../../../core/service/request-budget';
-import { APP_MIGRATIONS } from '../../../core/state/migrations';
-import { createSyncEngine } from '../../../core/sync/engine';
-import { openDatabase } from '../../../shared-node/sqlite';
-import { procStatusMb } from '../bench/proc-status';
-import { bandwidthOption } from '../sync-bwlimit';
+import { bandwidthOption } from '../../../src-main/cli/commands/sync-bwlimit';
+import {
+  APP_MIGRATIONS,
+  budgetFor,
+  closePools,
+  createFileApiClient,
+  createSyncEngine,
+} from '../../../src-main/core/internal';
+import { openDatabase } from '../../../src-main/shared-node/sqlite';
+import { procStatusMb } from '../shared/proc-status';
 import { IN_SYNC_LINE } from './in-sync-line';
 
 export interface ChildInput {

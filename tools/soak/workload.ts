@@ -1,6 +1,6 @@
 import { appendFileSync, type Dirent, mkdirSync, readdirSync, renameSync, unlinkSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { writeRandomFile } from '../bench/fixtures';
+import { writeRandomFile } from '../bench/shared/fixtures';
 import type { Random } from './random';
 
 /** What a person does to watched folders, at random: drops, edits, renames, deletes, folder moves. */

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Pool } from 'undici';
-import { writeRandomFile } from './bench/fixtures';
-import { procStatusMb } from './bench/proc-status';
-import { bestOf, startReadyChild, startServer, stopChildren } from './bench/processes';
-import { fmtMb, fmtS, renderTable } from './bench/table';
+import { writeRandomFile } from './shared/fixtures';
+import { procStatusMb } from './shared/proc-status';
+import { bestOf, startReadyChild, startServer, stopChildren } from './shared/processes';
+import { fmtMb, fmtS, renderTable } from './shared/table';
 
 const run$ = promisify(execFile);
 const UPLOAD_BYTES = 200 * 1024 * 1024;

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { writeSmallFiles } from '../../bench/fixtures';
-import { fmtS, type Row } from '../../bench/table';
+import { writeSmallFiles } from '../../shared/fixtures';
+import { fmtS, type Row } from '../../shared/table';
 import { engineInput, expectAllLive, requestsSent, runEngine, withServer } from '../harness';
 
 const COUNT = 240;

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
-import { createHasher } from '../../../../core/sync/hash/hasher';
-import { writeRandomFile } from '../../bench/fixtures';
-import { timeCommand, timeShell } from '../../bench/processes';
-import { fmtS, type Row } from '../../bench/table';
+import { createHasher } from '../../../../src-main/core/internal';
+import { writeRandomFile } from '../../shared/fixtures';
+import { timeCommand, timeShell } from '../../shared/processes';
+import { fmtS, type Row } from '../../shared/table';
 
 const SIZE = 1024 * 1024 * 1024;
 

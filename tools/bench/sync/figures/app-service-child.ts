@@ -7,15 +7,17 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FolderView, SyncOverview } from '../../../../../src-shared/contract';
-import { createAppService } from '../../../../core/app/app-service';
-import type { SecretStore } from '../../../../core/secrets/keychain';
-import { createFileApiClient } from '../../../../core/service/file-api-client';
-import { closePools } from '../../../../core/service/http-pool';
-import { budgetFor } from '../../../../core/service/request-budget';
-import { APP_MIGRATIONS } from '../../../../core/state/migrations';
-import { createSyncEngine } from '../../../../core/sync/engine';
-import { openDatabase } from '../../../../shared-node/sqlite';
+import { createAppService } from '../../../../src-main/core';
+import {
+  APP_MIGRATIONS,
+  budgetFor,
+  closePools,
+  createFileApiClient,
+  createSyncEngine,
+  type SecretStore,
+} from '../../../../src-main/core/internal';
+import { openDatabase } from '../../../../src-main/shared-node/sqlite';
+import type { FolderView, SyncOverview } from '../../../../src-shared/contract';
 
 export interface AppChildInput {
   mode: 'app' | 'engine';
