@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -7,7 +7,9 @@ import { Pool } from 'undici';
 import { writeRandomFile } from './shared/fixtures';
 import { procStatusMb } from './shared/proc-status';
 import { bestOf, startReadyChild, startServer, stopChildren } from './shared/processes';
-import { fmtMb, fmtS, renderTable } from './shared/table';
+import { printReport } from './shared/recorded';
+import { UPLOAD_OVERHEAD_BYTES, verifiedRun } from './shared/served';
+import { fmtMb, fmtS, type Row } from './shared/table';
 
 const run$ = promisify(execFile);
 const UPLOAD_BYTES = 200 * 1024 * 1024;
@@ -28,13 +30,32 @@ export async function run(): Promise<number> {
     writeRandomFile(file, UPLOAD_BYTES);
 
     const sink = await startReadyChild([process.execPath, '-e', SINK_SOURCE, join(dir, 'sink.bin')]);
-    const sinkSeconds = await bestOf(2, () => curlUpload(`${sink.url}/`, file, []));
+    const sinkFile = join(dir, 'sink.bin');
+    const sinkSeconds = await bestOf(2, async () => {
+      const s = await curlUpload(`${sink.url}/`, file, []);
+      // The sink wrote the whole body (the file and its multipart framing): the baseline did the work.
+      const got = statSync(sinkFile).size;
+      if (got < UPLOAD_BYTES || got > UPLOAD_BYTES + UPLOAD_OVERHEAD_BYTES)
+        throw new Error(`the sink received ${got} bytes of a ${UPLOAD_BYTES}-byte upload`);
+      return s;
+    });
 
     const server = await startServer(join(dir, 'server'), 0);
     const key = server.apiKey;
     const auth = ['-H', `Authorization: Bearer ${key}`];
     const rssIdle = procStatusMb(server.pid, 'VmHWM');
-    const serverSeconds = await bestOf(2, () => curlUpload(`${server.url}/api/assets/v1/files`, file, auth));
+    // Each upload counted by the server itself (requests and bytes read): a run that sent less is an error.
+    const serverSeconds = await bestOf(
+      2,
+      async () =>
+        (
+          await verifiedRun(
+            server,
+            { run: "curl's upload to the server", uploads: 1, bytes: UPLOAD_BYTES },
+            () => curlUpload(`${server.url}/api/assets/v1/files`, file, auth),
+          )
+        ).result,
+    );
     const rssPeak = procStatusMb(server.pid, 'VmHWM');
     const mb = UPLOAD_BYTES / 1024 / 1024;
     const ratio = sinkSeconds / serverSeconds;
@@ -44,42 +65,47 @@ export async function run(): Promise<number> {
       const seedStart = performance.now();
       await seed(pool, key, SEED_FILES);
       const seedSeconds = (performance.now() - seedStart) / 1000;
+      // The listing pages through what was seeded: the server must hold every file (and the two uploads).
+      const total = await storedFiles(pool, key);
+      if (total !== SEED_FILES + 2) throw new Error(`the server holds ${total} files, not ${SEED_FILES + 2}`);
       const rps = await listRate(pool, key, LIST_SECONDS);
       const rate = (seconds: number) => `${(mb / seconds).toFixed(0)} MB/s`;
 
-      console.log('reference server benchmark (one run; baselines measured in this run)');
-      console.log(
-        renderTable([
-          {
-            figure: '200 MB multipart upload (best of 2)',
-            measured: `${fmtS(serverSeconds * 1000)} ${rate(serverSeconds)}`,
-            baseline: `curl -> minimal Node sink ${fmtS(sinkSeconds * 1000)} ${rate(sinkSeconds)}`,
-            ratio: `${ratio.toFixed(2)}x the sink's throughput`,
-            target: '>= 0.70x',
-            pass: ratio >= 0.7,
-          },
-          {
-            figure: 'server peak RSS (VmHWM) during it',
-            measured: `${fmtMb(rssPeak)} (idle ${fmtMb(rssIdle)})`,
-            baseline: '-',
-            ratio: '-',
-            target: '< 150 MB',
-            pass: rssPeak < 150,
-          },
-          {
-            figure: `GET /files?per_page=100 with ${SEED_FILES} files, 16 connections`,
-            measured: `${rps.toFixed(0)} requests/s over ${LIST_SECONDS} s (seeded in ${seedSeconds.toFixed(1)} s)`,
-            baseline: '-',
-            ratio: '-',
-            target: '>= 1000/s',
-            pass: rps >= 1000,
-          },
-        ]),
+      const rows: Row[] = [
+        {
+          figure: '200 MB multipart upload (best of 2)',
+          measured: `${fmtS(serverSeconds * 1000)} ${rate(serverSeconds)}`,
+          baseline: `curl -> minimal Node sink ${fmtS(sinkSeconds * 1000)} ${rate(sinkSeconds)}`,
+          ratio: `${ratio.toFixed(2)}x the sink's throughput`,
+          target: '>= 0.70x',
+          pass: ratio >= 0.7,
+        },
+        {
+          figure: 'server peak RSS (VmHWM) during it',
+          measured: `${fmtMb(rssPeak)} (idle ${fmtMb(rssIdle)})`,
+          baseline: '-',
+          ratio: '-',
+          target: '< 150 MB',
+          pass: rssPeak < 150,
+        },
+        {
+          figure: `GET /files?per_page=100 with ${SEED_FILES} files, 16 connections`,
+          measured: `${rps.toFixed(0)} requests/s over ${LIST_SECONDS} s (seeded in ${seedSeconds.toFixed(1)} s)`,
+          baseline: '-',
+          ratio: '-',
+          target: '>= 1000/s',
+          pass: rps >= 1000,
+        },
+      ];
+      printReport(
+        'bench:server',
+        'reference server benchmark (one run; baselines measured in this run)',
+        rows,
       );
+      return rows.every((r) => r.pass) ? 0 : 1;
     } finally {
       await pool.close();
     }
-    return 0;
   } finally {
     await stopChildren();
     rmSync(dir, { recursive: true, force: true });
@@ -139,6 +165,16 @@ async function seed(pool: Pool, key: string, count: number): Promise<void> {
     }
   };
   await Promise.all(Array.from({ length: 16 }, worker));
+}
+
+async function storedFiles(pool: Pool, key: string): Promise<number> {
+  const res = await pool.request({
+    path: '/api/assets/v1/files?per_page=1',
+    method: 'GET',
+    headers: { authorization: `Bearer ${key}` },
+  });
+  const body = (await res.body.json()) as { meta?: { total?: number } };
+  return body.meta?.total ?? -1;
 }
 
 async function listRate(pool: Pool, key: string, seconds: number): Promise<number> {

@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { request } from 'undici';
 import { startReferenceServer } from '../../src-main/reference-server/server';
+import { printReport } from './shared/recorded';
+import type { Row } from './shared/table';
 
 /**
  * `npm run bench:webhooks`: how many lead deliveries a second the reference server sustains to a local
@@ -58,6 +60,8 @@ export async function run(argv: string[]): Promise<number> {
     const raisedMs = performance.now() - started;
     await receiver.until(events);
     const deliveredMs = performance.now() - started;
+    // Counted outside the server: the receiver got every event once (the delivery records say the same below).
+    const received = receiver.count;
     const { deliveries } = await admin('GET', `/deliveries?bot_id=${bot.bot.id}`);
     // Less the warm-up event.
     const delivered = (deliveries as { state: string }[]).filter((d) => d.state === 'DELIVERED').length - 1;
@@ -81,13 +85,27 @@ export async function run(argv: string[]): Promise<number> {
       ratio_to_baseline: curlMs === null ? null : round(rate / (baselineReceived / (curlMs / 1000))),
     };
     console.log(JSON.stringify(result));
-    console.log(
-      `${events} lead events raised, all delivered in ${result.deliver_seconds} s: ${result.deliveries_per_second} deliveries/s` +
-        (curlMs === null
-          ? ' (curl not found: no baseline)'
-          : `; curl baseline ${result.baseline_requests_per_second} POST/s; ratio ${result.ratio_to_baseline}`),
+    const done =
+      delivered === events && received === events && (curlMs === null || baselineReceived === events);
+    const rows: Row[] = [
+      {
+        figure: `lead deliveries to a local receiver, ${parallel} at once: deliveries per second`,
+        measured: `${result.deliveries_per_second}/s (${events} raised; ${received} received, ${delivered} DELIVERED)`,
+        baseline:
+          curlMs === null
+            ? 'curl not found: no baseline'
+            : `curl --parallel ${result.baseline_requests_per_second} POST/s (${baselineReceived} received)`,
+        ratio: curlMs === null ? '-' : `${result.ratio_to_baseline}x curl's rate`,
+        target: `all ${events} received once`,
+        pass: done,
+      },
+    ];
+    printReport(
+      'bench:webhooks',
+      `lead deliveries (one run; ${events} events; baseline measured in this run)`,
+      rows,
     );
-    return delivered === events ? 0 : 1;
+    return done ? 0 : 1;
   } finally {
     await server.close();
     await receiver.close();

@@ -6,7 +6,8 @@ import { parseArgs } from 'node:util';
 import { closePools, createFileApiClient, createRequestBudget } from '../../src-main/core/internal';
 import { procStatusMb } from '../bench/shared/proc-status';
 import { REPO, startReadyChild, stopChildren } from '../bench/shared/processes';
-import { fmtMb, type Row, renderTable } from '../bench/shared/table';
+import { printReport } from '../bench/shared/recorded';
+import { fmtMb, type Row } from '../bench/shared/table';
 import type { AppChildInput } from './app-child';
 import { type AppProcess, accountEvents, startApp, unasked } from './app-process';
 import { seededRandom } from './random';
@@ -62,7 +63,7 @@ export async function run(argv: string[]): Promise<number> {
   process.once('SIGINT', onSignal);
   try {
     const rows = await soak(dir, minutes * 60_000, seed);
-    console.log(renderTable(rows));
+    printReport('soak', `soak (${minutes} min, seed ${seed})`, rows);
     return rows.every((r) => r.pass) ? 0 : 1;
   } catch (e) {
     console.error(`soak: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);

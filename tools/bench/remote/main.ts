@@ -7,7 +7,8 @@ import { request } from 'undici';
 import { DEFAULT_BACKGROUND_SHARE, DEFAULT_FILE_API_PER_MINUTE } from '../../../src-main/core/internal';
 import { cliEntryArgs } from '../../../src-main/launcher/cli-entry';
 import { bestOf, REPO, runToEnd, startReadyChild, stopChildren } from '../shared/processes';
-import { fmtMb, fmtS, renderTable } from '../shared/table';
+import { printReport } from '../shared/recorded';
+import { fmtMb, fmtS } from '../shared/table';
 
 const FILES = 100_000;
 const NEW_FILES = 50;
@@ -70,14 +71,26 @@ export async function run(): Promise<number> {
 
     const appDir = join(dir, 'app');
     const args = { appDir, baseUrl, apiKey: demo.api_key, clientId: demo.client_id };
-    const cold = await child('cold', args);
+    // Each step's work checked outside it: the listing requests the server counted, and what was filled.
+    const listed = async <T>(step: () => Promise<T>) => {
+      await admin('DELETE', '/requests');
+      const r = await step();
+      return { r, served: (await served())['GET /files'] ?? 0 };
+    };
+    const { r: cold, served: coldServed } = await listed(() => child('cold', args));
+    if (cold.count !== FILES || coldServed !== cold.requests)
+      throw new Error(
+        `the first fill indexed ${cold.count} of ${FILES} files in ${cold.requests} requests (the server counted ${coldServed})`,
+      );
     const warm = await child('warm', args);
     await admin('POST', '/files/seed', { client_id: demo.client_id, count: NEW_FILES, prefix: 'new-' });
-    await admin('DELETE', '/requests');
-    const refresh = await child('refresh', args);
-    const refreshServed = (await served())['GET /files'] ?? 0;
-    const walk = await child('walk', args);
+    const { r: refresh, served: refreshServed } = await listed(() => child('refresh', args));
+    const { r: walk, served: walkServed } = await listed(() => child('walk', args));
+    if (walkServed !== walk.requests)
+      throw new Error(`the walk says ${walk.requests} requests, the server counted ${walkServed}`);
     const memory = await child('memory', args);
+    if (memory.count !== FILES + NEW_FILES)
+      throw new Error(`listing into memory held ${memory.count} of ${FILES + NEW_FILES} files`);
     await server.stop();
 
     const q = warm.queries as Record<string, number>;
@@ -166,10 +179,11 @@ export async function run(): Promise<number> {
         pass: q.deepOffset! < 50,
       },
     ];
-    console.log(
+    printReport(
+      'bench:remote',
       `remote index benchmark (one run; ${FILES.toLocaleString('en')} files seeded in ${fmtS(seedMs)}; baselines measured in this run)`,
+      rows,
     );
-    console.log(renderTable(rows));
     return rows.every((r) => r.pass) ? 0 : 1;
   } finally {
     await stopChildren();

@@ -54,8 +54,12 @@ export async function startReadyChild(argv: string[]) {
 }
 
 export interface BenchServer {
+  /** Where clients send requests (through the shaped link's proxy, for a link server). */
   url: string;
   apiKey: string;
+  /** The server's own address and admin token: its request counts (served.ts). */
+  adminUrl: string;
+  adminToken: string;
   pid: number;
   stop(): Promise<void>;
 }
@@ -85,7 +89,14 @@ export async function startServer(
   ]);
   const demo = server.ready.demo as { api_key?: string } | undefined;
   if (!demo?.api_key) throw new Error('the reference server printed no demo API key (data dir not new?)');
-  return { url: server.url, apiKey: demo.api_key, pid: server.child.pid!, stop: server.stop };
+  return {
+    url: server.url,
+    apiKey: demo.api_key,
+    adminUrl: server.url,
+    adminToken: String(server.ready.admin_token),
+    pid: server.child.pid!,
+    stop: server.stop,
+  };
 }
 
 /** Runs a child to its end and returns its stdout; throws (with the output's tail) unless it exits 0. */

@@ -58,12 +58,17 @@ export async function withServer<T>(
   }
 }
 
-/** An engine run syncing `folder` into the bench bucket, with a new app data dir `dir`/`app`. */
+/**
+ * An engine run syncing `folder` into the bench bucket (or `bucket`), with a new app data dir
+ * `dir`/`app`. A figure that runs the engine more than once over the same files gives each run a
+ * bucket of its own: a new folder adopts what is already live in its bucket (adopt-at-add.ts), and a
+ * run that adopts uploads nothing.
+ */
 export function engineInput(
   server: BenchServer,
   dir: string,
   folder: string,
-  options: { app?: string; perMinute?: number } = {},
+  options: { app?: string; perMinute?: number; bucket?: string } = {},
 ): ChildInput {
   const appDir = join(dir, options.app ?? 'app');
   mkdirSync(appDir);
@@ -72,7 +77,7 @@ export function engineInput(
     apiKey: server.apiKey,
     appDir,
     folder,
-    bucket: BENCH_BUCKET,
+    bucket: options.bucket ?? BENCH_BUCKET,
     ...(options.perMinute === undefined ? {} : { perMinute: options.perMinute }),
   };
 }

@@ -1,9 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { stopChildren } from '../shared/processes';
-import { type Row, renderTable } from '../shared/table';
+import { printReport } from '../shared/recorded';
+import type { Row } from '../shared/table';
 import { appServiceFigure } from './figures/app-service';
 import { bigUploadFigure } from './figures/big-upload';
 import { bwlimitFigure } from './figures/bwlimit';
@@ -72,7 +73,15 @@ export async function run(argv: string[]): Promise<number> {
       const t = performance.now();
       console.error(`bench sync: ${name}...`);
       try {
-        rows.push(...(await FIGURES[name]!(dir, files === undefined ? {} : { files })));
+        // Each row with the load average at the end of its figure (one that measured a part of its run
+        // under a known load, as the restart does, says so itself).
+        const load = loadavg()[0]!;
+        rows.push(
+          ...(await FIGURES[name]!(dir, files === undefined ? {} : { files })).map((r) => ({
+            ...r,
+            load: r.load ?? load,
+          })),
+        );
       } catch (e) {
         rows.push({
           figure: name,
@@ -91,9 +100,10 @@ export async function run(argv: string[]): Promise<number> {
   } finally {
     process.off('SIGINT', onSignal);
   }
-  console.log(
+  printReport(
+    'bench:sync',
     `sync engine benchmark (one run; each baseline measured in this run; ${((performance.now() - started) / 1000).toFixed(0)} s)`,
+    rows,
   );
-  console.log(renderTable(rows));
   return rows.every((r) => r.pass || r.skipped) ? 0 : 1;
 }

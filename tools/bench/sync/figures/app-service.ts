@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { cliEntryArgs } from '../../../../src-main/launcher/cli-entry';
 import { writeSmallFiles } from '../../shared/fixtures';
 import { REPO, runToEnd } from '../../shared/processes';
+import { verifiedRun } from '../../shared/served';
 import { fmtS, type Row } from '../../shared/table';
 import { BENCH_BUCKET, withServer } from '../harness';
 import type { AppChildInput, AppChildReport } from './app-service-child';
@@ -42,13 +43,14 @@ export async function appServiceFigure(dir: string): Promise<Row[]> {
     const src = join(dir, 'src');
     writeSmallFiles(src, COUNT, SIZE);
     const base = { baseUrl: server.url, apiKey: server.apiKey, folder: src, count: COUNT };
-    const cli = await runChild({ ...base, mode: 'engine', appDir: join(dir, 'cli'), bucket: BENCH_BUCKET });
-    const app = await runChild({
-      ...base,
-      mode: 'app',
-      appDir: join(dir, 'app'),
-      bucket: `${BENCH_BUCKET}-app`,
-    });
+    // Each run into its own bucket, its uploads counted by the server: a run that adopted would upload nothing.
+    const claim = { uploads: COUNT, bytes: COUNT * SIZE };
+    const { result: cli } = await verifiedRun(server, { ...claim, run: 'the CLI engine run' }, () =>
+      runChild({ ...base, mode: 'engine', appDir: join(dir, 'cli'), bucket: BENCH_BUCKET }),
+    );
+    const { result: app } = await verifiedRun(server, { ...claim, run: 'the app service run' }, () =>
+      runChild({ ...base, mode: 'app', appDir: join(dir, 'app'), bucket: `${BENCH_BUCKET}-app` }),
+    );
     const perK = (ms: number) => ms / (COUNT / 1000) / 1000;
     const ratio = app.cpuMs / cli.cpuMs;
     const overviews = ((app.overviewComputations ?? 0) / app.fileTransitions) * 1000;

@@ -1,8 +1,10 @@
 import { mkdirSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeRandomFile } from '../../shared/fixtures';
+import { verifiedRun } from '../../shared/served';
 import { fmtS, type Row } from '../../shared/table';
 import { engineInput, expectAllLive, runEngine, withServer } from '../harness';
+import { receivedText } from '../uploads';
 
 const MiB = 1024 * 1024;
 const SIZE = 50 * MiB;
@@ -20,14 +22,18 @@ export async function bwlimitFigure(dir: string): Promise<Row[]> {
     writeRandomFile(file, SIZE);
     const past = new Date(Date.now() - 60_000);
     utimesSync(file, past, past);
-    const r = await runEngine({ ...engineInput(server, dir, src, { perMinute: 0 }), bwlimit: '2M' });
+    const { result: r, served: got } = await verifiedRun(
+      server,
+      { run: 'the limited run', uploads: 1, bytes: SIZE },
+      () => runEngine({ ...engineInput(server, dir, src, { perMinute: 0 }), bwlimit: '2M' }),
+    );
     expectAllLive(r, 1, 'the limited run');
     const ideal = (SIZE / RATE) * 1000;
     const ratio = r.syncMs / ideal;
     return [
       {
         figure: '50 MiB upload at --bwlimit 2M',
-        measured: fmtS(r.syncMs),
+        measured: `${fmtS(r.syncMs)} (${receivedText(got)})`,
         baseline: `50 MiB / 2 MiB/s = ${fmtS(ideal)}`,
         ratio: `${ratio.toFixed(3)}x`,
         target: '0.95x to 1.05x',

@@ -1,9 +1,10 @@
 import { join } from 'node:path';
 import { writeSmallFiles } from '../../shared/fixtures';
 import { linkUnavailable, withLinkServer } from '../../shared/link';
-import { timeShell } from '../../shared/processes';
+import { verifiedRun } from '../../shared/served';
 import { fmtS, type Row } from '../../shared/table';
 import { engineInput, expectAllLive, runEngine } from '../harness';
+import { curlFolder, receivedText } from '../uploads';
 import { LINK_LABEL, skippedRow } from './link-big-upload';
 
 const COUNT = 2_000;
@@ -22,24 +23,28 @@ export async function linkSmallFilesFigure(dir: string): Promise<Row[]> {
   return withLinkServer(join(dir, 'server'), 0, async (server) => {
     const src = join(dir, 'src');
     writeSmallFiles(src, COUNT, SIZE);
+    const claim = { uploads: COUNT, bytes: COUNT * SIZE };
     const before = server.connections();
-    const curl = await timeShell(
-      `find ${src} -type f -print0 | xargs -0 -P4 -I{} curl -s -o /dev/null -w '%{http_code}\\n' -H "Authorization: Bearer $KEY" -F bucket=curl -F "file=@{}" ${server.url}/api/assets/v1/files`,
-      { KEY: server.apiKey },
+    const { result: curl, served: curlServed } = await verifiedRun(
+      server,
+      { ...claim, run: "curl's run" },
+      () => curlFolder(server, src, COUNT),
     );
     const curlConnections = server.connections() - before;
-    const created = curl.stdout.split('\n').filter((l) => l === '201').length;
-    if (created !== COUNT) throw new Error(`curl uploaded ${created} of ${COUNT} files`);
     const mid = server.connections();
-    const r = await runEngine(engineInput(server, dir, src, { perMinute: 0 }));
+    const { result: r, served: engineServed } = await verifiedRun(
+      server,
+      { ...claim, run: "the engine's run" },
+      () => runEngine(engineInput(server, dir, src, { perMinute: 0 })),
+    );
     expectAllLive(r, COUNT, 'the engine run');
     const engineConnections = server.connections() - mid;
     const ratio = r.syncMs / curl.ms;
     return [
       {
         figure,
-        measured: `${fmtS(r.syncMs)} (${engineConnections} connections)`,
-        baseline: `xargs -P4 curl ${fmtS(curl.ms)} (${curlConnections} connections)`,
+        measured: `${fmtS(r.syncMs)} (${engineConnections} connections; ${receivedText(engineServed)})`,
+        baseline: `xargs -P4 curl ${fmtS(curl.ms)} (${curlConnections} connections; ${receivedText(curlServed)})`,
         ratio: `${ratio.toFixed(2)}x curl's time`,
         target: '< 1.00x',
         pass: ratio < 1,
