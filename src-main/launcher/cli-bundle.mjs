@@ -18,19 +18,31 @@ const ROOT = join(import.meta.dirname, '..', '..');
 
 /**
  * The bundle's entry points (out/cli/<name>.mjs): the CLI, and where the tools folder is present (a
- * checkout, not the packaged app) the benchmark and soak harnesses with their child processes, started
- * by name (cli-entry.ts) so that their memory and start-up figures are those of the bundle too. One
- * build for both: the engine a benchmark loads is the very chunk the CLI loads.
+ * checkout, not the packaged app) the benchmark and soak harnesses, started by name (cli-entry.ts) so
+ * that their memory and start-up figures are those of the bundle too.
  */
 const PRODUCT_ENTRIES = { 'assets-sync': 'src-main/cli/main.ts' };
-const TOOL_ENTRIES = {
-  tools: 'tools/main.ts',
+const TOOL_ENTRIES = { tools: 'tools/main.ts' };
+
+/**
+ * Entries built on their own, each tree-shaken alone: the processes whose start is measured. In one
+ * build with code splitting, a module reached through a barrel (src-main/core/index.ts, internal.ts)
+ * is loaded by every entry that imports the barrel once any other entry uses it: `sync` and the
+ * benchmark's engine loaded the whole app service, the KB client and undici (2.3 MB; alone, 0.97 MB).
+ * `cli-sync` is the CLI's `sync` command, which main.ts loads by that name; the others are the
+ * harnesses' child processes. Each costs a build of its own (about 100 ms more, in parallel).
+ */
+const PRODUCT_ISOLATED = { 'cli-sync': 'src-main/cli/commands/sync.ts' };
+const TOOL_ISOLATED = {
   'engine-child': 'tools/bench/sync/engine-child.ts',
   'app-service-child': 'tools/bench/sync/figures/app-service-child.ts',
   'soak-app-child': 'tools/soak/app-child.ts',
 };
-const entryPoints = (root) =>
-  existsSync(join(root, 'tools')) ? { ...PRODUCT_ENTRIES, ...TOOL_ENTRIES } : PRODUCT_ENTRIES;
+const withTools = (root) => existsSync(join(root, 'tools'));
+const sharedEntries = (root) => (withTools(root) ? { ...PRODUCT_ENTRIES, ...TOOL_ENTRIES } : PRODUCT_ENTRIES);
+const isolatedEntries = (root) =>
+  withTools(root) ? { ...PRODUCT_ISOLATED, ...TOOL_ISOLATED } : PRODUCT_ISOLATED;
+const entryPoints = (root) => ({ ...sharedEntries(root), ...isolatedEntries(root) });
 
 /** What the bundle is made of: a change to any of these makes it stale (a folder that is absent is skipped). */
 const SOURCE_DIRS = ['src-main', 'src-shared', 'tools'];
@@ -84,34 +96,38 @@ export async function buildCliBundle(root = ROOT) {
   const startedAt = new Date();
   const esbuild = await import('esbuild');
   const outDir = cliOutDir(root);
-  const ENTRY_POINTS = entryPoints(root);
+  const isolated = isolatedEntries(root);
+  const options = (entries, plugins) => ({
+    absWorkingDir: root,
+    entryPoints: Object.fromEntries(Object.entries(entries).map(([k, v]) => [k, join(root, v)])),
+    outdir: outDir,
+    outExtension: { '.js': '.mjs' },
+    chunkNames: 'chunks/[name]-[hash]',
+    bundle: true,
+    // Each command stays its own chunk, loaded on demand: `reference-server` never loads the sync engine.
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    // node_modules load as usual (native modules, their own data files), but for INLINED_PACKAGES.
+    define: { __CLI_BUNDLE__: 'true' },
+    plugins: [sourceLocations, packagesOutside, pureModules(root), ...plugins],
+    // A package inlined as CommonJS asks for Node's modules with require(), which an ES module lacks.
+    // (import.meta spelt with brackets: sourceLocations would rewrite the dotted form in this file.)
+    banner: {
+      js: "import { createRequire as __cliRequire } from 'node:module';\nconst require = __cliRequire(import.meta['url']);",
+    },
+    write: false,
+    logLevel: 'silent',
+  });
   try {
-    const result = await esbuild.build({
-      absWorkingDir: root,
-      entryPoints: Object.fromEntries(Object.entries(ENTRY_POINTS).map(([k, v]) => [k, join(root, v)])),
-      outdir: outDir,
-      outExtension: { '.js': '.mjs' },
-      chunkNames: 'chunks/[name]-[hash]',
-      bundle: true,
-      // Each command stays its own chunk, loaded on demand: `reference-server` never loads the sync engine.
-      splitting: true,
-      format: 'esm',
-      platform: 'node',
-      target: 'node20',
-      // node_modules load as usual (native modules, their own data files), but for INLINED_PACKAGES.
-      define: { __CLI_BUNDLE__: 'true' },
-      plugins: [sourceLocations, packagesOutside],
-      // A package inlined as CommonJS asks for Node's modules with require(), which an ES module lacks.
-      // (import.meta spelt with brackets: sourceLocations would rewrite the dotted form in this file.)
-      banner: {
-        js: "import { createRequire as __cliRequire } from 'node:module';\nconst require = __cliRequire(import.meta['url']);",
-      },
-      write: false,
-      logLevel: 'silent',
-    });
+    const results = await Promise.all([
+      esbuild.build(options(sharedEntries(root), [isolatedImports(root, isolated)])),
+      ...Object.entries(isolated).map(([name, source]) => esbuild.build(options({ [name]: source }, []))),
+    ]);
     mkdirSync(join(outDir, 'chunks'), { recursive: true });
-    const entries = new Set(Object.keys(ENTRY_POINTS).map((name) => join(outDir, `${name}.mjs`)));
-    const files = result.outputFiles;
+    const entries = new Set(Object.keys(entryPoints(root)).map((name) => join(outDir, `${name}.mjs`)));
+    const files = results.flatMap((r) => r.outputFiles);
     for (const f of files) if (!entries.has(f.path)) writeChunk(f.path, f.contents);
     for (const f of files) if (entries.has(f.path)) writeAtomically(f.path, f.contents, startedAt);
     pruneChunks(join(outDir, 'chunks'), new Set(files.map((f) => f.path)));
@@ -119,6 +135,26 @@ export async function buildCliBundle(root = ROOT) {
     // esbuild's service process would otherwise live as long as this one (a server runs for days).
     await esbuild.stop();
   }
+}
+
+/**
+ * In the CLI's entry (main.ts), an import of a module built on its own (PRODUCT_ISOLATED) loads that
+ * build's entry, next to it in out/cli, instead of a chunk of the shared build.
+ */
+function isolatedImports(root, isolated) {
+  const main = join(root, PRODUCT_ENTRIES['assets-sync']);
+  const byPath = new Map(Object.entries(isolated).map(([name, source]) => [join(root, source), name]));
+  return {
+    name: 'isolated-imports',
+    setup(build) {
+      build.onResolve({ filter: /^\./ }, (args) => {
+        if (args.importer !== main) return undefined;
+        const base = join(dirname(args.importer), args.path);
+        const name = byPath.get(base) ?? byPath.get(`${base}.ts`);
+        return name ? { path: `./${name}.mjs`, external: true } : undefined;
+      });
+    },
+  };
 }
 
 function writeAtomically(path, contents, mtime) {
@@ -166,6 +202,34 @@ const packagesOutside = {
     });
   },
 };
+
+/**
+ * The core's and the contract's modules declare nothing on import but what they export (no module
+ * there is imported for its effect alone): told so, esbuild leaves out of a chunk every module whose
+ * exports it does not use, even behind a barrel. Without it, an import of one name from
+ * src-main/core/index.ts brings the whole app (its sections, every contract schema, the KB client
+ * and undici) into the start of a process that syncs one folder.
+ */
+const PURE_DIRS = ['src-main/core', 'src-shared'];
+function pureModules(root) {
+  const dirs = PURE_DIRS.map((d) => join(root, d) + '/');
+  return {
+    name: 'pure-modules',
+    setup(build) {
+      build.onResolve({ filter: /^\./ }, async (args) => {
+        if (args.pluginData === 'pure-modules') return undefined;
+        const r = await build.resolve(args.path, {
+          kind: args.kind,
+          resolveDir: args.resolveDir,
+          importer: args.importer,
+          pluginData: 'pure-modules',
+        });
+        if (r.errors.length > 0 || !dirs.some((d) => r.path.startsWith(d))) return undefined;
+        return { path: r.path, sideEffects: false };
+      });
+    },
+  };
+}
 
 const LOADERS = { '.ts': 'ts', '.mts': 'ts', '.cts': 'ts', '.tsx': 'tsx', '.jsx': 'jsx' };
 

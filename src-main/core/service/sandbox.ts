@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { request } from 'undici';
 import { z } from 'zod';
 import { type AppError, appError, err, ok, type Result } from '../../../src-shared/errors';
 import { makePrivateDir } from '../../shared-node/private-files';
 import type { SecretStore } from '../secrets/keychain';
-import { closePools } from './http-pool';
+import { closePools, loadUndici } from './http-pool';
 
 /** Keychain account of the sandbox demo client's key (minted on every start, never written to a file). */
 export const SANDBOX_KEY_ACCOUNT = 'sandbox-api-key';
@@ -92,6 +91,8 @@ async function mintKey(
   clientId: number,
 ): Promise<Result<string, AppError>> {
   try {
+    // undici on first use, as the pool loads it: `sync` loads this module whether or not it starts a sandbox.
+    const { request } = await loadUndici();
     const reply = await request(`${baseUrl}/__admin/v1/clients/${clientId}/keys`, {
       method: 'POST',
       headers: { 'x-admin-token': adminToken },

@@ -22,7 +22,11 @@ export async function runEngine(
       ...(process.env.BENCH_SYNC_PROFILE
         ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_SYNC_PROFILE]
         : []),
-      ...cliEntryArgs('engine-child', join(import.meta.dirname, 'engine-child.ts')),
+      // BENCH_ENGINE_CHILD=FILE runs another build's engine child (an out/cli/engine-child.mjs of
+      // another checkout): a before/after of the same figure, the harness and baseline unchanged.
+      ...(process.env.BENCH_ENGINE_CHILD
+        ? [process.env.BENCH_ENGINE_CHILD]
+        : cliEntryArgs('engine-child', join(import.meta.dirname, 'engine-child.ts'))),
       JSON.stringify(input),
     ],
     { stdio: ['ignore', 'pipe', 'inherit'], cwd: REPO },

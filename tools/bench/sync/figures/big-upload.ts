@@ -74,7 +74,7 @@ export async function bigUploadFigure(dir: string, options: BigUploadOptions = {
   return withServer(dir, 0, async (server) => {
     const { curl, engine, peak } = await bestUploads(server, dir, size, options.runs ?? 2, bucketOf);
     const ratio = engine.ms / curl.ms;
-    const mb = `${Math.round(size / 1_000_000)} MB`;
+    const mb = `${Math.round(size / 1024 / 1024)} MB`;
     return [
       {
         figure: `${mb} upload: engine time (hash + upload)`,
