@@ -51,6 +51,9 @@ export interface AppStats {
   fileTransitions: number;
   overviewComputations: number;
   queueComputations: number;
+  /** Uploads and deletes the remote index followed (one write each), and its status events built. */
+  indexWrites: number;
+  indexStatusComputations: number;
 }
 
 /**
@@ -90,6 +93,7 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
   const meter = createRequestMeter();
   // Set once the Files view's section exists: it tells the view that the index changed.
   let indexTouched = () => {};
+  let indexWrites = 0;
   const session = createSessionHolder({
     dataDir: o.dataDir,
     settings: serviceSettings,
@@ -102,6 +106,7 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
       const follow = createRemoteIndex(db).follower(serviceIdentity(c, o.dataDir));
       return (event) => {
         follow(event);
+        if (event.kind !== 'account') indexWrites++;
         indexTouched();
       };
     },
@@ -160,7 +165,11 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
     dispatch,
     subscribe: bus.subscribe,
     context: ctx,
-    stats: () => runtime.stats(),
+    stats: () => ({
+      ...runtime.stats(),
+      indexWrites,
+      indexStatusComputations: remoteFiles.statusComputations(),
+    }),
     async close() {
       if (closed) return;
       closed = true;

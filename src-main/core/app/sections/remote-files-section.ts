@@ -31,7 +31,9 @@ type SelectionIn = Selection & { except?: number[] };
  * that refreshes it per account, and the bulk actions on a selection (delete as a job kept in SQLite,
  * export, the knowledge entries a delete would break).
  */
-export function remoteFilesSection(ctx: AppContext): Section & { touched(): void } {
+export function remoteFilesSection(
+  ctx: AppContext,
+): Section & { touched(): void; statusComputations(): number } {
   const remote = createRemoteIndex(ctx.db);
   const jobs = bulkDeleteStore(ctx.db);
   const entries = createEntryStore(ctx.db);
@@ -39,7 +41,15 @@ export function remoteFilesSection(ctx: AppContext): Section & { touched(): void
   let runner: { jobId: number; abort: AbortController; done: Promise<unknown> } | null = null;
   let unsubscribe: (() => void) | null = null;
 
-  const emitStatus = (index: AccountIndex) => ctx.bus.emit('files.index.changed', index.status());
+  // The status (a COUNT over the account's rows) is built when the coalesced event goes out, not at each
+  // call: every upload of a sync touches the index, and a count per upload made a sync of 20,000
+  // files quadratic (docs/benchmarks.md, the app-service figure).
+  let statusComputations = 0;
+  const emitStatus = (index: AccountIndex) =>
+    ctx.bus.emitLazy('files.index.changed', () => {
+      statusComputations++;
+      return index.status();
+    });
   const emitJob = (job: BulkDeleteJob) => ctx.bus.emit('files.bulkDelete.changed', job);
 
   async function stopRunner(): Promise<void> {
@@ -155,6 +165,7 @@ export function remoteFilesSection(ctx: AppContext): Section & { touched(): void
   return {
     name: 'remote-files',
     /** The client's replies changed the index (an upload, a delete): the view re-reads (coalesced by the bus). */
+    statusComputations: () => statusComputations,
     touched() {
       void current.then((f) => {
         if (f) emitStatus(f.index);

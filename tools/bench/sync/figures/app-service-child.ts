@@ -40,6 +40,8 @@ export interface AppChildReport {
   /** App mode only: how often the sync overview was built, and the events the subscriber got. */
   overviewComputations: number | null;
   events: number | null;
+  /** App mode only: the other work the app does beside the engine's, counted over the sync. */
+  work: { queues: number; indexWrites: number; indexStatuses: number } | null;
 }
 
 /** The key comes from the environment (ASSETS_API_KEY): nothing is read from or written to a keychain. */
@@ -98,6 +100,11 @@ async function viaApp(input: AppChildInput): Promise<AppChildReport> {
     fileTransitions: after.fileTransitions - before.fileTransitions,
     overviewComputations: after.overviewComputations - before.overviewComputations,
     events,
+    work: {
+      queues: after.queueComputations - before.queueComputations,
+      indexWrites: after.indexWrites - before.indexWrites,
+      indexStatuses: after.indexStatusComputations - before.indexStatusComputations,
+    },
   };
 }
 
@@ -132,6 +139,7 @@ async function viaEngine(input: AppChildInput): Promise<AppChildReport> {
     fileTransitions,
     overviewComputations: null,
     events: null,
+    work: null,
   };
 }
 

@@ -16,6 +16,10 @@ async function runChild(input: AppChildInput): Promise<AppChildReport> {
     spawn(
       process.execPath,
       [
+        // BENCH_SYNC_PROFILE=DIR writes a CPU profile of each run there, as for the engine runs (harness.ts).
+        ...(process.env.BENCH_SYNC_PROFILE
+          ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_SYNC_PROFILE]
+          : []),
         ...cliEntryArgs('app-service-child', join(import.meta.dirname, 'app-service-child.ts')),
         JSON.stringify(input),
       ],
@@ -38,27 +42,31 @@ async function runChild(input: AppChildInput): Promise<AppChildReport> {
  * `sync` command builds it. Each run is its own process; CPU is that process's own (process.cpuUsage)
  * from the folder added to every file live. Also: sync overviews built per 1,000 file transitions.
  */
-export async function appServiceFigure(dir: string): Promise<Row[]> {
+export async function appServiceFigure(dir: string, count = COUNT): Promise<Row[]> {
   return withServer(dir, 0, async (server) => {
     const src = join(dir, 'src');
-    writeSmallFiles(src, COUNT, SIZE);
-    const base = { baseUrl: server.url, apiKey: server.apiKey, folder: src, count: COUNT };
+    writeSmallFiles(src, count, SIZE);
+    const base = { baseUrl: server.url, apiKey: server.apiKey, folder: src, count };
     // Each run into its own bucket, its uploads counted by the server: a run that adopted would upload nothing.
-    const claim = { uploads: COUNT, bytes: COUNT * SIZE };
+    const claim = { uploads: count, bytes: count * SIZE };
     const { result: cli } = await verifiedRun(server, { ...claim, run: 'the CLI engine run' }, () =>
       runChild({ ...base, mode: 'engine', appDir: join(dir, 'cli'), bucket: BENCH_BUCKET }),
     );
     const { result: app } = await verifiedRun(server, { ...claim, run: 'the app service run' }, () =>
       runChild({ ...base, mode: 'app', appDir: join(dir, 'app'), bucket: `${BENCH_BUCKET}-app` }),
     );
-    const perK = (ms: number) => ms / (COUNT / 1000) / 1000;
+    const perK = (ms: number) => ms / (count / 1000) / 1000;
     const ratio = app.cpuMs / cli.cpuMs;
-    const overviews = ((app.overviewComputations ?? 0) / app.fileTransitions) * 1000;
-    const label = `${COUNT.toLocaleString('en')} x 1 KiB through the app service`;
+    const perKT = (n: number | null | undefined) => ((n ?? 0) / app.fileTransitions) * 1000;
+    const overviews = perKT(app.overviewComputations);
+    // What the app does beside the engine, per 1,000 transitions: each should follow events sent or
+    // uploads made (one index write per upload), never grow with the number of files.
+    const work = `per 1,000 transitions: ${overviews.toFixed(1)} overviews, ${perKT(app.work?.queues).toFixed(1)} queues, ${perKT(app.work?.indexWrites).toFixed(0)} index writes, ${perKT(app.work?.indexStatuses).toFixed(1)} index statuses`;
+    const label = `${count.toLocaleString('en')} x 1 KiB through the app service`;
     return [
       {
         figure: `${label}: CPU per 1,000 files`,
-        measured: `${perK(app.cpuMs).toFixed(3)} s (${fmtS(app.wallMs)} wall)`,
+        measured: `${perK(app.cpuMs).toFixed(3)} s (${fmtS(app.wallMs)} wall; ${work})`,
         baseline: `CLI engine ${perK(cli.cpuMs).toFixed(3)} s (${fmtS(cli.wallMs)} wall)`,
         ratio: `${ratio.toFixed(2)}x the CLI's CPU`,
         target: '<= 1.20x',
