@@ -22,27 +22,28 @@ const ROOT = join(import.meta.dirname, '..', '..');
  * that their memory and start-up figures are those of the bundle too.
  */
 const PRODUCT_ENTRIES = { 'assets-sync': 'src-main/cli/main.ts' };
-const TOOL_ENTRIES = { tools: 'tools/main.ts' };
-
-/**
- * Entries built on their own, each tree-shaken alone: the processes whose start is measured. In one
- * build with code splitting, a module reached through a barrel (src-main/core/index.ts, internal.ts)
- * is loaded by every entry that imports the barrel once any other entry uses it: `sync` and the
- * benchmark's engine loaded the whole app service, the KB client and undici (2.3 MB; alone, 0.97 MB).
- * `cli-sync` is the CLI's `sync` command, which main.ts loads by that name; the others are the
- * harnesses' child processes. Each costs a build of its own (about 100 ms more, in parallel).
- */
-const PRODUCT_ISOLATED = { 'cli-sync': 'src-main/cli/commands/sync.ts' };
-const TOOL_ISOLATED = {
-  'engine-child': 'tools/bench/sync/engine-child.ts',
+const TOOL_ENTRIES = {
+  tools: 'tools/main.ts',
   'app-service-child': 'tools/bench/sync/figures/app-service-child.ts',
   'soak-app-child': 'tools/soak/app-child.ts',
 };
+
+/**
+ * The sync path, built apart: the CLI's `sync` command (`cli-sync`, which main.ts loads by that name)
+ * and the benchmark's engine child, the processes whose start is measured (the restart figure). In
+ * one build with code splitting, a module reached through a barrel (src-main/core/index.ts,
+ * internal.ts) is loaded by every entry that reaches the barrel as soon as any entry uses it: `sync`
+ * and the engine child loaded the app service, every contract schema, the KB client and undici at
+ * start (2.3 MB). Built together, these two load what `sync` uses (about 1 MB, zod most of it); the
+ * second build costs about as much again as the first, in parallel.
+ */
+const PRODUCT_SYNC_PATH = { 'cli-sync': 'src-main/cli/commands/sync.ts' };
+const TOOL_SYNC_PATH = { 'engine-child': 'tools/bench/sync/engine-child.ts' };
 const withTools = (root) => existsSync(join(root, 'tools'));
 const sharedEntries = (root) => (withTools(root) ? { ...PRODUCT_ENTRIES, ...TOOL_ENTRIES } : PRODUCT_ENTRIES);
-const isolatedEntries = (root) =>
-  withTools(root) ? { ...PRODUCT_ISOLATED, ...TOOL_ISOLATED } : PRODUCT_ISOLATED;
-const entryPoints = (root) => ({ ...sharedEntries(root), ...isolatedEntries(root) });
+const syncPathEntries = (root) =>
+  withTools(root) ? { ...PRODUCT_SYNC_PATH, ...TOOL_SYNC_PATH } : PRODUCT_SYNC_PATH;
+const entryPoints = (root) => ({ ...sharedEntries(root), ...syncPathEntries(root) });
 
 /** What the bundle is made of: a change to any of these makes it stale (a folder that is absent is skipped). */
 const SOURCE_DIRS = ['src-main', 'src-shared', 'tools'];
@@ -96,7 +97,8 @@ export async function buildCliBundle(root = ROOT) {
   const startedAt = new Date();
   const esbuild = await import('esbuild');
   const outDir = cliOutDir(root);
-  const isolated = isolatedEntries(root);
+  const syncPath = syncPathEntries(root);
+  const locations = sourceLocations();
   const options = (entries, plugins) => ({
     absWorkingDir: root,
     entryPoints: Object.fromEntries(Object.entries(entries).map(([k, v]) => [k, join(root, v)])),
@@ -111,7 +113,7 @@ export async function buildCliBundle(root = ROOT) {
     target: 'node20',
     // node_modules load as usual (native modules, their own data files), but for INLINED_PACKAGES.
     define: { __CLI_BUNDLE__: 'true' },
-    plugins: [sourceLocations, packagesOutside, pureModules(root), ...plugins],
+    plugins: [locations, packagesOutside, pureModules(root), ...plugins],
     // A package inlined as CommonJS asks for Node's modules with require(), which an ES module lacks.
     // (import.meta spelt with brackets: sourceLocations would rewrite the dotted form in this file.)
     banner: {
@@ -122,8 +124,8 @@ export async function buildCliBundle(root = ROOT) {
   });
   try {
     const results = await Promise.all([
-      esbuild.build(options(sharedEntries(root), [isolatedImports(root, isolated)])),
-      ...Object.entries(isolated).map(([name, source]) => esbuild.build(options({ [name]: source }, []))),
+      esbuild.build(options(sharedEntries(root), [syncPathImports(root, PRODUCT_SYNC_PATH)])),
+      esbuild.build(options(syncPath, [])),
     ]);
     mkdirSync(join(outDir, 'chunks'), { recursive: true });
     const entries = new Set(Object.keys(entryPoints(root)).map((name) => join(outDir, `${name}.mjs`)));
@@ -138,14 +140,14 @@ export async function buildCliBundle(root = ROOT) {
 }
 
 /**
- * In the CLI's entry (main.ts), an import of a module built on its own (PRODUCT_ISOLATED) loads that
- * build's entry, next to it in out/cli, instead of a chunk of the shared build.
+ * In the CLI's entry (main.ts), an import of a module of the sync path's build (PRODUCT_SYNC_PATH)
+ * loads that build's entry, next to it in out/cli, instead of a chunk of the shared build.
  */
-function isolatedImports(root, isolated) {
+function syncPathImports(root, entries) {
   const main = join(root, PRODUCT_ENTRIES['assets-sync']);
-  const byPath = new Map(Object.entries(isolated).map(([name, source]) => [join(root, source), name]));
+  const byPath = new Map(Object.entries(entries).map(([name, source]) => [join(root, source), name]));
   return {
-    name: 'isolated-imports',
+    name: 'sync-path-imports',
     setup(build) {
       build.onResolve({ filter: /^\./ }, (args) => {
         if (args.importer !== main) return undefined;
@@ -213,19 +215,20 @@ const packagesOutside = {
 const PURE_DIRS = ['src-main/core', 'src-shared'];
 function pureModules(root) {
   const dirs = PURE_DIRS.map((d) => join(root, d) + '/');
+  // Resolved here, not through build.resolve(): a round trip to esbuild per import cost more than the
+  // build itself. Relative imports in these folders name a .ts file or a folder's index.ts.
+  const fileOf = (base) =>
+    [base, `${base}.ts`, `${base}.tsx`, join(base, 'index.ts')].find((p) =>
+      statSync(p, { throwIfNoEntry: false })?.isFile(),
+    );
   return {
     name: 'pure-modules',
     setup(build) {
-      build.onResolve({ filter: /^\./ }, async (args) => {
-        if (args.pluginData === 'pure-modules') return undefined;
-        const r = await build.resolve(args.path, {
-          kind: args.kind,
-          resolveDir: args.resolveDir,
-          importer: args.importer,
-          pluginData: 'pure-modules',
-        });
-        if (r.errors.length > 0 || !dirs.some((d) => r.path.startsWith(d))) return undefined;
-        return { path: r.path, sideEffects: false };
+      build.onResolve({ filter: /^\./ }, (args) => {
+        const base = join(args.resolveDir, args.path);
+        if (!dirs.some((d) => base.startsWith(d))) return undefined;
+        const path = fileOf(base);
+        return path ? { path, sideEffects: false } : undefined;
       });
     },
   };
@@ -239,20 +242,35 @@ const LOADERS = { '.ts': 'ts', '.mts': 'ts', '.cts': 'ts', '.tsx': 'tsx', '.jsx'
  * worker, the project root, the benchmark's engine) is found where it is in the tree, whoever moves
  * it, with nothing copied into out/cli to go stale.
  */
-const sourceLocations = {
-  name: 'source-locations',
-  setup(build) {
-    build.onLoad({ filter: /\.[cm]?[jt]sx?$/ }, (args) => {
-      const text = readFileSync(args.path, 'utf8');
-      const contents = text.replace(/\bimport\.meta\.(url|dirname|filename)\b/g, (_, key) =>
-        JSON.stringify(
-          key === 'url' ? pathToFileURL(args.path).href : key === 'dirname' ? dirname(args.path) : args.path,
-        ),
-      );
-      return { contents, loader: LOADERS[extname(args.path)] ?? 'js' };
-    });
-  },
-};
+function sourceLocations() {
+  // One buildCliBundle runs several builds over mostly the same files: each is read and rewritten once.
+  const rewritten = new Map();
+  return {
+    name: 'source-locations',
+    setup(build) {
+      build.onLoad({ filter: /\.[cm]?[jt]sx?$/ }, (args) => {
+        let contents = rewritten.get(args.path);
+        if (contents === undefined) {
+          const text = readFileSync(args.path, 'utf8');
+          contents = text.includes('import.meta')
+            ? text.replace(/\bimport\.meta\.(url|dirname|filename)\b/g, (_, key) =>
+                JSON.stringify(
+                  key === 'url'
+                    ? pathToFileURL(args.path).href
+                    : key === 'dirname'
+                      ? dirname(args.path)
+                      : args.path,
+                ),
+              )
+            : null;
+          rewritten.set(args.path, contents);
+        }
+        // A file without import.meta is left to esbuild, which reads it faster than it is handed over.
+        return contents === null ? undefined : { contents, loader: LOADERS[extname(args.path)] ?? 'js' };
+      });
+    },
+  };
+}
 
 /**
  * Runs entry `name` the way bin/assets-sync.mjs runs the CLI: from the bundle, built first when a

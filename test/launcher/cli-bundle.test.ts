@@ -154,11 +154,42 @@ describe('the CLI runs from its bundle (out/cli)', () => {
         ),
       );
       expect(run).toBe(0);
-      expect(readdirSync(cliOutDir(bare)).sort()).toEqual(['assets-sync.mjs', 'chunks']);
+      expect(readdirSync(cliOutDir(bare)).sort()).toEqual(['assets-sync.mjs', 'chunks', 'cli-sync.mjs']);
       expect(bundleIsFresh(bare)).toBe(true);
     } finally {
       rmSync(bare, { recursive: true, force: true });
     }
+  });
+
+  // The restart of a synced folder is measured from spawn to in sync: what `sync` loads before its
+  // first scan is part of it. Through the core's barrel, one build with code splitting had it load the
+  // whole app (the app service, every contract schema, the KB client, undici): 2.3 MB.
+  it('starts `sync` and the benchmark engine without the app service, the KB client or undici', () => {
+    const loadedAtStart = (entry: string) => {
+      const seen = new Set<string>();
+      const visit = (file: string) => {
+        if (seen.has(file)) return;
+        seen.add(file);
+        const text = readFileSync(file, 'utf8');
+        for (const m of text.matchAll(/^import\s*(?:[^'"]*?from\s*)?["'](\.[^'"]+)["']/gm))
+          visit(join(file, '..', m[1]!));
+      };
+      visit(join(cliOutDir(root), entry));
+      return [...seen].map((f) => readFileSync(f, 'utf8')).join('\n');
+    };
+    for (const entry of ['cli-sync.mjs', 'engine-child.mjs']) {
+      const code = loadedAtStart(entry);
+      expect(code, entry).toContain('// src-main/core/sync/engine.ts');
+      for (const absent of [
+        '// src-main/core/app/app-service.ts',
+        '// src-main/core/kb/api-client.ts',
+        '// src-shared/contract/index.ts',
+        '// node_modules/undici/',
+      ])
+        expect(code.includes(absent), `${entry} loads ${absent.slice(3)} at start`).toBe(false);
+    }
+    // `sync` itself loads its module by that name, from its own build.
+    expect(readFileSync(cliBundle(root), 'utf8')).toContain('import("./cli-sync.mjs")');
   });
 
   it('falls back to tsx with one line on stderr when the bundle cannot be written, stdout unchanged', async () => {
