@@ -1,3 +1,6 @@
+import { mkdirSync, utimesSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeRandomFile } from '../shared/fixtures';
 import type { BenchServer } from '../shared/processes';
 import { timeShell } from '../shared/processes';
 import type { Served } from '../shared/served';
@@ -32,4 +35,15 @@ export async function curlFolder(
   const created = curl.stdout.split('\n').filter((l) => l === '201').length;
   if (created !== count) throw new Error(`curl uploaded ${created} of ${count} files`);
   return { ms: curl.ms };
+}
+
+/** A folder holding one random file of `size` bytes, dropped a minute ago (past the stability window). */
+export function bigFileFolder(dir: string, size: number): { src: string; file: string } {
+  const src = join(dir, 'src');
+  mkdirSync(src);
+  const file = join(src, 'video.mp4');
+  writeRandomFile(file, size);
+  const past = new Date(Date.now() - 60_000);
+  utimesSync(file, past, past);
+  return { src, file };
 }

@@ -1,11 +1,8 @@
-import { mkdirSync, utimesSync } from 'node:fs';
-import { join } from 'node:path';
-import { writeRandomFile } from '../../shared/fixtures';
 import type { BenchServer } from '../../shared/processes';
 import { type Served, verifiedRun } from '../../shared/served';
 import { fmtMb, fmtS, type Row } from '../../shared/table';
 import { engineInput, expectAllLive, runEngine, withServer } from '../harness';
-import { curlUpload, receivedText } from '../uploads';
+import { bigFileFolder, curlUpload, receivedText } from '../uploads';
 
 const SIZE = 200 * 1024 * 1024;
 
@@ -19,17 +16,6 @@ export interface BigUploadOptions {
    * old way (one bucket for all: the second run adopts the first's file) to see the harness fail.
    */
   bucketOf?: (run: number) => string;
-}
-
-/** A folder holding one random file of `size` bytes, dropped a minute ago (past the stability window). */
-export function bigFileFolder(dir: string, size: number): { src: string; file: string } {
-  const src = join(dir, 'src');
-  mkdirSync(src);
-  const file = join(src, 'video.mp4');
-  writeRandomFile(file, size);
-  const past = new Date(Date.now() - 60_000);
-  utimesSync(file, past, past);
-  return { src, file };
 }
 
 /** Best of `runs` for curl and for the engine, alternated; every run's upload verified by the server. */

@@ -1,10 +1,7 @@
-import { mkdirSync, utimesSync } from 'node:fs';
-import { join } from 'node:path';
-import { writeRandomFile } from '../../shared/fixtures';
 import { verifiedRun } from '../../shared/served';
 import { fmtS, type Row } from '../../shared/table';
 import { engineInput, expectAllLive, runEngine, withServer } from '../harness';
-import { receivedText } from '../uploads';
+import { bigFileFolder, receivedText } from '../uploads';
 
 const MiB = 1024 * 1024;
 const SIZE = 50 * MiB;
@@ -16,12 +13,7 @@ const RATE = 2 * MiB;
  */
 export async function bwlimitFigure(dir: string): Promise<Row[]> {
   return withServer(dir, 0, async (server) => {
-    const src = join(dir, 'src');
-    mkdirSync(src);
-    const file = join(src, 'video.mp4');
-    writeRandomFile(file, SIZE);
-    const past = new Date(Date.now() - 60_000);
-    utimesSync(file, past, past);
+    const { src } = bigFileFolder(dir, SIZE);
     const { result: r, served: got } = await verifiedRun(
       server,
       { run: 'the limited run', uploads: 1, bytes: SIZE },
