@@ -1,7 +1,9 @@
 import { useEffect } from 'react';
 import { SYNC_STATE_LABEL } from '../src-shared/domain/sync-state';
 import { AccountBanner } from './components/AccountBanner';
+import { Announcer } from './components/Announcer';
 import { DropZone } from './components/DropZone';
+import { installDialogFocusTrap } from './components/dialog-focus';
 import { Icon, Logo } from './components/Icon';
 import { OfflineBanner } from './components/OfflineBanner';
 import { Toasts } from './components/Toasts';
@@ -19,6 +21,7 @@ export function App() {
   const settings = useUi((s) => s.settings);
   const view = useUi((s) => s.view);
 
+  useEffect(() => installDialogFocusTrap(), []);
   useEffect(() => {
     const dark =
       settings?.theme === 'dark' ||
@@ -41,6 +44,7 @@ export function App() {
       </main>
       <DropZone />
       <Toasts />
+      <Announcer />
     </div>
   );
 }
@@ -56,7 +60,7 @@ function Sidebar() {
   const offline = useSync((s) => s.overview?.offline != null);
   const held = useSync((s) => s.overview?.held != null);
   const account = useAccount((s) => s.account);
-  // The core's state in words; failed files alone are counted ("3 need attention"), never "Up to date".
+  // The core's state in words; failed files alone are counted ("3 need attention"), never "In sync".
   const owes = (account?.value?.arrears.paise ?? 0) > 0;
   const label = offline
     ? 'Offline'

@@ -8,6 +8,8 @@ export interface AppError {
   /** Seconds or a time to retry at, when the reaction is "retry later". */
   readonly retryAt?: number;
   readonly status?: number;
+  /** The request field a VALIDATION error is about (`bwlimit`): a form shows the message beside it. */
+  readonly field?: string;
 }
 
 export type Result<T, E = AppError> = { ok: true; value: T } | { ok: false; error: E };

@@ -13,7 +13,9 @@ const TOOLS: Record<string, () => Promise<Tool>> = {
   /** One step of bench remote in its own process (bench/remote/index-child.ts). */
   'remote-child': () => import('./bench/remote/index-child'),
   sync: () => import('./bench/sync/main'),
+  office: () => import('./bench/office/main'),
   webhooks: () => import('./bench/webhooks'),
+  relay: () => import('./bench/relay'),
   soak: () => import('./soak/main'),
 };
 

@@ -158,8 +158,11 @@ export function withConnection(
   out: Output,
   fn: (s: ConnectedSession) => Promise<number>,
   env: NodeJS.ProcessEnv = process.env,
+  /** Runs before the client is made (sync joins the office there: its budget is the office's). */
+  beforeConnect?: (s: Session) => void,
 ): Promise<number> {
   return withSession(common, out, async (s) => {
+    beforeConnect?.(s);
     const opened = await openServiceSession(s.state, {
       env,
       ...(common.baseUrl !== undefined ? { baseUrl: common.baseUrl } : {}),

@@ -12,7 +12,8 @@ const commands: Record<string, { about: string; load: () => Promise<Command> }> 
   },
   web: { about: 'serve the app on 127.0.0.1 for a browser', load: () => import('../headless/main') },
   sync: {
-    about: 'sync a folder: sync DIR [--bucket B] [--mirror] [--once]',
+    about:
+      'sync a folder: sync DIR [--bucket B] [--mirror] [--once [--keep]] [--dedupe] [--dry-run] [--bwlimit RATE] [--concurrency N] [--polling]',
     load: () => import('./commands/sync'),
   },
   status: {
@@ -20,7 +21,8 @@ const commands: Record<string, { about: string; load: () => Promise<Command> }> 
     load: () => import('./commands/status'),
   },
   files: {
-    about: 'live files from the local index: files [--bucket B] [--search T] [--sort S] [--csv]',
+    about:
+      'live files from the local index: files [--bucket B] [--search T] [--sort S] [--csv] (more: files --help)',
     load: () => import('./commands/files'),
   },
   'import-urls': {
@@ -36,6 +38,16 @@ const commands: Record<string, { about: string; load: () => Promise<Command> }> 
     about: 'run the embedded implementation of the service',
     load: () => import('../reference-server/main'),
   },
+  relay: {
+    about:
+      'an always-on relay for lead deliveries: relay [--host H] [--port N] [--data-dir DIR] [--public-url URL]',
+    load: () => import('../relay/main'),
+  },
+  leads: {
+    about:
+      'the leads inbox, pulled from the relay first: leads [--json] [--csv] [--open|--handled] [--search T]',
+    load: () => import('./commands/leads'),
+  },
   build: {
     about: 'build the renderer, the Electron bundle and the CLI bundle into out/',
     load: () => import('../launcher/build'),
@@ -45,7 +57,7 @@ const commands: Record<string, { about: string; load: () => Promise<Command> }> 
 function help(): string {
   const width = Math.max(...Object.keys(commands).map((n) => n.length));
   const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(width)}  ${c.about}`);
-  return `assets-sync <command> [options]\n\ncommands:\n${lines.join('\n')}\n\ncommon options: --base-url URL, --data-dir DIR, --json`;
+  return `assets-sync <command> [options]\n\ncommands:\n${lines.join('\n')}\n\ncommon options: --base-url URL, --data-dir DIR, --json\n"assets-sync <command> --help" says every option of a command.`;
 }
 
 async function main(): Promise<number> {

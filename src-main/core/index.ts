@@ -9,6 +9,7 @@
  *   runs once; a connection to the service (account or sandbox) with a client on it.
  * - The sync engine, which `assets-sync sync` drives directly (READ_FAILURES: the skip codes of bytes
  *   that could not be read, for its exit code), and the local sync status.
+ * - The leads inbox (`assets-sync leads`), pulled from a relay first when one is configured.
  * - The remote index (`assets-sync files`: every live file of the account in SQLite) and its export rows;
  *   the URL import (`assets-sync import-urls`).
  */
@@ -21,6 +22,10 @@ export { openLocalState, openServiceSession } from './app/local-state';
 export type { LocalFolderStatus } from './app/local-status';
 export { readLocalSyncStatus } from './app/local-status';
 export { defaultDataDir } from './config/paths';
+export type { LeadsInbox } from './leads/leads-inbox';
+export { openLeadsInbox } from './leads/leads-inbox';
+export { joinAsDesk, readDeskStatuses } from './office/desk-of';
+export type { OfficeHandle } from './office/join';
 export { csvHeader, csvRow, exportRow } from './remote-index/export';
 export type { AccountIndex, RemoteIndex } from './remote-index/remote-index';
 export { createRemoteIndex } from './remote-index/remote-index';
@@ -29,6 +34,7 @@ export type { Connection } from './service/connection';
 export { normalizeBaseUrl } from './service/connection';
 export type { FileApiClient } from './service/file-api-client';
 export { createFileApiClient } from './service/file-api-client';
+export { serviceSettingsStore } from './service/settings';
 export { serviceIdentity } from './sync/account/service-identity';
 export type { DryRunReport } from './sync/dry-run/dry-run';
 export { dryRun } from './sync/dry-run/dry-run';

@@ -1,6 +1,12 @@
 import { join } from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain, protocol, session, shell } from 'electron';
-import { type AnyEvent, DEFAULT_SETTINGS, type Settings, type SyncOverview } from '../../src-shared/contract';
+import {
+  type AnyEvent,
+  DEFAULT_SETTINGS,
+  type OfficeStatus,
+  type Settings,
+  type SyncOverview,
+} from '../../src-shared/contract';
 import { createAppService, defaultDataDir, trayPresets } from '../core';
 import { APP_ORIGIN, APP_SCHEME, serveAppRequest } from './app-protocol';
 import { denyPermissions, hardenContents } from './harden';
@@ -27,9 +33,10 @@ if (!app.requestSingleInstanceLock()) {
 
 async function start() {
   await app.whenReady();
-  const core = await createAppService({ dataDir: defaultDataDir() });
+  const core = await createAppService({ dataDir: defaultDataDir(), office: true });
   let win: BrowserWindow | null = null;
   let overview: SyncOverview | null = null;
+  let office: OfficeStatus | null = null;
   const saved = await core.call('settings.get', {});
   if (!saved.ok)
     console.error(
@@ -94,7 +101,10 @@ async function start() {
     win?.webContents.send(IPC.event, e);
     if (e.event === 'sync.changed') {
       overview = e.payload;
-      tray.update(overview);
+      tray.update(overview, office);
+    } else if (e.event === 'office.changed') {
+      office = e.payload;
+      tray.update(overview, office);
     } else if (e.event === 'settings.changed') {
       settings = e.payload;
       applyLogin(e.payload);

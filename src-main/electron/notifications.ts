@@ -38,6 +38,13 @@ export function noticeFor(e: AnyEvent): DesktopNotice | null {
       urgency: handoff ? 'critical' : 'normal',
     };
   }
+  if (e.event === 'leads.arrived')
+    return {
+      title: `${e.payload.count} new leads`,
+      body: 'They came through the relay while this desk was away.',
+      key: `leads-arrived:${e.payload.count}`,
+      urgency: 'normal',
+    };
   return null;
 }
 

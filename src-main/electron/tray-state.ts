@@ -1,4 +1,5 @@
-import type { SyncOverview } from '../../src-shared/contract';
+import type { OfficeStatus, SyncOverview } from '../../src-shared/contract';
+import { officeSentence } from '../../src-shared/domain/office-text';
 import { SYNC_STATE_LABEL, SYNC_STATES } from '../../src-shared/domain/sync-state';
 
 /**
@@ -18,12 +19,17 @@ export function trayState(o: SyncOverview | null): TrayState {
 }
 
 /** What the tray shows for an overview: its icon state, tooltip and the pause/resume item. */
-export function trayView(o: SyncOverview | null): {
+export function trayView(
+  o: SyncOverview | null,
+  office: OfficeStatus | null = null,
+): {
   state: TrayState;
   tooltip: string;
   toggle: 'Pause syncing' | 'Resume syncing';
   /** The upload limit in force and until when ("Limited to 512 KiB/s until 19:00"), when there is one. */
   limit: string | null;
+  /** "Sharing this address with 3 other desks: about 30 requests a minute for this desk" in an office. */
+  office: string | null;
 } {
   const state = trayState(o);
   const pending = o?.folders.reduce((n, f) => n + f.counts.pending, 0) ?? 0;
@@ -37,9 +43,11 @@ export function trayView(o: SyncOverview | null): {
         : state === 'syncing'
           ? ` — ${pending} file${pending === 1 ? '' : 's'} to go`
           : '';
+  const sharing = office && office.mode === 'office' ? officeSentence(office) : null;
   return {
     state,
-    tooltip: `Assets Sync: ${TRAY_LABEL[state]}${detail}`,
+    tooltip: `Assets Sync: ${TRAY_LABEL[state]}${detail}${sharing ? `\n${sharing}` : ''}`,
+    office: sharing,
     toggle: o?.held?.code === 'USER-PAUSED' ? 'Resume syncing' : 'Pause syncing',
     limit: o?.bandwidth && o.bandwidth.kind !== 'off' ? o.bandwidth.text : null,
   };

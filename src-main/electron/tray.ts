@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { Menu, nativeImage, Tray } from 'electron';
-import type { SyncOverview } from '../../src-shared/contract';
+import type { OfficeStatus, SyncOverview } from '../../src-shared/contract';
 import { type TrayState, trayView } from './tray-state';
 
 /** The tray icon: idle / syncing / paused / error / offline, with open, pause or resume, and quit. */
@@ -23,8 +23,8 @@ export function createTray(o: {
     return img;
   };
   const tray = new Tray(icon('idle'));
-  const update = (overview: SyncOverview | null) => {
-    const v = trayView(overview);
+  const update = (overview: SyncOverview | null, office: OfficeStatus | null = null) => {
+    const v = trayView(overview, office);
     tray.setImage(icon(v.state));
     tray.setToolTip(v.tooltip);
     tray.setContextMenu(
@@ -32,6 +32,7 @@ export function createTray(o: {
         { label: 'Open Assets Sync', click: o.open },
         { label: v.toggle, click: () => o.toggle(v.toggle === 'Pause syncing') },
         ...(v.limit ? [{ label: v.limit, enabled: false }] : []),
+        ...(v.office ? [{ label: v.office, enabled: false }] : []),
         ...(o.presets && o.setLimit
           ? [
               {

@@ -62,7 +62,11 @@ export async function startWeb(o: { dataDir: string; port?: number; baseUrl?: st
     console.error('assets-sync: building the UI once (vite build)…');
     await buildRenderer();
   }
-  const app = await createAppService({ dataDir: o.dataDir, ...(o.baseUrl ? { baseUrl: o.baseUrl } : {}) });
+  const app = await createAppService({
+    dataDir: o.dataDir,
+    office: true,
+    ...(o.baseUrl ? { baseUrl: o.baseUrl } : {}),
+  });
   const dropDir = join(o.dataDir, 'incoming');
   mkdirSync(dropDir, { recursive: true });
   const shell = await startHeadlessShell({

@@ -8,6 +8,8 @@ export const ServerOptionsSchema = z.object({
   dataDir: z.string().min(1).optional(),
   ratePerMinute: z.number().int().min(0).default(120),
   kbRatePerMinute: z.number().int().min(0).default(60),
+  /** How the file API counts (rate-limit.ts): `fixed-strict` is a test aid, a stricter service than documented. */
+  rateLimitMode: z.enum(['sliding', 'fixed-strict']).default('sliding'),
   webhookTimeoutMs: z.number().int().min(1).default(8000),
   pricePerGbMonthPaise: z.number().int().min(0).default(500),
   /** Absent: random. */
@@ -22,6 +24,7 @@ const FLAGS: Record<string, { key: keyof ServerOptions; kind: 'string' | 'int' }
   '--data-dir': { key: 'dataDir', kind: 'string' },
   '--rate-limit-per-minute': { key: 'ratePerMinute', kind: 'int' },
   '--kb-rate-limit-per-minute': { key: 'kbRatePerMinute', kind: 'int' },
+  '--rate-limit-mode': { key: 'rateLimitMode', kind: 'string' },
   '--webhook-timeout-ms': { key: 'webhookTimeoutMs', kind: 'int' },
   '--price-per-gb-month-paise': { key: 'pricePerGbMonthPaise', kind: 'int' },
   '--admin-token': { key: 'adminToken', kind: 'string' },

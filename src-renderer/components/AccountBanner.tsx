@@ -1,5 +1,6 @@
 import { formatRupees } from '../../src-shared/domain/money';
 import { RUNWAY_ALERT_DAYS_DEFAULT, runwayWarnings } from '../../src-shared/domain/runway-alerts';
+import { formatServiceTime, formatServiceTimeBare } from '../../src-shared/domain/time-format';
 import { lowBalanceSentence } from '../../src-shared/domain/wallet-text';
 import { clockTime } from '../lib/clock-time';
 import { parseServiceDate, timeLeft } from '../lib/dates';
@@ -56,13 +57,15 @@ export function AccountBanner() {
     return (
       <Banner tone="danger" title={`Uploads paused: ${formatRupees(account.arrears.paise)} of rent unpaid`}>
         Files stay online and can be downloaded and deleted; new uploads wait in the queue.
-        {account.arrears.since ? ` In arrears since ${account.arrears.since}.` : ''}{' '}
-        {left !== undefined ? (
+        {account.arrears.since
+          ? ` In arrears since ${left !== undefined ? formatServiceTimeBare(account.arrears.since) : formatServiceTime(account.arrears.since)}.`
+          : ''}{' '}
+        {left !== undefined && account.arrears.deadline ? (
           <strong className="num" data-testid="banner-countdown">
             {left
               ? `${left} left before the account is closed`
               : 'The deadline has passed: the account closes'}{' '}
-            ({account.arrears.deadline}).
+            ({formatServiceTime(account.arrears.deadline)}).
           </strong>
         ) : null}{' '}
         Top up the wallet to cover the arrears; uploads resume by themselves. {recheck}{' '}

@@ -1,4 +1,5 @@
-import type { InputHTMLAttributes, ReactNode } from 'react';
+import { type InputHTMLAttributes, type ReactNode, useId } from 'react';
+import type { AppError } from '../../src-shared/errors';
 
 type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange'>;
 
@@ -51,5 +52,88 @@ export function CountedLabel({ text, n, max }: { text: string; n: number; max: n
     <span className="row">
       {text} <span className="spacer" /> <CharCount n={n} max={max} />
     </span>
+  );
+}
+
+/**
+ * A refused field's words, for the person: the contract's VALIDATION message starts with the field's
+ * key ("bwlimit: ..."), which is for programs; beside the field only the sentence is shown.
+ */
+export function fieldMessage(e: AppError): string {
+  return e.field && e.message.startsWith(`${e.field}: `) ? e.message.slice(e.field.length + 2) : e.message;
+}
+
+/** The message under a field, tied to its input by `aria-describedby` (the id given). */
+export function FieldError({ id, message }: { id: string; message: string | null | undefined }) {
+  return message ? (
+    <span id={id} className="error-text small" role="alert">
+      {message}
+    </span>
+  ) : null;
+}
+
+/**
+ * A labelled input whose refusal is said beside it: the label names it, the error is announced and
+ * described to a screen reader, the input is marked invalid.
+ */
+export function LabelledInput({
+  label,
+  error,
+  hint,
+  ...input
+}: InputHTMLAttributes<HTMLInputElement> & { label: ReactNode; error?: string | null; hint?: ReactNode }) {
+  const id = useId();
+  const described = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
+  // The hint and the error are outside the label, so the field's name stays its label alone.
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      {hint ? (
+        <span id={`${id}-hint`} className="small muted field-hint">
+          {hint}
+        </span>
+      ) : null}
+      <input
+        {...input}
+        id={id}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={described || undefined}
+      />
+      <FieldError id={`${id}-error`} message={error} />
+    </div>
+  );
+}
+
+/** A checkbox beside its label, the label's lines wrapping beside the box (never under it). */
+export function CheckField({
+  checked,
+  onChange,
+  children,
+  hint,
+}: {
+  checked: boolean;
+  onChange(checked: boolean): void;
+  children: ReactNode;
+  hint?: ReactNode;
+}) {
+  const id = useId();
+  return (
+    <div className="check-field">
+      <input
+        id={id}
+        type="checkbox"
+        checked={checked}
+        onChange={(e) => onChange(e.target.checked)}
+        aria-describedby={hint ? `${id}-hint` : undefined}
+      />
+      <div>
+        <label htmlFor={id}>{children}</label>
+        {hint ? (
+          <span id={`${id}-hint`} className="small muted field-hint">
+            {hint}
+          </span>
+        ) : null}
+      </div>
+    </div>
   );
 }

@@ -1,13 +1,7 @@
-import { parseIst } from '../../src-shared/domain/ist-time';
+import { parseServiceTime } from '../../src-shared/domain/ist-time';
 
 /** `arrears.since`/`deadline` have no documented format: accept the service's IST form or ISO 8601. */
-export function parseServiceDate(text: string | null): number | null {
-  if (!text) return null;
-  const ist = parseIst(text);
-  if (ist !== null) return ist;
-  const iso = Date.parse(text);
-  return Number.isNaN(iso) ? null : iso;
-}
+export const parseServiceDate = parseServiceTime;
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

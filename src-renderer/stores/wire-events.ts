@@ -2,13 +2,18 @@ import type { CoreApi } from '../../src-shared/contract';
 import { applyImportProgress } from '../views/files/import-progress';
 import { useIndexView } from '../views/files/index-store';
 import { applyKbBots, applyKbSnapshot } from '../views/kb/kb-store';
-import { applyLeadChanged, applyNewLead, applyReceiver } from '../views/leads/leads-store';
+import { applyLeadChanged, applyLeadsArrived, applyNewLead, applyReceiver } from '../views/leads/leads-store';
+import { applyRelay } from '../views/leads/relay/relay-store';
+import { useOffice } from '../views/office/office-store';
 import { useAccount } from './account-store';
+import { overviewChange, useAnnouncer } from './announcer';
 import { useClock } from './clock-store';
 import { useFiles } from './files-store';
 import { showRunwayNotice } from './runway-notice';
 import { useSync } from './sync-store';
 import { useUi } from './ui-store';
+
+const announce = (text: string) => useAnnouncer.getState().announce(text);
 
 /**
  * Feeds every store from the core's events, in one place: views never poll and no store subscribes
@@ -40,8 +45,14 @@ export function wireEvents(core: CoreApi): () => void {
       case 'clock.changed':
         useClock.setState({ clock: e.payload });
         break;
-      case 'sync.changed':
+      case 'sync.changed': {
+        const said = overviewChange(useSync.getState().overview, e.payload);
         useSync.setState({ overview: e.payload });
+        if (said) announce(said);
+        break;
+      }
+      case 'office.changed':
+        useOffice.setState({ status: e.payload });
         break;
       case 'sync.queue':
         useSync.setState({ queue: e.payload });
@@ -66,6 +77,7 @@ export function wireEvents(core: CoreApi): () => void {
         break;
       case 'leads.new':
         applyNewLead(e.payload);
+        announce(`New lead: ${e.payload.name}.`);
         break;
       case 'leads.changed':
         applyLeadChanged(e.payload);
@@ -73,8 +85,15 @@ export function wireEvents(core: CoreApi): () => void {
       case 'leads.receiver':
         applyReceiver(e.payload);
         break;
+      case 'leads.relay':
+        applyRelay(e.payload);
+        break;
+      case 'leads.arrived':
+        applyLeadsArrived(e.payload.count);
+        break;
       case 'notify':
         showRunwayNotice(e.payload);
+        if (e.payload.kind === 'in-sync') announce(`${e.payload.title}: ${e.payload.body}`);
         break;
       case 'urlImport.progress':
         applyImportProgress(e.payload);

@@ -21,6 +21,7 @@ export const AppErrorSchema = z.object({
   message: z.string(),
   retryAt: z.number().optional(),
   status: z.number().optional(),
+  field: z.string().optional(),
 });
 
 /** Data the UI can show while offline: the last copy from the server and when it was fetched. */

@@ -8,8 +8,10 @@ import { ignoredCommands } from './ignored';
 import { kbCommands, kbEvents } from './kb';
 import { leadsCommands, leadsEvents } from './leads';
 import { linksCommands } from './links';
+import { officeCommands, officeEvents } from './office';
 import { remoteIndexCommands, remoteIndexEvents } from './remote-index';
 import { sandboxCommands } from './sandbox';
+import { secretsCommands, secretsEvents } from './secrets';
 import { sessionCommands, sessionEvents } from './session';
 import { settingsCommands, settingsEvents } from './settings';
 import { syncCommands, syncEvents } from './sync';
@@ -33,6 +35,8 @@ export const commands = {
   ...dryRunCommands,
   ...urlImportCommands,
   ...linksCommands,
+  ...officeCommands,
+  ...secretsCommands,
 } satisfies Record<string, CommandDef>;
 
 /** Every event the core pushes to the UI. */
@@ -46,6 +50,8 @@ export const events = {
   ...kbEvents,
   ...leadsEvents,
   ...urlImportEvents,
+  ...officeEvents,
+  ...secretsEvents,
 } satisfies Record<string, z.ZodType>;
 
 export type Commands = typeof commands;
@@ -85,7 +91,11 @@ export function parseRequest<C extends CommandName>(
   const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
   return {
     ok: false,
-    error: { code: 'VALIDATION', message: `${where}${issue?.message ?? 'the request is malformed'}` },
+    error: {
+      code: 'VALIDATION',
+      message: `${where}${issue?.message ?? 'the request is malformed'}`,
+      ...(issue?.path.length ? { field: issue.path.join('.') } : {}),
+    },
   };
 }
 
@@ -96,6 +106,7 @@ export * from './files';
 export * from './ignored';
 export * from './kb';
 export * from './leads';
+export * from './office';
 export * from './remote-index';
 export * from './sandbox';
 export * from './session';

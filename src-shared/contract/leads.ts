@@ -17,6 +17,8 @@ export const LeadViewSchema = z.object({
   startedAt: z.string(),
   receivedAt: z.string(),
   handledAt: z.string().nullable(),
+  /** Who marked it handled (this desk or another, through the relay). */
+  handledBy: z.string().nullable(),
 });
 export type LeadView = z.infer<typeof LeadViewSchema>;
 
@@ -30,6 +32,39 @@ export const ReceiverViewSchema = z.object({
   error: AppErrorSchema.nullable(),
 });
 export type ReceiverView = z.infer<typeof ReceiverViewSchema>;
+
+/** Where this desk's leads come from, and the relay's state when there is one (docs/relay.md). */
+export const RelayViewSchema = z.object({
+  /** `relay` when one is configured (saved here or ASSETS_RELAY_URL), else this computer's `receiver`. */
+  source: z.enum(['relay', 'receiver']),
+  url: z.string().nullable(),
+  /** `env` when ASSETS_RELAY_URL and ASSETS_RELAY_TOKEN set it (then it cannot be changed here). */
+  from: z.enum(['saved', 'env']).nullable(),
+  /** The name this desk signs its "handled" marks with. */
+  deskName: z.string(),
+  /** The last pull answered (and none failed since). */
+  connected: z.boolean(),
+  lastPullAt: z.string().nullable(),
+  /** Deliveries the relay holds that this desk has not read yet. */
+  waiting: z.number().int(),
+  /** Deliveries this desk refused (forged, altered, or of a bot whose secret is not set up here). */
+  rejected: z.number().int(),
+  error: AppErrorSchema.nullable(),
+});
+export type RelayView = z.infer<typeof RelayViewSchema>;
+
+export const RejectedDeliverySchema = z.object({
+  id: z.number().int(),
+  relaySeq: z.number().int(),
+  receivedAt: z.string(),
+  code: z.string(),
+  reason: z.string(),
+  conversationId: z.number().int().nullable(),
+  /** The bot id and name the body claims (not verified: that is why it was refused). */
+  claimedBotId: z.number().int().nullable(),
+  claimedName: z.string(),
+});
+export type RejectedDelivery = z.infer<typeof RejectedDeliverySchema>;
 
 const LeadFilter = z.object({
   event: z.enum(['LEAD-CAPTURED', 'HANDOFF-REQUESTED']).optional(),
@@ -57,10 +92,15 @@ export const leadsCommands = {
   ),
   'leads.exportCsv': command(LeadFilter.strict(), z.object({ filename: z.string(), csv: z.string() })),
   'leads.receiver': command(Empty, ReceiverViewSchema),
-  /** Moves the receiver (restarts it); the sandbox bot's webhook URL follows. */
+  /**
+   * Moves the receiver (restarts it); the sandbox bot's webhook URL follows. A host other than
+   * loopback (0.0.0.0, ::, a network address) opens it to the network: it needs `exposeToNetwork: true`,
+   * else the answer is LEADS-HOST-NEEDS-CONFIRMATION and nothing changes.
+   */
   'leads.configureReceiver': command(
     z
       .object({
+        exposeToNetwork: z.literal(true).optional(),
         host: z.string().trim().min(1).max(255).optional(),
         port: z.number().int().min(0).max(65_535).optional(),
         path: z
@@ -71,10 +111,37 @@ export const leadsCommands = {
       .strict(),
     ReceiverViewSchema,
   ),
+  'leads.relay': command(Empty, RelayViewSchema),
+  /**
+   * Receive through a relay: its address and read token, or the whole JSON line the relay printed
+   * when ready (`printed`). The relay is asked once before anything is saved. `http://` to another
+   * machine would send the token in clear: it needs `allowInsecure: true`.
+   */
+  'leads.connectRelay': command(
+    z
+      .object({
+        url: z.string().trim().min(1).max(2000).optional(),
+        token: z.string().trim().min(1).max(500).optional(),
+        printed: z.string().trim().min(1).max(5000).optional(),
+        deskName: z.string().trim().min(1).max(100).optional(),
+        allowInsecure: z.literal(true).optional(),
+      })
+      .strict(),
+    RelayViewSchema,
+  ),
+  /** Back to this computer's receiver; the leads already pulled stay. */
+  'leads.disconnectRelay': command(Empty, RelayViewSchema),
+  'leads.rejected': command(Empty, z.object({ rejected: z.array(RejectedDeliverySchema) })),
 } as const;
 
 export const leadsEvents = {
   'leads.new': LeadViewSchema,
   'leads.changed': LeadViewSchema,
   'leads.receiver': ReceiverViewSchema,
+  'leads.relay': RelayViewSchema,
+  /**
+   * Many leads at once (a desk catching up with its relay): one event instead of one `leads.new`
+   * each, so the list reloads once and the desktop shows one notification, not a hundred.
+   */
+  'leads.arrived': z.object({ count: z.number().int().positive() }),
 } as const;

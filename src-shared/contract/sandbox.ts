@@ -15,10 +15,19 @@ export const SandboxFaultsSchema = z.object({
 });
 export type SandboxFaults = z.infer<typeof SandboxFaultsSchema>;
 
+/** The knowledge-entry API's test aids: taken offline, or answering 429 until a time. */
+export const SandboxKbFaultsSchema = z.object({
+  offline: z.boolean(),
+  /** Epoch ms (the sandbox's clock) until which the entry API answers 429; null when it does not. */
+  rateLimitedUntil: z.number().nullable(),
+});
+export type SandboxKbFaults = z.infer<typeof SandboxKbFaultsSchema>;
+
 export const SandboxStateSchema = z.object({
   /** The sandbox service's clock: ISO 8601 UTC, and the API's IST form `YYYY-MM-DD HH:MM`. */
   clock: z.object({ now: z.string(), ist: z.string() }),
   faults: SandboxFaultsSchema,
+  kb: SandboxKbFaultsSchema,
   /** Whether the demo bot is set up, so that a lead or a handoff can be raised. */
   demoBot: z.boolean(),
 });
@@ -53,4 +62,24 @@ export const sandboxCommands = {
     z.object({ conversationId: z.number().int(), name: z.string() }),
   ),
   'sandbox.faults': command(SandboxFaultsSchema.partial().strict(), SandboxFaultsSchema),
+  /** The knowledge-entry API offline or back, or answering 429 for some seconds (0 ends it). */
+  'sandbox.kbFaults': command(
+    z
+      .object({
+        offline: z.boolean().optional(),
+        rateLimitedSeconds: z.number().int().min(0).max(3600).optional(),
+      })
+      .strict(),
+    SandboxKbFaultsSchema,
+  ),
+  /** An entry of the demo bot changed on the service, as another editor would: the next edit here conflicts. */
+  'sandbox.changeEntry': command(
+    z.object({ entryId: z.number().int().positive().optional() }).strict(),
+    z.object({ title: z.string(), said: z.string() }),
+  ),
+  /** A live file of a watched folder deleted on the service, as another device would. */
+  'sandbox.deleteFile': command(
+    z.object({ fileId: z.number().int().positive().optional() }).strict(),
+    z.object({ name: z.string(), said: z.string() }),
+  ),
 } as const;

@@ -69,6 +69,8 @@ export const SyncOverviewSchema = z.object({
       until: z.number().nullable(),
       source: z.enum(['limit', 'schedule']),
       text: z.string(),
+      /** The machine's offset from UTC ("UTC", "UTC-05:00"): what "this computer's time" means for the schedule. */
+      localZone: z.string().optional(),
     })
     .nullable()
     .optional(),

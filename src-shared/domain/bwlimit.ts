@@ -1,4 +1,5 @@
 import { type AppError, appError, err, ok, type Result } from '../errors';
+import { istWallClock, localWallClock } from './ist-time';
 
 /**
  * Upload limits and their weekly schedule, in rclone's words: a rate is `512k`, `2M`, `1.5M`, `off`
@@ -88,10 +89,21 @@ export function parseSchedule(text: string): Result<ScheduleEntry[]> {
 
 const WEEK_MINUTES = 7 * 24 * 60;
 
-/** What the schedule says at `at` (local time), and when that changes (null: never). No entry: no limit. */
+/**
+ * Which clock a weekly schedule's days and hours are read on: the machine's own (`local`, daylight
+ * saving included) or India Standard Time (`ist`, the service's clock, UTC+05:30 all year).
+ */
+export type ScheduleZone = 'local' | 'ist';
+
+function wallClock(at: number, zone: ScheduleZone) {
+  return zone === 'ist' ? istWallClock(at) : localWallClock(at);
+}
+
+/** What the schedule says at `at` (read on `zone`'s clock), and when that changes (null: never). No entry: no limit. */
 export function limitAt(
   entries: readonly ScheduleEntry[],
   at: number,
+  zone: ScheduleZone = 'local',
 ): { limit: Limit; until: number | null } {
   if (entries.length === 0) return { limit: { kind: 'off' }, until: null };
   // Every-day entries stand for seven entries; a day's own entry at the same minute wins.
@@ -101,8 +113,8 @@ export function limitAt(
     for (const d of days) points.push({ w: d * 1440 + e.minute, limit: e.limit, daily: e.day === null });
   }
   points.sort((a, b) => a.w - b.w || Number(b.daily) - Number(a.daily));
-  const d = new Date(at);
-  const nowW = d.getDay() * 1440 + d.getHours() * 60 + d.getMinutes();
+  const w = wallClock(at, zone);
+  const nowW = w.day * 1440 + w.hour * 60 + w.minute;
   let cur = points[points.length - 1]!;
   for (const p of points) if (p.w <= nowW) cur = p;
   // The next point whose limit differs from the current one.
@@ -113,8 +125,12 @@ export function limitAt(
     if (next === null || ahead < next) next = ahead;
   }
   if (next === null) return { limit: cur.limit, until: null };
-  const startOfMinute = new Date(d.getFullYear(), d.getMonth(), d.getDate(), d.getHours(), d.getMinutes());
-  const until = new Date(startOfMinute);
+  if (zone === 'ist') {
+    // A fixed offset in whole minutes: minute edges are UTC's.
+    return { limit: cur.limit, until: at - (at % 60_000) + next * 60_000 };
+  }
+  // Local time: the calendar steps over a daylight-saving change.
+  const until = new Date(w.year, w.month, w.date, w.hour, w.minute);
   until.setMinutes(until.getMinutes() + next);
   return { limit: cur.limit, until: until.getTime() };
 }
@@ -151,28 +167,104 @@ export function formatSchedule(entries: readonly ScheduleEntry[]): string {
 }
 
 /**
- * The Settings grid (7 days x 24 hours, each hour `normal`, `limit` or `pause`) as timetable
- * entries: one entry where a day's hour differs from the hour before it (the week wraps around).
- * `normal` is the everyday limit; `limit` the schedule's own rate.
+ * The app's weekly schedule (Settings > Bandwidth): each hour of the week is `normal` (the upload
+ * limit), `limited` (the limited hours' own limit) or `pause`. The text names the kind of hour, never
+ * a rate, so changing either limit changes every hour of that kind and turning the upload limit off
+ * turns the normal hours unlimited: "Mon-09:00,limited Mon-17:00,normal Sat-00:00,pause". Days are
+ * required; the hours are read on the schedule's zone. One entry where an hour differs from the one
+ * before it (the week wraps around); an empty text is no schedule.
  */
-export type GridCell = 'normal' | 'limit' | 'pause';
-export function gridToSchedule(
-  grid: readonly (readonly GridCell[])[],
-  normal: Limit,
-  scheduled: Limit,
-): ScheduleEntry[] {
+export type GridCell = 'normal' | 'limited' | 'pause';
+export const GRID_CELLS: readonly GridCell[] = ['normal', 'limited', 'pause'];
+export interface WeekEntry {
+  day: number;
+  minute: number;
+  cell: GridCell;
+}
+
+export function parseWeekSchedule(text: string): Result<WeekEntry[]> {
+  const t = text.trim();
+  if (t === '') return ok([]);
+  const out: WeekEntry[] = [];
+  for (const part of t.split(/\s+/)) {
+    const m = /^([A-Za-z]{3})-(\d{1,2}):(\d{2}),([a-z]+)$/i.exec(part);
+    const day = m ? DAYS.findIndex((d) => d.toLowerCase() === m[1]!.toLowerCase()) : -1;
+    const cell = (m?.[4] ?? '').toLowerCase() as GridCell;
+    if (!m || day < 0 || Number(m[2]) > 23 || Number(m[3]) > 59 || !GRID_CELLS.includes(cell))
+      return err(
+        appError(
+          'BWSCHEDULE-BAD-ENTRY',
+          `"${part}" is not an hour of the schedule: write Day-HH:MM followed by normal, limited or pause (e.g. Mon-09:00,limited).`,
+        ),
+      );
+    out.push({ day, minute: Number(m[2]) * 60 + Number(m[3]), cell });
+  }
+  return ok(out);
+}
+
+export function formatWeekSchedule(entries: readonly WeekEntry[]): string {
+  const p2 = (n: number) => String(n).padStart(2, '0');
+  return entries
+    .map((e) => `${DAYS[e.day]}-${p2(Math.floor(e.minute / 60))}:${p2(e.minute % 60)},${e.cell}`)
+    .join(' ');
+}
+
+/** The 7 x 24 grid (each hour as it stands at its half past) of a schedule. */
+export function weekGrid(entries: readonly WeekEntry[]): GridCell[][] {
+  const sorted = [...entries].sort((a, b) => a.day * 1440 + a.minute - (b.day * 1440 + b.minute));
+  return DAYS.map((_, d) =>
+    Array.from({ length: 24 }, (_, h): GridCell => {
+      if (sorted.length === 0) return 'normal';
+      const w = d * 1440 + h * 60 + 30;
+      let cur = sorted[sorted.length - 1]!;
+      for (const e of sorted) if (e.day * 1440 + e.minute <= w) cur = e;
+      return cur.cell;
+    }),
+  );
+}
+
+/** The grid as schedule entries; an all-normal grid is no schedule. */
+export function gridToWeek(grid: readonly (readonly GridCell[])[]): WeekEntry[] {
   const flat = grid.flat();
   if (flat.every((c) => c === 'normal')) return [];
-  const out: ScheduleEntry[] = [];
+  const out: WeekEntry[] = [];
   for (let i = 0; i < flat.length; i++) {
-    const prev = flat[(i - 1 + flat.length) % flat.length];
-    if (flat[i] === prev && i !== 0) continue;
-    const c = flat[i]!;
-    out.push({
-      day: Math.floor(i / 24),
-      minute: (i % 24) * 60,
-      limit: c === 'pause' ? { kind: 'pause' } : c === 'limit' ? scheduled : normal,
-    });
+    if (i !== 0 && flat[i] === flat[i - 1]) continue;
+    out.push({ day: Math.floor(i / 24), minute: (i % 24) * 60, cell: flat[i]! });
   }
   return out;
+}
+
+/** The engine's timetable: each kind of hour given the rate in force for it now. */
+export function resolveWeek(entries: readonly WeekEntry[], normal: Limit, limited: Limit): ScheduleEntry[] {
+  return entries.map((e) => ({
+    day: e.day,
+    minute: e.minute,
+    limit: e.cell === 'pause' ? { kind: 'pause' } : e.cell === 'limited' ? limited : normal,
+  }));
+}
+
+/**
+ * A schedule saved before issue 23, with rates in it ("Sun-00:00,2M Fri-12:00,off"), as the kinds of
+ * hour it meant: the upload limit's rate is `normal` (as is `off`), `pause` stays, any other rate is
+ * `limited` and becomes the limited hours' limit. Null when the text is not of that form.
+ */
+export function weekFromRates(
+  text: string,
+  bwlimit: string,
+): { schedule: string; limitedRate: string | null } | null {
+  const parsed = parseSchedule(text);
+  const base = parseLimit(bwlimit);
+  if (!parsed.ok) return null;
+  let limitedRate: string | null = null;
+  const cells: WeekEntry[] = [];
+  for (const e of parsed.value) {
+    const days = e.day === null ? [0, 1, 2, 3, 4, 5, 6] : [e.day];
+    const normal = e.limit.kind === 'off' || (base.ok && sameLimit(e.limit, base.value));
+    const cell: GridCell = e.limit.kind === 'pause' ? 'pause' : normal ? 'normal' : 'limited';
+    if (cell === 'limited' && limitedRate === null) limitedRate = formatLimit(e.limit);
+    for (const day of days) cells.push({ day, minute: e.minute, cell });
+  }
+  // Re-read through the grid so that the result is in the one canonical form.
+  return { schedule: formatWeekSchedule(gridToWeek(weekGrid(cells))), limitedRate };
 }

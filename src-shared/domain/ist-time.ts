@@ -48,4 +48,79 @@ export function parseIst(text: string): number | null {
   return Number.isNaN(utc) ? null : utc - IST_OFFSET_MS;
 }
 
+/**
+ * The IST wall clock of a moment as numbers: weekday (0 = Sunday, as Date#getDay), hour, minute, and
+ * the calendar date's parts. What the weekly upload schedule reads when its hours are IST.
+ */
+export function istWallClock(epochMs: number): {
+  year: number;
+  month: number;
+  date: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+} {
+  const d = new Date(epochMs + IST_OFFSET_MS);
+  return {
+    year: d.getUTCFullYear(),
+    month: d.getUTCMonth(),
+    date: d.getUTCDate(),
+    day: d.getUTCDay(),
+    hour: d.getUTCHours(),
+    minute: d.getUTCMinutes(),
+    second: d.getUTCSeconds(),
+  };
+}
+
+/**
+ * The machine's wall clock of a moment (its own zone, daylight saving included), in the same shape:
+ * the other choice of the weekly schedule. `utcOffsetMinutes` is the zone's offset at that moment.
+ */
+export function localWallClock(
+  epochMs: number,
+): ReturnType<typeof istWallClock> & { utcOffsetMinutes: number } {
+  const d = new Date(epochMs);
+  return {
+    year: d.getFullYear(),
+    month: d.getMonth(),
+    date: d.getDate(),
+    day: d.getDay(),
+    hour: d.getHours(),
+    minute: d.getMinutes(),
+    second: d.getSeconds(),
+    utcOffsetMinutes: -d.getTimezoneOffset(),
+  };
+}
+
+/** IST's offset from UTC in minutes (+330). */
+export const IST_OFFSET_MINUTES = 330;
+
+/** "UTC+05:30", "UTC-04:00", "UTC": an offset in minutes for people. */
+export function utcOffsetText(minutes: number): string {
+  if (minutes === 0) return 'UTC';
+  const sign = minutes < 0 ? '-' : '+';
+  const abs = Math.abs(minutes);
+  return `UTC${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+}
+
+/**
+ * A time the service or the app wrote down, as epoch ms: the service's IST form (`YYYY-MM-DD HH:MM`,
+ * with or without seconds) or ISO 8601 with its offset; null when neither.
+ */
+export function parseServiceTime(text: string | null | undefined): number | null {
+  if (!text) return null;
+  const ist = parseIst(text);
+  if (ist !== null) return ist;
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(text)) return null;
+  const iso = Date.parse(text);
+  return Number.isNaN(iso) ? null : iso;
+}
+
+/** ISO 8601 with IST's offset written out, `2026-11-25T07:24:00+05:30`: what a spreadsheet reads right. */
+export function formatIstIso(epochMs: number): string {
+  const p = istParts(epochMs);
+  return `${p.date}T${p.time}:${p.seconds}+05:30`;
+}
+
 export { DAY_MS };

@@ -1,5 +1,6 @@
 import { formatRupees } from './money';
 import { forecastWallet } from './rent-forecast';
+import { formatServiceTime } from './time-format';
 
 /**
  * The runway thresholds a user is warned at: the wallet falls under the upload floor within N days
@@ -32,7 +33,7 @@ export function runwayWarnings(me: RunwayAccount, serviceNowMs: number, days: nu
     out.push({
       threshold: 'arrears',
       title: 'Rent unpaid: uploads are paused',
-      body: `${formatRupees(me.arrears.paise)} of rent is in arrears${me.arrears.deadline ? `; the account closes and its files are removed on ${me.arrears.deadline} unless the wallet covers it` : ''}.`,
+      body: `${formatRupees(me.arrears.paise)} of rent is in arrears${me.arrears.deadline ? `; the account closes and its files are removed on ${formatServiceTime(me.arrears.deadline)} unless the wallet covers it` : ''}.`,
       when: me.arrears.deadline,
     });
     return out;

@@ -4,7 +4,7 @@ export type SyncState = (typeof SYNC_STATES)[number];
 
 /** The words for each state: one set for the renderer and the tray. */
 export const SYNC_STATE_LABEL: Record<SyncState, string> = {
-  idle: 'Up to date',
+  idle: 'In sync',
   syncing: 'Syncing',
   paused: 'Paused',
   error: 'Needs attention',

@@ -1,4 +1,4 @@
-import { IST_OFFSET_MS } from './ist-time';
+import { formatIstIso, IST_OFFSET_MS, parseServiceTime } from './ist-time';
 
 /**
  * The one way the app, the tray and the CLI show a moment: the service keeps its clock in IST, so every
@@ -12,6 +12,53 @@ const p2 = (n: number) => String(n).padStart(2, '0');
 export function formatIstTime(epochMs: number): string {
   const d = new Date(epochMs + IST_OFFSET_MS);
   return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}, ${p2(d.getUTCHours())}:${p2(d.getUTCMinutes())} IST`;
+}
+
+/**
+ * "23 Nov 2026, 14:05" without the label: for a sentence that already says IST once, at its last time
+ * ("In arrears since 26 Nov 2026, 00:00; closes 26 Dec 2026, 00:00 IST").
+ */
+export function formatIstTimeBare(epochMs: number): string {
+  return formatIstTime(epochMs).slice(0, -4);
+}
+
+/** "25 Nov": a day of the usage chart's axis (the IST calendar day). */
+export function formatIstDayMonth(epochMs: number): string {
+  const d = new Date(epochMs + IST_OFFSET_MS);
+  return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]}`;
+}
+
+/** A service date `YYYY-MM-DD` ("2026-11-25") as "25 Nov"; as given when unreadable. */
+export function formatServiceDay(date: string): string {
+  const ms = parseServiceTime(`${date} 12:00`);
+  return ms === null ? date : formatIstDayMonth(ms);
+}
+
+/** A service date `YYYY-MM-DD` as "25 Nov 2026"; as given when unreadable. */
+export function formatServiceDate(date: string): string {
+  const ms = parseServiceTime(`${date} 12:00`);
+  if (ms === null) return date;
+  const d = new Date(ms + IST_OFFSET_MS);
+  return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
+}
+
+/** A time the service wrote (IST text or ISO 8601) in the one format, labelled; as given when unreadable. */
+export function formatServiceTime(text: string): string {
+  const ms = parseServiceTime(text);
+  return ms === null ? text : formatIstTime(ms);
+}
+
+/** The same without the label, for a sentence that says IST once elsewhere. */
+export function formatServiceTimeBare(text: string): string {
+  const ms = parseServiceTime(text);
+  return ms === null ? text : formatIstTimeBare(ms);
+}
+
+/** A time the service wrote, for a CSV: ISO 8601 with +05:30; as given when unreadable (or empty). */
+export function csvTime(text: string | null | undefined): string {
+  if (!text) return '';
+  const ms = parseServiceTime(text);
+  return ms === null ? text : formatIstIso(ms);
 }
 
 /** "23 Nov 2026, 14:05:09 IST", for logs and activity where seconds tell events apart. */

@@ -7,3 +7,8 @@ import { formatRupees, type Paise } from './money';
 export function lowBalanceSentence(balance: Paise, floor: Paise): string {
   return `The wallet holds ${formatRupees(balance)}; uploads need ${formatRupees(floor)}. Top up to resume.`;
 }
+
+/** The one sentence for unpaid rent: "Uploads are paused: ₹0.02 of rent is unpaid. Top up the wallet to resume." */
+export function arrearsSentence(arrears: Paise): string {
+  return `Uploads are paused: ${formatRupees(arrears)} of rent is unpaid. Top up the wallet to resume.`;
+}

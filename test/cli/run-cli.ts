@@ -18,7 +18,17 @@ export interface CliRun {
 export function runCli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const childEnv: NodeJS.ProcessEnv = { ...process.env };
-    for (const k of ['ASSETS_SYNC_DATA_DIR', 'ASSETS_BASE_URL', 'ASSETS_API_KEY']) delete childEnv[k];
+    for (const k of [
+      'ASSETS_SYNC_DATA_DIR',
+      'ASSETS_BASE_URL',
+      'ASSETS_API_KEY',
+      'ASSETS_RELAY_URL',
+      'ASSETS_RELAY_TOKEN',
+      'ASSETS_SIGNING_SECRET',
+      'ASSETS_SECRET_STORE',
+      'ASSETS_SECRETS_PASSPHRASE',
+    ])
+      delete childEnv[k];
     Object.assign(childEnv, env);
     const child = spawn(process.execPath, [join(root, 'bin', 'assets-sync.mjs'), ...args], {
       cwd: root,

@@ -43,7 +43,7 @@ describe.sequential('the dry run in Chromium', () => {
     await report.waitFor();
     expect(await page.getByTestId('dry-upload').textContent()).toMatch(/^3 · /);
     expect(await page.getByTestId('dry-skip').textContent()).toBe('2');
-    expect(await report.textContent()).toMatch(/EXTENSION-NOT-ALLOWED: 1/);
+    expect(await report.textContent()).toMatch(/file types the service does not accept: 1 /);
     expect(await report.textContent()).toMatch(/Identical content/);
     expect(await page.getByTestId('dry-wallet').textContent()).toMatch(/covers the upload floor now/);
     // Nothing was uploaded by the preview.

@@ -165,6 +165,29 @@ describe.sequential('the Sandbox panel and the leads it raises, in Chromium', ()
     expect(await storage.getByRole('button', { name: 'Off' }).getAttribute('aria-pressed')).toBe('true');
   });
 
+  it('the knowledge API offline and back, 429 for a while, an entry changed and a file deleted on the service (issue 23)', async () => {
+    const kb = panel('Knowledge API');
+    await kb.getByRole('button', { name: 'Take it offline' }).click();
+    await kb.getByRole('status').filter({ hasText: 'The knowledge-entry API is offline' }).waitFor();
+    expect(await admin('PUT', '/kb/faults', {})).toMatchObject({ offline: true });
+    await screens(page, 'sandbox-kb-offline', kb);
+    await kb.getByRole('button', { name: 'Bring it back' }).click();
+    await kb.getByRole('status').filter({ hasText: 'answers again' }).waitFor();
+    await kb.getByRole('button', { name: 'Answer 429 for a minute' }).click();
+    await kb.getByRole('status').filter({ hasText: 'answers 429 until' }).waitFor();
+    expect(
+      ((await admin('PUT', '/kb/faults', {})) as { rate_limited_until: string | null }).rate_limited_until,
+    ).not.toBeNull();
+    await kb.getByRole('button', { name: 'Stop the 429s' }).click();
+    await kb.getByRole('status').filter({ hasText: 'answers again' }).waitFor();
+    // No entry yet: the refusal says what to do, beside the card.
+    await kb.getByRole('button', { name: 'Change an entry on the service' }).click();
+    await kb.getByRole('alert').filter({ hasText: 'add one in Knowledge first' }).waitFor();
+    const remote = panel('A delete elsewhere');
+    await remote.getByRole('button', { name: 'Delete a synced file on the service' }).click();
+    await remote.getByRole('alert').filter({ hasText: 'add a folder first' }).waitFor();
+  });
+
   it('raises a lead and a handoff; Leads finds them by phone digits, opens the whole delivery, links mail and phone', async () => {
     await page.getByRole('button', { name: 'Raise a lead' }).click();
     await panel('Leads').getByRole('status').filter({ hasText: 'Asha Rao left a lead' }).waitFor();

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { audit } from './a11y';
 import { SCREENSHOTS } from './stack';
 
 /** Sideways scrolling of the document and of the main column, in CSS pixels (0 when it reflows). */
@@ -54,19 +55,31 @@ export async function screens(page: Page, name: string, target?: Locator): Promi
       document.documentElement.dataset.theme = value;
     }, t);
   try {
+    const problems: string[] = [];
+    // Every look is audited (axe, WCAG 2.1 AA); the pictures are all taken before a failure is told.
+    // The dark look changes colours only: its audit is the contrast rule alone (the rest was just run).
+    const check = async (look: string) => {
+      const only = look === 'dark' ? ['color-contrast'] : undefined;
+      await audit(page, `${name} (${look})`, only).catch((e: Error) => problems.push(e.message));
+    };
     await setTheme('light');
     await page.screenshot({ path: files[0], scale: 'css' });
+    await check('light');
     await setTheme('dark');
     await page.screenshot({ path: files[1], scale: 'css' });
+    await check('dark');
     await setTheme('light');
     await page.setViewportSize({ width: 800, height: 600 });
     await bringIntoView(target);
     await page.screenshot({ path: files[2], scale: 'css' });
+    await check('800x600');
     expect(await overflow(page), `${name} scrolls sideways at 800x600`).toEqual({ doc: 0, main: 0 });
     await page.setViewportSize({ width: 640, height: 410 });
     await bringIntoView(target);
     await page.screenshot({ path: files[3], scale: 'device' });
+    await check('200%');
     expect(await overflow(page), `${name} scrolls sideways at 200% zoom`).toEqual({ doc: 0, main: 0 });
+    expect(problems, 'the accessibility audit').toEqual([]);
   } finally {
     await page.setViewportSize(size);
     await setTheme(theme);

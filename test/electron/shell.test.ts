@@ -337,6 +337,7 @@ describe('native notifications', () => {
     startedAt: '2026-11-20 10:00',
     receivedAt: '2026-11-20 10:05',
     handledAt: null,
+    handledBy: null,
     ...patch,
   });
 
@@ -386,6 +387,13 @@ describe('native notifications', () => {
         silent: false,
       },
     ]);
+  });
+
+  it('show a catch-up through the relay as one notification, not one per lead', () => {
+    expect(noticeFor({ event: 'leads.arrived', payload: { count: 40 } })).toMatchObject({
+      title: '40 new leads',
+      urgency: 'normal',
+    });
   });
 
   it('stay quiet when turned off in Settings, where unsupported, and for other events', () => {

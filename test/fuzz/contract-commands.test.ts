@@ -29,6 +29,8 @@ beforeAll(async () => {
     secrets: memorySecrets(),
     env: {},
     log: () => {},
+    // A desk of the office: its commands are fuzzed too (its folder of desks kept to this test).
+    office: true,
   });
 });
 afterAll(async () => {
@@ -155,6 +157,7 @@ const OUTSIDE_EFFECTS = new Set<string>([
   'files.uploadPaths',
   'files.uploadFromUrl',
   'leads.configureReceiver',
+  'leads.connectRelay',
   'kb.addBot',
   'kb.updateBot',
   'kb.syncNow',

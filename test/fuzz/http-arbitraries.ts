@@ -360,3 +360,27 @@ export function jsonBodyArb(
       return Buffer.from(cut === 0 ? text.slice(0, Math.max(1, text.length >> 1)) : text);
     });
 }
+
+/**
+ * Bodies shaped like lead deliveries (the lead receiver's and the relay's): some fields right, some
+ * of another type (an object for a name, a number for a phone), some anything at all.
+ */
+export const leadDeliveryArb: fc.Arbitrary<Buffer> = fc
+  .record({
+    event: fc.constantFrom('LEAD-CAPTURED', 'HANDOFF-REQUESTED', 'OTHER', '', 5),
+    bot: fc.oneof(fc.record({ id: fc.integer(), name: fc.string() }), fc.jsonValue()),
+    lead: fc.oneof(
+      fc.record({
+        name: fc.oneof(fc.string(), fc.jsonValue()),
+        email: fc.string(),
+        phone: fc.oneof(fc.string(), fc.integer()),
+        note: fc.option(fc.string()),
+      }),
+      fc.jsonValue(),
+    ),
+    conversation: fc.oneof(
+      fc.record({ id: fc.oneof(fc.integer(), fc.constantFrom(2 ** 53, -1, 0, 1.5, '7', null)) }),
+      fc.jsonValue(),
+    ),
+  })
+  .map((o) => Buffer.from(JSON.stringify(o)));

@@ -110,8 +110,31 @@ describe('lead receiver', () => {
     expect(r.status).toBe(400);
     const noId = JSON.stringify({ event: 'LEAD-CAPTURED', conversation: {} });
     const r2 = await post(noId, { 'x-service-signature': sign(noId, SECRET_A) });
-    expect(r2.status).toBe(400);
+    expect(r2.status).toBe(422);
     expect(String(r2.json.error)).toMatch(/conversation\.id/);
+    expect(rows()).toHaveLength(0);
+  });
+
+  it('answers 422 naming the field when a signed delivery has a field of the wrong shape', async () => {
+    // The probe's case: an object where a text is expected used to end in "Cannot convert object to
+    // primitive value" and a 400 with no field named.
+    const shapes: [string, Record<string, unknown>][] = [
+      ['lead.name', { name: { toString: 1 } }],
+      ['lead.email', { email: ['a@b'] }],
+      ['lead.phone', { phone: 919800011111 }],
+      ['lead.asked_for_a_person', { asked_for_a_person: 'yes' }],
+    ];
+    for (const [field, fields] of shapes) {
+      const parsed = JSON.parse(payload(106));
+      const body = JSON.stringify({ ...parsed, lead: { ...parsed.lead, ...fields } });
+      const r = await post(body, { 'x-service-signature': sign(body, SECRET_A) });
+      expect(r.status, field).toBe(422);
+      expect(String(r.json.error)).toContain(field);
+    }
+    const badBot = JSON.stringify({ ...JSON.parse(payload(107)), bot: { id: 'seven' } });
+    const r = await post(badBot, { 'x-service-signature': sign(badBot, SECRET_A) });
+    expect(r.status).toBe(422);
+    expect(String(r.json.error)).toContain('bot.id');
     expect(rows()).toHaveLength(0);
   });
 

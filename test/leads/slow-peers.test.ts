@@ -39,13 +39,30 @@ function closedWithin(socket: Socket, ms = CEILING_MS): Promise<void> {
   });
 }
 
+/** Resolves once `n` of the sockets have closed (whichever they are). */
+function someClosed(sockets: Socket[], n: number, ms = CEILING_MS): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let closed = sockets.filter((s) => s.destroyed).length;
+    if (closed >= n) return resolve();
+    const timer = setTimeout(() => reject(new Error(`${closed} of ${n} sockets closed within ${ms} ms`)), ms);
+    for (const s of sockets)
+      if (!s.destroyed)
+        s.once('close', () => {
+          if (++closed === n) {
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+  });
+}
+
 describe('lead receiver and slow or greedy peers', () => {
   let dir: string;
   let db: Db;
   let receiver: RunningReceiver;
   const sockets: Socket[] = [];
 
-  const start = async (extra: { maxConnections?: number } = {}) => {
+  const start = async (extra: Partial<Parameters<typeof startLeadReceiver>[0]> = {}) => {
     receiver = await startLeadReceiver({
       store: createLeadsStore(db),
       keys: () => [{ botId: 1, secret: SECRET }],
@@ -110,7 +127,21 @@ describe('lead receiver and slow or greedy peers', () => {
     }
   });
 
-  it('refuses connections past the cap without reading them', async () => {
+  it('with 300 idle sockets open, the cap holds and a real delivery still gets in', async () => {
+    await start();
+    // The probe: a local process opens 300 sockets and sends nothing. Node's own cap closed every new
+    // connection while full, the deliveries with them; now the oldest idle ones make room.
+    const idle = Array.from({ length: 300 }, () => open());
+    // 44 are over the cap: the server closes 44 of them (the oldest), which proves it counted them all.
+    await someClosed(idle, 44);
+    const statuses: number[] = [];
+    for (let i = 1; i <= 5; i++) statuses.push(await deliver(300 + i));
+    expect(statuses).toEqual(Array(5).fill(200));
+    expect(db.prepare('SELECT COUNT(*) AS n FROM leads').get()).toEqual({ n: 5 });
+    expect(idle.filter((s) => !s.destroyed).length).toBeLessThanOrEqual(256);
+  });
+
+  it('past the cap closes the oldest idle connection, and refuses a newcomer only when all are busy', async () => {
     await start({ maxConnections: 8 });
     // Eight kept-alive connections, each answered once, so the server has surely counted them.
     const held = await Promise.all(
@@ -123,6 +154,39 @@ describe('lead receiver and slow or greedy peers', () => {
     );
     expect(held.every((h) => h.first.startsWith('HTTP/1.1 405'))).toBe(true);
     const ninth = await exchange(receiver.port, 'GET /webhooks/leads HTTP/1.1\r\nHost: x\r\n\r\n');
-    expect(ninth).toMatchObject({ statuses: [], closed: true });
+    expect(ninth.statuses).toEqual([405]);
+    const heldSockets = held.map((h) => h.s);
+    await someClosed(heldSockets, 1);
+    expect(heldSockets.filter((s) => s.destroyed)).toHaveLength(1);
+
+    // Now eight requests in progress (bodies that never finish): nothing idle to close.
+    for (const s of heldSockets) s.destroy();
+    await someClosed(heldSockets, 8);
+    const busy = await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        const s = open();
+        // "100 Continue" is written when the server has read the headers: the request is under way.
+        const going = new Promise<void>((resolve) => s.once('data', () => resolve()));
+        s.write(
+          'POST /webhooks/leads HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 100\r\n\r\n',
+        );
+        await going;
+        return s;
+      }),
+    );
+    const tenth = await exchange(receiver.port, 'GET /webhooks/leads HTTP/1.1\r\nHost: x\r\n\r\n');
+    expect(tenth).toMatchObject({ statuses: [], closed: true });
+    expect(busy.every((s) => !s.destroyed)).toBe(true);
+  });
+
+  it('meets a greedy address with its own cap and a rate limit the service retries', async () => {
+    await start({ peerLimits: { maxPerPeer: 4, requestsPerPeerPerMinute: 5, limitLoopback: true } });
+    const mine = Array.from({ length: 6 }, () => open());
+    await Promise.all(mine.slice(0, 2).map((s) => closedWithin(s)));
+    expect(mine.slice(2).every((s) => !s.destroyed)).toBe(true);
+    for (const s of mine) s.destroy();
+    const statuses: number[] = [];
+    for (let i = 1; i <= 6; i++) statuses.push(await deliver(400 + i));
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
   });
 });

@@ -177,5 +177,10 @@ describe('leads delivered by the reference server', () => {
     expect(csv).toHaveLength(5);
     expect(csv[1]).toContain('neha@example.com');
     expect(csv[1]).toContain('+91 90000 22222');
+    // Issue 23: received_at and started_at in one form, ISO 8601 with +05:30.
+    const cells = csv[1]!.split(',');
+    const iso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+05:30$/;
+    expect(cells[0]).toMatch(iso);
+    expect(cells[11]).toMatch(iso);
   });
 });

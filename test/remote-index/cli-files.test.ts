@@ -127,7 +127,9 @@ describe('assets-sync files', () => {
     const cells = parseCsvLine(rows[1]!)!;
     expect(cells[1]).toBe('\'=HYPERLINK("http://evil","click").pdf');
     expect(cells.slice(2, 5)).toEqual(['docs', up.ok ? up.value.url : '', '10']);
-    expect(cells[6]).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
+    // Issue 23: the time carries its offset, so a spreadsheet reads the moment right.
+    expect(cells[6]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:00\+05:30$/);
+    expect(cells[6]!.replace('T', ' ').slice(0, 16)).toBe(up.ok ? up.value.created_at : '');
     expect(cells[7]).toBe('application/pdf');
     expect(r.stderr).toContain('files');
   });

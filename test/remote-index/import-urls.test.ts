@@ -11,6 +11,8 @@ import { checkIds } from '../../src-main/core/url-import/check-ids';
 import { parseImportList } from '../../src-main/core/url-import/import-lines';
 import { importUrls } from '../../src-main/core/url-import/import-urls';
 import { parseCsvLine } from '../../src-shared/domain/csv';
+import { fakeClock } from '../sync/fake-clock';
+import { until } from '../sync/helpers';
 import { countedClient, serverWithClient } from './helpers';
 
 // import-urls against the real reference server, the sources served by a small local HTTP server.
@@ -54,6 +56,12 @@ const results = (path: string) =>
     .trimEnd()
     .split('\r\n')
     .map((l) => parseCsvLine(l)!);
+
+/** Each result row's status and code, after the header. */
+const statusAndCode = (path: string) =>
+  results(path)
+    .slice(1)
+    .map((row) => [row[4], row[7]]);
 
 async function posts(): Promise<number> {
   const r = await env.srv.admin('GET', '/requests');
@@ -159,11 +167,7 @@ describe('import-urls', () => {
     const r = await importUrls(c.client, list, { concurrency: 1 });
     expect(r.ok && r.value).toMatchObject({ uploaded: 0, skipped: 3, stoppedBy: { code: 'LOW-BALANCE' } });
     expect(c.sent.length).toBe(1);
-    expect(
-      results(list)
-        .slice(1)
-        .map((row) => [row[4], row[7]]),
-    ).toEqual([
+    expect(statusAndCode(list)).toEqual([
       ['SKIPPED', 'LOW-BALANCE'],
       ['SKIPPED', 'LOW-BALANCE'],
       ['SKIPPED', 'LOW-BALANCE'],
@@ -171,6 +175,32 @@ describe('import-urls', () => {
     await env.srv.admin('POST', `/clients/${poor.json.client.id}/wallet`, { amount_paise: 10_000 });
     const again = await importUrls(c.client, list);
     expect(again.ok && again.value).toMatchObject({ uploaded: 3, skipped: 0 });
+  });
+
+  it('a run aborted while it waits to send a line again stops at once: no sleep outlives the abort', async () => {
+    const list = join(work, 'abort.txt');
+    writeFileSync(list, `${src}/price-list.pdf\n${src}/brochure.png\n`);
+    const c = countedClient(env.srv.baseUrl, env.apiKey);
+    const clock = fakeClock();
+    const controller = new AbortController();
+    await env.srv.admin('PUT', '/faults', { storage_fail_rate: 1 });
+    try {
+      const run = importUrls(c.client, list, { concurrency: 1, signal: controller.signal, clock });
+      // STORAGE-FAILED: the line is sent again after a backoff, which sleeps on the run's clock.
+      await until('the run waits to send the first line again', () => clock.pending() === 1);
+      controller.abort();
+      const r = await run;
+      // Resolved with the clock never moved: the wait ended with the abort, not after it.
+      expect(r.ok && r.value).toMatchObject({ uploaded: 0, failed: 0, skipped: 2, requests: 1 });
+      expect(clock.pending()).toBe(0);
+      expect(c.sent.length).toBe(1);
+      expect(statusAndCode(list)).toEqual([
+        ['SKIPPED', 'ABORTED'],
+        ['SKIPPED', 'ABORTED'],
+      ]);
+    } finally {
+      await env.srv.admin('PUT', '/faults', { storage_fail_rate: 0 });
+    }
   });
 
   it('--check-ids: old cdn_ids are LIVE with their URL or GONE; a line that is no id costs no request', async () => {

@@ -29,6 +29,7 @@ export const MAIN_PARTS = [
   'launcher',
   'shared-node',
   'cli',
+  'relay',
 ] as const;
 
 /** The folders whose files are checked: the product's three layers, and the harnesses apart from it. */
@@ -163,6 +164,9 @@ function directRule(e: Edge): string | null {
     return 'only tools/ import src-main/core/internal.ts; the shells and the CLI use index.ts';
   if (to === 'src-main/core' && from !== null && SHELLS.has(from) && e.to !== CORE_INDEX)
     return `${from} reaches the core only through its public API, src-main/core/index.ts`;
+  // The relay is its own program for a box that stays up: the CLI starts it, its benchmark (tools/) measures it.
+  if (leaves && to === 'src-main/relay' && from !== 'src-main/cli' && from !== 'tools')
+    return 'only the CLI and tools/ import the relay: it is a program of its own';
 
   switch (from) {
     case 'src-shared':
@@ -184,6 +188,11 @@ function directRule(e: Edge): string | null {
     case 'src-main/shared-node':
       if (leaves && to !== 'src-shared')
         return 'src-main/shared-node imports only src-shared: every part uses it';
+      return null;
+    case 'src-main/relay':
+      // Not the core's engine, keychain or app: only the wire formats (src-shared) and shared Node helpers.
+      if (leaves && to !== 'src-shared' && to !== 'src-main/shared-node')
+        return 'the relay imports only src-shared and src-main/shared-node among the layers';
       return null;
     case 'src-main/reference-server':
       if (to === 'src-main/core') return 'the reference server imports nothing from the core';

@@ -14,13 +14,17 @@ import type { SyncOverview } from '../../src-shared/contract';
 import {
   formatSchedule,
   type GridCell,
-  gridToSchedule,
+  gridToWeek,
   limitAt,
   parseBwlimit,
   parseLimit,
   parseSchedule,
+  resolveWeek,
 } from '../../src-shared/domain/bwlimit';
 import { fakeClock } from './fake-clock';
+
+// The machine's zone for this file: local time is IST, so a schedule's change is said once.
+process.env.TZ = 'Asia/Kolkata';
 
 const KiB = 1024;
 const MiB = 1024 * 1024;
@@ -94,21 +98,19 @@ describe('what the schedule says at a time (local clock)', () => {
   });
   it('the Settings grid becomes the same timetable', () => {
     const grid: GridCell[][] = Array.from({ length: 7 }, () => Array<GridCell>(24).fill('normal'));
-    for (let d = 1; d <= 5; d++) for (let h = 9; h < 17; h++) grid[d]![h] = 'limit';
+    for (let d = 1; d <= 5; d++) for (let h = 9; h < 17; h++) grid[d]![h] = 'limited';
     grid[0]![3] = 'pause';
-    const entries = gridToSchedule(grid, { kind: 'off' }, { kind: 'rate', bytesPerSecond: 256 * KiB });
+    const entries = resolveWeek(
+      gridToWeek(grid),
+      { kind: 'off' },
+      { kind: 'rate', bytesPerSecond: 256 * KiB },
+    );
     const at = (d: number, h: number) => limitAt(entries, new Date(2026, 10, 22 + d, h, 30).getTime()).limit;
     expect(at(1, 10)).toEqual({ kind: 'rate', bytesPerSecond: 256 * KiB }); // Monday 10:30
     expect(at(1, 17)).toEqual({ kind: 'off' });
     expect(at(6, 10)).toEqual({ kind: 'off' }); // Saturday
     expect(at(0, 3)).toEqual({ kind: 'pause' }); // Sunday 03:30
-    expect(
-      gridToSchedule(
-        Array.from({ length: 7 }, () => Array<GridCell>(24).fill('normal')),
-        { kind: 'off' },
-        { kind: 'off' },
-      ),
-    ).toEqual([]);
+    expect(gridToWeek(Array.from({ length: 7 }, () => Array<GridCell>(24).fill('normal')))).toEqual([]);
   });
 });
 
@@ -211,6 +213,7 @@ describe('the schedule follows the clock', () => {
       limit: { kind: 'rate', bytesPerSecond: 512 * KiB },
       until: new Date(2026, 10, 23, 22, 0).getTime(),
       source: 'schedule',
+      zone: 'local',
     });
     expect(lim.rate()).toBe(512 * KiB);
     expect(state.schedulePaused).toBe(false);
@@ -225,12 +228,13 @@ describe('the schedule follows the clock', () => {
         nextCheckAt: null,
         bandwidth: overviewBandwidth(sch.inForce(), clock.now()),
       } satisfies SyncOverview).limit;
-    expect(tray()).toBe('Limited to 512 KiB/s until 22:00');
+    // On this file's clock (IST, set above) one time is said, labelled; off IST, both (bandwidth-schedule-zone.test.ts).
+    expect(tray()).toBe('Limited to 512 KiB/s until 22:00 IST');
     await clock.advance(2 * 60_000 + 10); // 22:00: paused
     expect(state.schedulePaused).toBe(true);
     expect(sch.inForce().limit).toEqual({ kind: 'pause' });
     expect(sch.inForce().until).toBe(new Date(2026, 10, 23, 23, 0).getTime());
-    expect(tray()).toBe('Paused by the schedule until 23:00');
+    expect(tray()).toBe('Paused by the schedule until 23:00 IST');
     expect(wakes).toBe(0);
     await clock.advance(60 * 60_000); // 23:00: sending again, unlimited until 08:00
     expect(state.schedulePaused).toBe(false);

@@ -33,11 +33,13 @@ const LAYOUT: Record<string, string> = {
   'src-main/launcher/start.ts':
     "import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\nexport const bin = require('electron');\nconst web = await import('../headless/main');",
   'src-main/cli/main.ts':
-    "const commands = {\n  start: () => import('../launcher/start'),\n  web: () => import('../headless/main'),\n  server: () => import('../reference-server/main'),\n};\nimport { createApp } from '../core';",
+    "const commands = {\n  start: () => import('../launcher/start'),\n  web: () => import('../headless/main'),\n  server: () => import('../reference-server/main'),\n  relay: () => import('../relay/main'),\n};\nimport { createApp } from '../core';",
   'src-main/cli/commands/sync-option.ts': 'export const option = 1;',
   'tools/main.ts': "const tools = { sync: () => import('./bench/sync') };",
   'tools/bench/sync.ts':
-    "import { engine } from '../../src-main/core/internal';\nimport type { createApp } from '../../src-main/core';\nimport { start } from '../../src-main/reference-server/server';\nimport { url } from '../../src-main/shared-node/sqlite';\nimport { option } from '../../src-main/cli/commands/sync-option';\nconst child = require('../../src-main/launcher/start');",
+    "import { engine } from '../../src-main/core/internal';\nimport type { createApp } from '../../src-main/core';\nimport { start } from '../../src-main/reference-server/server';\nimport { url } from '../../src-main/shared-node/sqlite';\nimport { option } from '../../src-main/cli/commands/sync-option';\nconst child = require('../../src-main/launcher/start');\nimport { run } from '../../src-main/relay/main';",
+  'src-main/relay/main.ts':
+    "import { createServer } from 'node:http';\nimport Database from 'better-sqlite3';\nimport { name } from '../../src-shared/contract';\nimport { url } from '../shared-node/sqlite';\nexport const run = 1;",
 };
 
 const temps: string[] = [];
@@ -254,6 +256,30 @@ const PLANTS: { name: string; file: string; text: string; expected: RegExp[] }[]
     file: 'src-main/core/bad.ts',
     text: "const w = new URL('../../tools/bench/sync.ts', import.meta.url);",
     expected: [/the product imports nothing from tools\//, CYCLE],
+  },
+  {
+    name: 'the relay imports the core',
+    file: 'src-main/relay/bad.ts',
+    text: "import { createApp } from '../core/app';",
+    expected: [/the relay imports only src-shared and src-main\/shared-node/],
+  },
+  {
+    name: 'the relay imports the reference server',
+    file: 'src-main/relay/bad.ts',
+    text: "import type { start } from '../reference-server/server';",
+    expected: [/the relay imports only src-shared and src-main\/shared-node/],
+  },
+  {
+    name: 'the core imports the relay',
+    file: 'src-main/core/bad.ts',
+    text: "import { run } from '../relay/main';",
+    expected: [/only the CLI and tools\/ import the relay/],
+  },
+  {
+    name: 'the headless shell loads the relay lazily',
+    file: 'src-main/headless/bad.ts',
+    text: "const relay = await import('../relay/main');",
+    expected: [/only the CLI and tools\/ import the relay/],
   },
   {
     name: 'a folder of src-main that has no rules',

@@ -1,8 +1,7 @@
 import { type IndexQuery, IndexQuerySchema } from '../../../src-shared/contract/remote-index';
 import { invalidBucketMessage, isValidBucket } from '../../../src-shared/domain/bucket';
 import { formatBytes } from '../../../src-shared/domain/bytes';
-import { parseIst } from '../../../src-shared/domain/ist-time';
-import { formatIstTime } from '../../../src-shared/domain/time-format';
+import { formatServiceTime } from '../../../src-shared/domain/time-format';
 import { appError } from '../../../src-shared/errors';
 import { createRemoteIndex, csvHeader, csvRow, exportRow, serviceIdentity } from '../../core';
 import { EXIT, parseCommand, withConnection } from '../common';
@@ -15,7 +14,7 @@ const USAGE = `assets-sync files [--bucket B] [--search TEXT] [--ext pdf,png] [-
   costs one request); --no-refresh reads it without any request.
   --search     a part of the name, any case
   --ext        extensions, comma separated     --type   a media type or its first part (image, video/mp4)
-  --csv        CSV on standard output: id,name,bucket,url,size,md5,created_at,mime (created_at in IST)
+  --csv        CSV on standard output: id,name,bucket,url,size,md5,created_at,mime (created_at in ISO 8601 with +05:30)
   --json       one JSON object per file (the same fields), then a summary`;
 
 export async function run(argv: string[]): Promise<number> {
@@ -118,7 +117,7 @@ export async function run(argv: string[]): Promise<number> {
       if (values.csv) process.stdout.write(csvRow(f));
       else
         out.emit(
-          `${String(f.id).padStart(7)}  ${f.bucket}  ${formatBytes(f.size).padStart(9)}  ${serviceTime(f.createdAt)}  ${forTerminal(f.name)}  ${forTerminal(f.url)}`,
+          `${String(f.id).padStart(7)}  ${f.bucket}  ${formatBytes(f.size).padStart(9)}  ${formatServiceTime(f.createdAt)}  ${forTerminal(f.name)}  ${forTerminal(f.url)}`,
           { event: 'file', ...exportRow(f) },
         );
     }
@@ -128,10 +127,4 @@ export async function run(argv: string[]): Promise<number> {
     else out.emit(text, { event: 'files.summary', count, bytes, ...filter });
     return EXIT.ok;
   });
-}
-
-/** The service's `created_at` (IST, unlabelled) in the app's one time format; as sent when unreadable. */
-function serviceTime(text: string): string {
-  const ms = parseIst(text);
-  return ms === null ? text : formatIstTime(ms);
 }

@@ -58,7 +58,7 @@ export async function run(argv: string[]): Promise<number> {
         concurrency,
         onResult: (c) =>
           out.emit(
-            `line ${c.line}: ${c.cdnId} ${c.status}${c.url ? `  ${c.url}` : ''}${c.status === 'ERROR' ? `  ${c.message} [${c.code}]` : ''}`,
+            `line ${c.line}: ${c.cdnId} ${c.status === 'ERROR' ? 'not checked' : c.status.toLowerCase()}${c.url ? `  ${c.url}` : ''}${c.status === 'ERROR' ? `: ${c.message}` : ''}`,
             {
               event: 'check.line',
               line: c.line,
@@ -95,7 +95,7 @@ export async function run(argv: string[]): Promise<number> {
         out.emit(
           row.status === 'OK'
             ? `line ${row.line}: OK ${row.id}  ${row.url}`
-            : `line ${row.line}: ${row.status} ${row.message ?? ''} [${row.code}]`,
+            : `line ${row.line}: ${row.status === 'SKIPPED' ? 'skipped' : 'failed'}: ${row.message ?? ''}`,
           lineEvent(row),
         ),
     });
@@ -118,7 +118,8 @@ export async function run(argv: string[]): Promise<number> {
       },
     );
     if (v.stoppedBy) out.error(v.stoppedBy);
-    return v.failed + v.skipped === 0 ? EXIT.ok : EXIT.failed;
+    // Exit 0 only when every line is live; a run stopped part-way (the wallet, the key) is a failure.
+    return v.failed + v.skipped === 0 && !v.stoppedBy ? EXIT.ok : EXIT.failed;
   });
 }
 

@@ -1,11 +1,13 @@
+import { officeSentence } from '../../../src-shared/domain/office-text';
 import { formatIstTime, formatIstTimeSeconds } from '../../../src-shared/domain/time-format';
-import { readLocalSyncStatus } from '../../core';
+import { readDeskStatuses, readLocalSyncStatus } from '../../core';
 import { EXIT, parseCommand, withSession } from '../common';
 import { forTerminal } from '../terminal-text';
 
 const USAGE = `assets-sync status
-  The synced folders with their files counted by state, the files that need attention, and the last activity.
-  Reads the local state only: no request is sent.`;
+  The synced folders with their files counted by state, the files that need attention, the last activity, and
+  the office: the desks sharing this address and this desk's share, as the app or a running "assets-sync sync"
+  on this data folder sees it (docs/office.md). Reads the local state only: no request is sent.`;
 
 export async function run(argv: string[]): Promise<number> {
   const p = parseCommand('status', argv, { options: {}, usage: USAGE });
@@ -53,6 +55,22 @@ export async function run(argv: string[]): Promise<number> {
     }
     for (const a of [...status.activity].reverse()) {
       out.emit(`${formatIstTimeSeconds(a.at)}  ${forTerminal(a.message)}`, { event: 'activity', ...a });
+    }
+    const desks = readDeskStatuses(common.dataDir);
+    if (desks.length === 0)
+      out.emit('Office: no engine runs on this data folder now (the app or "assets-sync sync" joins it).', {
+        event: 'office',
+        running: false,
+      });
+    for (const d of desks) {
+      const peers = d.peers
+        .filter((p) => !p.self)
+        .map(
+          (p) =>
+            `\n  ${forTerminal(p.name)} ${forTerminal(p.version)}: about ${Math.round(p.share)}/min, ${p.backlog} waiting${p.holder ? ' (holds the budget)' : ''}`,
+        )
+        .join('');
+      out.emit(`Office: ${officeSentence(d)}.${peers}`, { event: 'office', running: true, ...d });
     }
     return EXIT.ok;
   });

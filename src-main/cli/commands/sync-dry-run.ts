@@ -1,5 +1,6 @@
 import { formatBytes } from '../../../src-shared/domain/bytes';
 import { formatRupees } from '../../../src-shared/domain/money';
+import { aboutDuration, plural, skipReasonText } from '../../../src-shared/domain/words';
 import { type DryRunReport, dryRun } from '../../core';
 import { type ConnectedSession, EXIT, type Output } from '../common';
 import { forTerminal } from '../terminal-text';
@@ -23,14 +24,16 @@ export function dryRunLines(r: DryRunReport): string[] {
   const { plan, bill, timing } = r;
   const lines = [
     `Dry run of ${forTerminal(r.path)} -> bucket "${r.bucket}" (${r.mode}${r.watched ? ', watched' : ', not watched yet'}); nothing was uploaded.`,
-    `Upload: ${plan.upload.count} file(s), ${formatBytes(plan.upload.bytes)}.`,
-    `Already live: ${plan.alreadyLive.count} file(s), ${formatBytes(plan.alreadyLive.bytes)}.`,
+    `Upload: ${plural(plan.upload.count, 'file')}, ${formatBytes(plan.upload.bytes)}.`,
+    `Already live: ${plural(plan.alreadyLive.count, 'file')}, ${formatBytes(plan.alreadyLive.bytes)}.`,
   ];
   for (const [code, s] of Object.entries(plan.skip))
-    lines.push(`Skip ${code}: ${s.count} (e.g. ${s.examples.map((e) => forTerminal(e.name)).join(', ')}).`);
+    lines.push(
+      `Skip, ${skipReasonText(code)}: ${plural(s.count, 'file')} (e.g. ${s.examples.map((e) => forTerminal(e.name)).join(', ')}).`,
+    );
   if (plan.onService.count)
     lines.push(
-      `Already on the service (same bytes, ${plan.onService.sameName} under the same name): ${plan.onService.count} file(s); ${r.dedupe ? 'linked, not sent' : 'sent again unless content dedupe is on'}.`,
+      `Already on the service (same bytes, ${plan.onService.sameName} under the same name): ${plural(plan.onService.count, 'file')}; ${r.dedupe ? 'linked, not sent' : 'sent again unless content dedupe is on'}.`,
     );
   if (plan.renames.length) lines.push(`Renames: ${plan.renames.length}.`);
   for (const g of plan.identical.slice(0, 5))
@@ -39,11 +42,9 @@ export function dryRunLines(r: DryRunReport): string[] {
   for (const u of plan.unreadable) lines.push(`Could not read ${forTerminal(u.name)}: ${u.message}`);
   lines.push(
     `Bill: ${formatBytes(bill.bytesNow)} -> ${formatBytes(bill.bytesAfter)} on the service; rent ${formatRupees(bill.dailyRentNowPaise)} -> ${formatRupees(bill.dailyRentAfterPaise)} a day (${formatRupees(bill.monthlyAfterPaise)} a month); this folder's share ${formatRupees(bill.folderShareDailyPaise)} a day.`,
-    `Wallet ${formatRupees(bill.walletPaise)}, floor ${formatRupees(bill.floorPaise)}: ${bill.after.coversFloorNow ? 'covers the floor now' : 'under the floor now: uploads are refused'}${bill.after.underFloorOn ? `; under the floor from ${bill.after.underFloorOn} (service clock)` : bill.after.coversFloorNow ? '; stays above it at this rent' : ''}; runway ${bill.after.runwayDays === null ? 'unlimited (no rent)' : `${bill.after.runwayDays} day(s)`}.`,
-    `Content dedupe ${r.dedupe ? 'saves' : 'would save'} ${bill.dedupeSaves.requests} request(s) and ${formatRupees(bill.dedupeSaves.dailyRentPaise)} a day.`,
-    `Requests: ${timing.requests}, about ${minutes(timing.seconds)} at ${timing.limits.requestsPerMinute} a minute (bound by ${timing.boundBy}); assumed: ${timing.assumed.join('; ') || 'nothing'}.`,
+    `Wallet ${formatRupees(bill.walletPaise)}, floor ${formatRupees(bill.floorPaise)}: ${bill.after.coversFloorNow ? 'covers the floor now' : 'under the floor now: uploads are refused'}${bill.after.underFloorOn ? `; under the floor from ${bill.after.underFloorOn} (service clock)` : bill.after.coversFloorNow ? '; stays above it at this rent' : ''}; runway ${bill.after.runwayDays === null ? 'unlimited (no rent)' : plural(bill.after.runwayDays, 'day')}.`,
+    `Content dedupe ${r.dedupe ? 'saves' : 'would save'} ${plural(bill.dedupeSaves.requests, 'request')} and ${formatRupees(bill.dedupeSaves.dailyRentPaise)} a day.`,
+    `Requests: ${timing.requests.toLocaleString('en')}, ${aboutDuration(timing.seconds)} at ${timing.limits.requestsPerMinute} a minute (bound by ${timing.boundBy}); assumed: ${timing.assumed.join('; ') || 'nothing'}.`,
   );
   return lines;
 }
-
-const minutes = (s: number) => (s < 60 ? `${s} s` : `${Math.round(s / 60)} min`);

@@ -1,9 +1,18 @@
 import { resolve, sep } from 'node:path';
 import { invalidBucketMessage, isValidBucket } from '../../../src-shared/domain/bucket';
+import { officeSentence } from '../../../src-shared/domain/office-text';
 import { formatIstTime } from '../../../src-shared/domain/time-format';
 import { appError, ok } from '../../../src-shared/errors';
-import { createSyncEngine, type SettledSummary, savedBandwidth, serviceIdentity } from '../../core';
-import { EXIT, parseCommand, withConnection } from '../common';
+import {
+  createSyncEngine,
+  joinAsDesk,
+  type OfficeHandle,
+  type SettledSummary,
+  savedBandwidth,
+  serviceIdentity,
+  serviceSettingsStore,
+} from '../../core';
+import { type ConnectedSession, EXIT, parseCommand, type Session, withConnection } from '../common';
 import { forTerminal } from '../terminal-text';
 import { bandwidthOption, uploadLimitLine } from './sync-bwlimit';
 import { runDryRun } from './sync-dry-run';
@@ -70,6 +79,7 @@ export async function run(argv: string[]): Promise<number> {
     out.error(bandwidth.error);
     return EXIT.usage;
   }
+  const bw = bandwidth.value;
   if (values['dry-run'])
     return withConnection(common, out, (s) =>
       runDryRun(s, out, {
@@ -80,7 +90,51 @@ export async function run(argv: string[]): Promise<number> {
       }),
     );
 
-  return withConnection(common, out, async (s) => {
+  // A desk of the office from before its client is made: the client's budget is then the office's.
+  let office: OfficeHandle | null = null;
+  let officeSaid = '';
+  const joinTheOffice = (s: Session) => {
+    office = joinAsDesk({
+      dataDir: common.dataDir,
+      settings: serviceSettingsStore(s.state.db),
+      secrets: s.state.secrets,
+      program: 'sync',
+      log: (line) => out.note(line),
+      onChange: (st) => {
+        // Said when the office's shape changes (desks, mode), not at each new share.
+        const key = `${st.mode} ${st.desks} ${st.holder}`;
+        if (key === officeSaid) return;
+        officeSaid = key;
+        out.emit(null, { event: 'office', ...st });
+        if (!common.json && st.mode === 'office') out.note(officeSentence(st));
+      },
+    });
+  };
+  return withConnection(
+    common,
+    out,
+    async (s) => {
+      try {
+        return await syncWith(s);
+      } finally {
+        await (office as OfficeHandle | null)?.close();
+      }
+    },
+    process.env,
+    joinTheOffice,
+  );
+
+  async function syncWith(s: ConnectedSession): Promise<number> {
+    // A reader that goes away (`| head`, a closed terminal) ends the run as Ctrl-C does, so the
+    // cleanup still runs: a --once folder is not left in the app's list (issue 23). Listened for
+    // from the start: a write to a closed pipe with no listener would end the process at once.
+    let pipeClosed = (): void => undefined;
+    const closedPipe = new Promise<void>((res) => {
+      pipeClosed = res;
+    });
+    process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'EPIPE' || e.code === 'ERR_STREAM_DESTROYED') pipeClosed();
+    });
     let bucket = values.bucket;
     if (bucket === undefined) {
       const me = await s.client.me();
@@ -95,7 +149,7 @@ export async function run(argv: string[]): Promise<number> {
       // --once syncs DIR alone: the app's other folders wait for the app (or a run of their own).
       onlyFolder: once ? (f) => f.path === dir : null,
       contentDedupe: () => values.dedupe === true,
-      ...(bandwidth.value ? { bandwidth: bandwidth.value } : {}),
+      ...(bw ? { bandwidth: bw } : {}),
     });
     // With --once only DIR is reported: events of the app's other folders are left out.
     const ofDir = new Map<number, boolean>();
@@ -216,6 +270,7 @@ export async function run(argv: string[]): Promise<number> {
       };
       process.once('SIGINT', onSignal);
       process.once('SIGTERM', onSignal);
+      void closedPipe.then(onSignal);
     });
     let summary: SettledSummary | null = null;
     if (once) {
@@ -260,7 +315,7 @@ export async function run(argv: string[]): Promise<number> {
     if (summary.stopped) out.error(appError(summary.stopped.code, summary.stopped.message));
     if (!summary.allDone) return EXIT.failed;
     return unreadable.length ? EXIT.unreadable : EXIT.ok;
-  });
+  }
 }
 
 const isUnder = (path: string, dir: string) => path === dir || path.startsWith(`${dir}${sep}`);
@@ -273,5 +328,5 @@ function keptNote(dir: string, existed: boolean, keep: boolean): string {
       : `${d} is one of the app's folders: it stays, as it was set.`;
   return keep
     ? `${d} is now one of the app's folders (--keep): the app and later runs send only what changes.`
-    : `${d} was synced once and not added to the app's folders; its files stay on the service. A later run reads it afresh and sends its files again; --keep adds it so later runs send only what changes.`;
+    : `${d} was synced once and not added to the app's folders; its files stay on the service. A later run finds them live (same name, size and md5) and adopts them, sending only what changed; --keep adds it to the app's folders.`;
 }

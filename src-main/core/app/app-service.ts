@@ -4,7 +4,8 @@ import type { AppError, Result } from '../../../src-shared/errors';
 import { makePrivateDir } from '../../shared-node/private-files';
 import { openDatabase } from '../../shared-node/sqlite';
 import { createRemoteIndex } from '../remote-index/remote-index';
-import { osKeychain, type SecretStore } from '../secrets/keychain';
+import type { SecretStore } from '../secrets/keychain';
+import { chooseSecretStore, fixedSecrets } from '../secrets/secret-stores';
 import { serviceCache } from '../service/cache';
 import { SANDBOX_CACHE_SOURCE } from '../service/connection';
 import { closePools } from '../service/http-pool';
@@ -22,7 +23,9 @@ import { duplicatesSection } from './sections/duplicates-section';
 import { filesSection } from './sections/files-section';
 import { ignoredSection } from './sections/ignored-section';
 import { EXTRA_SECTIONS, type SectionFactory } from './sections/index';
+import { officeSection } from './sections/office-section';
 import { remoteFilesSection } from './sections/remote-files-section';
+import { secretsSection } from './sections/secrets-section';
 import { sessionSection } from './sections/session-section';
 import { settingsSection } from './sections/settings-section';
 import { syncSection } from './sections/sync-section';
@@ -41,6 +44,11 @@ export interface AppServiceOptions {
   sandboxRatePerMinute?: number;
   /** Engine waits (tests shorten them). */
   engine?: EngineTunables;
+  /**
+   * This app is a desk of the office (docs/office.md): the shells say so; tests that build many app services
+   * leave it out unless they test the office.
+   */
+  office?: boolean;
   /** Sections beyond the built-in and registered ones (tests). */
   sections?: SectionFactory[];
   log?: (line: string) => void;
@@ -88,6 +96,8 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
     onError: (name, e) =>
       log(`building the ${name} event failed: ${e instanceof Error ? e.message : String(e)}`),
   });
+  // The keychain, or the encrypted file the person chose (secret-stores.ts); a store given by a test as is.
+  const secrets = o.secrets ? fixedSecrets(o.secrets) : chooseSecretStore(o.dataDir, o.env ?? process.env);
   const settings = createSettingsStore(db);
   const serviceSettings = serviceSettingsStore(db);
   const meter = createRequestMeter();
@@ -97,7 +107,7 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
   const session = createSessionHolder({
     dataDir: o.dataDir,
     settings: serviceSettings,
-    secrets: o.secrets ?? osKeychain(),
+    secrets,
     env: o.env ?? process.env,
     requestsPerMinute: () => settings.get().requestsPerMinute,
     onRequest: () => meter.record(),
@@ -118,7 +128,8 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
   const ctx: AppContext = {
     dataDir: o.dataDir,
     db,
-    secrets: o.secrets ?? osKeychain(),
+    secrets,
+    env: o.env ?? process.env,
     bus,
     session,
     settings,
@@ -140,6 +151,8 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
     void (live ? runtime.restart() : runtime.stop());
   });
 
+  // Before the session is restored: the first client's budget is then the office's.
+  const office = o.office ? officeSection(ctx) : null;
   const remoteFiles = remoteFilesSection(ctx);
   indexTouched = remoteFiles.touched;
   const sections: Section[] = [
@@ -151,6 +164,8 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
     duplicatesSection(ctx, runtime),
     ignoredSection(runtime),
     settingsSection(ctx, runtime),
+    ...(office ? [office] : []),
+    secretsSection(ctx, secrets),
   ];
   for (const make of [...EXTRA_SECTIONS, ...(o.sections ?? [])]) sections.push(await make(ctx));
   const dispatch = createDispatcher(sections, log);

@@ -1,5 +1,14 @@
 import type { Settings, SyncOverview } from '../../../src-shared/contract';
-import { DAYS, type Limit, limitText, parseLimit, parseSchedule } from '../../../src-shared/domain/bwlimit';
+import {
+  DAYS,
+  type Limit,
+  limitText,
+  parseLimit,
+  parseWeekSchedule,
+  resolveWeek,
+  type ScheduleZone,
+} from '../../../src-shared/domain/bwlimit';
+import { istWallClock, localWallClock, utcOffsetText } from '../../../src-shared/domain/ist-time';
 import type { Db } from '../../shared-node/sqlite';
 import type { BandwidthSetting, InForce } from '../sync/engine/schedule';
 import { createSettingsStore } from './settings-store';
@@ -7,10 +16,14 @@ import { createSettingsStore } from './settings-store';
 /** The engine's upload limit from the saved settings (both texts were checked when saved). */
 export function bandwidthOf(s: Settings): BandwidthSetting {
   const limit = parseLimit(s.bwlimit);
-  const schedule = s.bwSchedule.trim() ? parseSchedule(s.bwSchedule) : null;
+  const limited = parseLimit(s.bwScheduleLimit);
+  const week = parseWeekSchedule(s.bwSchedule);
+  const normal: Limit = limit.ok ? limit.value : { kind: 'off' };
+  // The kinds of hour take the limits in force now: a change of either limit reaches every such hour.
   return {
-    limit: limit.ok ? limit.value : { kind: 'off' },
-    schedule: schedule?.ok ? schedule.value : [],
+    limit: normal,
+    schedule: week.ok ? resolveWeek(week.value, normal, limited.ok ? limited.value : normal) : [],
+    zone: s.bwScheduleZone,
   };
 }
 
@@ -19,20 +32,38 @@ export function savedBandwidth(db: Db): BandwidthSetting {
   return bandwidthOf(createSettingsStore(db).get());
 }
 
-/** "Limited to 512 KiB/s until 19:00", "Paused by the schedule until Mon 08:00", "Unlimited". */
+/**
+ * "Limited to 512 KiB/s until 19:00", "Paused by the schedule until Mon 08:00", "Unlimited". The
+ * schedule's change is said on its own clock, and on the other one too when they differ: "until 07:00
+ * IST (01:30 on this computer)", "until 01:30 (07:00 IST)".
+ */
 export function inForceText(f: InForce, now: number): string {
-  const until = f.until === null ? '' : ` until ${whenText(f.until, now)}`;
+  const until = f.until === null ? '' : ` until ${untilText(f.until, now, f.zone ?? 'local')}`;
   if (f.limit.kind === 'pause') return `Paused by the schedule${until}`;
   if (f.limit.kind === 'off') return `Unlimited${until}`;
   return `Limited to ${limitText(f.limit)}${until}`;
 }
 
-/** A limit's end for people: "19:00" today, "Mon 08:00" on another day (local time). */
-export function whenText(at: number, now: number): string {
-  const d = new Date(at);
-  const hm = `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
-  if (new Date(now).toDateString() === d.toDateString()) return hm;
-  return `${DAYS[d.getDay()]} ${hm}`;
+/** A limit's end for people: "19:00" today, "Mon 08:00" on another day (on `zone`'s clock; local by default). */
+export function whenText(at: number, now: number, zone: ScheduleZone = 'local'): string {
+  const read = zone === 'ist' ? istWallClock : localWallClock;
+  const a = read(at);
+  const n = read(now);
+  const hm = `${String(a.hour).padStart(2, '0')}:${String(a.minute).padStart(2, '0')}`;
+  const sameDay = a.year === n.year && a.month === n.month && a.date === n.date;
+  return sameDay ? hm : `${DAYS[a.day]} ${hm}`;
+}
+
+/** The machine's zone differs from IST at `at`. */
+function localIsNotIst(at: number): boolean {
+  return localWallClock(at).utcOffsetMinutes !== 330;
+}
+
+function untilText(at: number, now: number, zone: ScheduleZone): string {
+  if (!localIsNotIst(at)) return `${whenText(at, now, 'ist')} IST`;
+  return zone === 'ist'
+    ? `${whenText(at, now, 'ist')} IST (${whenText(at, now, 'local')} on this computer)`
+    : `${whenText(at, now, 'local')} on this computer (${whenText(at, now, 'ist')} IST)`;
 }
 
 export function overviewBandwidth(f: InForce, now: number): NonNullable<SyncOverview['bandwidth']> {
@@ -43,6 +74,7 @@ export function overviewBandwidth(f: InForce, now: number): NonNullable<SyncOver
     until: f.until,
     source: f.source,
     text: inForceText(f, now),
+    localZone: utcOffsetText(localWallClock(now).utcOffsetMinutes),
   };
 }
 

@@ -13,6 +13,8 @@ export interface AppContext {
   readonly dataDir: string;
   readonly db: Db;
   readonly secrets: SecretStore;
+  /** The process environment the app was started with (ASSETS_* overrides). */
+  readonly env: NodeJS.ProcessEnv;
   readonly bus: EventBus;
   readonly session: SessionHolder;
   /** The app's own settings (concurrency, budget, theme...). */

@@ -3,7 +3,8 @@ import { type AppError, appError, err, ok, type Result } from '../../../src-shar
 import { makePrivateDir } from '../../shared-node/private-files';
 import { type Db, openDatabase } from '../../shared-node/sqlite';
 import { createRemoteIndex } from '../remote-index/remote-index';
-import { osKeychain, type SecretStore } from '../secrets/keychain';
+import type { SecretStore } from '../secrets/keychain';
+import { chooseSecretStore } from '../secrets/secret-stores';
 import { type ServiceCache, serviceCache } from '../service/cache';
 import { apiKeyAccount, type Connection, resolveConnection } from '../service/connection';
 import { createFileApiClient, type FileApiClient } from '../service/file-api-client';
@@ -35,7 +36,7 @@ export interface LocalState {
 
 export function openLocalState(
   dataDir: string,
-  secrets: SecretStore = osKeychain(),
+  secrets: SecretStore = chooseSecretStore(dataDir, process.env),
 ): Result<LocalState, AppError> {
   let db: Db;
   try {

@@ -1,3 +1,4 @@
+import { weekFromRates } from '../../../src-shared/domain/bwlimit';
 import type { Migration } from '../../shared-node/sqlite';
 
 /**
@@ -32,5 +33,36 @@ export const APP_UI_MIGRATIONS: Migration[] = [
       DROP TABLE IF EXISTS app_remote_files;
       DROP TABLE IF EXISTS app_view_cache;
     `,
+  },
+  {
+    // Issue 23: the weekly schedule names kinds of hour (normal, limited, pause), not rates, so the
+    // upload limit and the schedule stay apart. A schedule saved with rates is rewritten once: the
+    // upload limit's rate (or off) is normal, pause stays, another rate is limited and becomes
+    // bwScheduleLimit. Its hours were read on the machine's clock, so the zone stays local.
+    id: 330,
+    name: 'weekly schedule by kind of hour, apart from the upload limit',
+    up: (db) => {
+      const row = db
+        .prepare<[], { value: string }>("SELECT value FROM app_settings WHERE key = 'settings'")
+        .get();
+      if (!row) return;
+      let stored: Record<string, unknown>;
+      try {
+        stored = JSON.parse(row.value) as Record<string, unknown>;
+      } catch {
+        return;
+      }
+      const text = typeof stored.bwSchedule === 'string' ? stored.bwSchedule.trim() : '';
+      if (text === '') return;
+      const week = weekFromRates(text, typeof stored.bwlimit === 'string' ? stored.bwlimit : 'off');
+      const next = week
+        ? {
+            ...stored,
+            bwSchedule: week.schedule,
+            ...(week.limitedRate ? { bwScheduleLimit: week.limitedRate } : {}),
+          }
+        : { ...stored, bwSchedule: '' };
+      db.prepare("UPDATE app_settings SET value = ? WHERE key = 'settings'").run(JSON.stringify(next));
+    },
   },
 ];

@@ -8,6 +8,8 @@ import {
   type RunwayWarning,
   runwayWarnings,
 } from '../../../src-shared/domain/runway-alerts';
+import { formatServiceDate } from '../../../src-shared/domain/time-format';
+import { plural } from '../../../src-shared/domain/words';
 import type { Db } from '../../shared-node/sqlite';
 import { statements } from '../../shared-node/statements';
 
@@ -33,8 +35,13 @@ export function createRunwayAlerts(o: {
   db: Db;
   /** Writes an activity line (the digest). */
   activity(kind: string, message: string): void;
-  /** Machine ms of a service ms (the service clock's offset), to count the day's uploads by row time. */
-  toMachine?: (serviceMs: number) => number;
+  /**
+   * The service clock's offsets over time, oldest first: from machine ms `from` on, service time was
+   * machine time + `offsetMs`. A row's upload time (machine clock) is placed on the service's day by
+   * the offset in force when it went live, not today's: the sandbox clock moved a day forward must not
+   * move yesterday's uploads out of yesterday (issue 23). Absent: no offset.
+   */
+  offsets?: () => readonly { from: number; offsetMs: number }[];
 }): RunwayAlerts {
   const prep = statements(o.db);
   const read = (): Stored => {
@@ -49,18 +56,35 @@ export function createRunwayAlerts(o: {
     prep(
       'INSERT INTO app_settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
     ).run(KEY, JSON.stringify(s));
-  const toMachine = o.toMachine ?? ((ms: number) => ms);
+  const offsets = o.offsets ?? (() => []);
+
+  /** LIVE rows whose service time of going live is in [fromMs, toMs), summed over each offset's span. */
+  const liveBetween = (fromMs: number, toMs: number) => {
+    const spans = offsets();
+    const list = spans.length ? spans : [{ from: 0, offsetMs: 0 }];
+    let n = 0;
+    let bytes = 0;
+    list.forEach((span, i) => {
+      const end = list[i + 1]?.from ?? Number.MAX_SAFE_INTEGER;
+      const lo = Math.max(i === 0 ? 0 : span.from, fromMs - span.offsetMs);
+      const hi = Math.min(end, toMs - span.offsetMs);
+      if (hi <= lo) return;
+      const r = prep<[number, number], { n: number; bytes: number | null }>(
+        `SELECT COUNT(*) AS n, SUM(size) AS bytes FROM sync_files
+           WHERE state = 'LIVE' AND updated_at >= ? AND updated_at < ?`,
+      ).get(lo, hi);
+      n += r?.n ?? 0;
+      bytes += r?.bytes ?? 0;
+    });
+    return { n, bytes };
+  };
 
   const digest = (me: Account, day: string, fromMs: number, toMs: number) => {
-    // Rows that went live in that window (updated_at is the machine's clock).
-    const r = prep<[number, number], { n: number; bytes: number | null }>(
-      `SELECT COUNT(*) AS n, SUM(size) AS bytes FROM sync_files
-         WHERE state = 'LIVE' AND updated_at >= ? AND updated_at < ?`,
-    ).get(toMachine(fromMs), toMachine(toMs));
+    const r = liveBetween(fromMs, toMs);
     const days = runwayDays(me.wallet.balance_paise, me.usage.daily_rent_paise);
     o.activity(
       'digest',
-      `${day}: ${r?.n ?? 0} file(s) uploaded (${formatBytes(r?.bytes ?? 0)}); rent ${formatRupees(me.usage.daily_rent_paise)} a day; runway ${days === null ? 'unlimited (no rent)' : `${days} day(s)`}.`,
+      `${formatServiceDate(day)}: ${plural(r.n, 'file')} uploaded (${formatBytes(r.bytes)}); rent ${formatRupees(me.usage.daily_rent_paise)} a day; runway ${days === null ? 'unlimited (no rent)' : plural(days, 'day')}.`,
     );
   };
 

@@ -1,6 +1,7 @@
 import diagnostics from 'node:diagnostics_channel';
 import type { ServiceClock } from '../../../src-shared/contract';
 import type { Connection } from '../service/connection';
+import { httpJson } from '../service/http-json';
 
 /** An offset that moves less than this is the Date header's one-second rounding, not news. */
 const NOTEWORTHY_MS = 1000;
@@ -56,18 +57,18 @@ export function createServiceClock(o: { onChange(clock: ServiceClock): void; now
     async refresh(): Promise<ServiceClock> {
       const c = following;
       if (c?.kind !== 'sandbox' || !c.adminToken) return state;
-      try {
-        const sent = now();
-        const res = await fetch(`${c.baseUrl}/__admin/v1/clock`, {
-          headers: { 'x-admin-token': c.adminToken },
-          signal: AbortSignal.timeout(5000),
-        });
-        const body = (await res.json()) as { now?: unknown };
-        const at = typeof body.now === 'string' ? Date.parse(body.now) : Number.NaN;
-        if (res.ok && !Number.isNaN(at) && following === c) set(at - (sent + now()) / 2, 'sandbox-clock');
-      } catch {
-        // A sandbox that does not answer keeps the last offset; the next refresh tries again.
-      }
+      const sent = now();
+      const res = await httpJson({
+        url: `${c.baseUrl}/__admin/v1/clock`,
+        method: 'GET',
+        headers: { 'x-admin-token': c.adminToken },
+        timeoutMs: 5000,
+      });
+      // A sandbox that does not answer keeps the last offset; the next refresh tries again.
+      if (!res.ok || res.value.status !== 200) return state;
+      const body = res.value.json as { now?: unknown } | undefined;
+      const at = typeof body?.now === 'string' ? Date.parse(body.now) : Number.NaN;
+      if (!Number.isNaN(at) && following === c) set(at - (sent + now()) / 2, 'sandbox-clock');
       return state;
     },
     close(): void {

@@ -62,10 +62,12 @@ export function createSessionHolder(o: {
     });
     if (!resolved.ok) return resolved;
     const connection = resolved.value;
+    // The shared budget of the address at the rate of the settings; the client's pacer asks budgetFor
+    // for it on every request (a budget leased for the address may replace it), so none is passed.
+    budgetFor(connection.baseUrl, 'files', { perMinute: o.requestsPerMinute() });
     const client = createFileApiClient({
       baseUrl: connection.baseUrl,
       apiKey: connection.apiKey,
-      budget: budgetFor(connection.baseUrl, 'files', { perMinute: o.requestsPerMinute() }),
       ...(o.onRequest ? { onRequest: o.onRequest } : {}),
       ...(o.onRemote ? { onRemote: o.onRemote(connection) } : {}),
     });

@@ -14,6 +14,7 @@ import type { ActivityEntry } from '../sync/state/activity-store';
 import { PENDING_STATES } from '../sync/state/transitions';
 import type { FileState } from '../sync/types';
 import { refreshAccount } from './account-refresh';
+import { activityLevel, activityRecorder, storageWatch } from './activity-record';
 import { bandwidthOf, overviewBandwidth } from './bandwidth-settings';
 import type { AppContext } from './context';
 import type { RequestMeter } from './request-meter';
@@ -71,6 +72,7 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
       bandwidth: bandwidthOf(settings),
       ...engineOptions,
     });
+    const storage = storageWatch(activityRecorder(ctx));
     // Pause all survives a restart (the setting); the engine starts paused.
     if (settings.pausedAll) e.pause();
     engine = e;
@@ -78,6 +80,7 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
       e.on('upload-progress', (p) => uploads.onProgress(p)),
       e.on('file', (f) => {
         stats.fileTransitions++;
+        storage(f);
         if (f.from === 'UPLOADING' && f.to !== 'UPLOADING') uploads.forget(f.fileId);
         emitState();
         // The Files view merges live rows with the listing when it reads: tell it to read again.
@@ -94,7 +97,7 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
           ctx.bus.emit('notify', {
             kind: 'in-sync',
             title: 'Folder in sync',
-            body: `${folder.path} is up to date.`,
+            body: `${folder.path} is in sync.`,
           });
         emitState();
       }),
@@ -268,10 +271,6 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
 }
 export type SyncRuntime = ReturnType<typeof createSyncRuntime>;
 
-const ERROR_KINDS = /error|fail|stopped|closed|refused/i;
-const WARN_KINDS = /paused|offline|duplicate|skipped|retry|broken-link/i;
-
 function toActivity(a: ActivityEntry): ActivityItem {
-  const level = ERROR_KINDS.test(a.kind) ? 'error' : WARN_KINDS.test(a.kind) ? 'warn' : 'info';
-  return { id: a.id, at: a.at, level, message: a.message };
+  return { id: a.id, at: a.at, level: activityLevel(a.kind), message: a.message };
 }

@@ -1,4 +1,3 @@
-import { request } from 'undici';
 import type { z } from 'zod';
 import {
   KB_ENTRIES_PATH,
@@ -9,14 +8,12 @@ import {
   KbOkReplySchema,
 } from '../../../src-shared/api/knowledge';
 import { type AppError, appError, err, ok, type Result } from '../../../src-shared/errors';
-import { DEFAULT_RATE_LIMIT_WAIT_MS, parseRetryAfter } from '../service/retry-policy';
+import { httpJson } from '../service/http-json';
+import { type Attempt, createPacer, done, type PacerBudget, retry } from '../service/pacer';
+import { DEFAULT_RATE_LIMIT_WAIT_MS, KB_SYNC_BACKOFF, parseRetryAfter } from '../service/retry-policy';
 
-/** What every call takes a token from before it goes out (the 60/min entry API budget). */
-export interface KbBudget {
-  take(): Promise<void>;
-  /** A 429's Retry-After: no call leaves before this time. */
-  deferUntil(epochMs: number): void;
-}
+/** What every call takes a token from before it goes out (the 60/min entry API budget), and tells of a 429. */
+export type KbBudget = PacerBudget;
 
 export interface KbClientOptions {
   baseUrl: string;
@@ -42,62 +39,60 @@ export function createKbClient(options: KbClientOptions) {
   const base = options.baseUrl.replace(/\/+$/, '');
   const timeout = options.timeoutMs ?? 15_000;
 
+  // One attempt per call: the sync loop retries a round (KB_SYNC_BACKOFF). The pacer takes the place in
+  // the entry API's budget and tells it of a 429, which holds every bot of the address.
+  const pacer = createPacer({ policy: { ...KB_SYNC_BACKOFF, maxAttempts: 1 }, budget: () => options.budget });
+
   async function call<S extends z.ZodType>(
     method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     path: string,
     schema: S,
     body?: unknown,
   ): Promise<Result<z.infer<S>>> {
-    await options.budget.take();
-    let status: number;
-    let text: string;
-    let retryAfter: string | undefined;
-    try {
-      const res = await request(`${base}${path}`, {
-        method,
-        headers: {
-          'x-bot-token': options.token,
-          accept: 'application/json',
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        headersTimeout: timeout,
-        bodyTimeout: timeout,
-      });
-      status = res.statusCode;
-      const ra = res.headers['retry-after'];
-      retryAfter = Array.isArray(ra) ? ra[0] : ra;
-      text = await res.body.text();
-    } catch (error) {
-      const reason =
-        error instanceof Error ? ((error as { code?: string }).code ?? error.message) : 'unknown';
-      return err(
-        appError(KB_ERRORS.network, `The bot's server at ${base} could not be reached (${reason}).`),
+    return pacer.call(() => send(method, path, schema, body));
+  }
+
+  async function send<S extends z.ZodType>(
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    path: string,
+    schema: S,
+    body?: unknown,
+  ): Promise<Attempt<Result<z.infer<S>>>> {
+    const res = await httpJson({
+      url: `${base}${path}`,
+      method,
+      headers: { 'x-bot-token': options.token },
+      ...(body === undefined ? {} : { json: body }),
+      timeoutMs: timeout,
+    });
+    if (!res.ok)
+      return done(
+        err(
+          appError(
+            KB_ERRORS.network,
+            `The bot's server at ${base} could not be reached (${res.error.reason}).`,
+          ),
+        ),
       );
-    }
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
+    const { status, json } = res.value;
     if (status >= 200 && status < 300) {
       const parsed = schema.safeParse(json);
-      if (parsed.success) return ok(parsed.data);
-      return err(
-        appError(
-          KB_ERRORS.badReply,
-          `The server's reply to ${method} ${path} is not what the API documents.`,
-          {
-            status,
-          },
+      if (parsed.success) return done(ok(parsed.data));
+      return done(
+        err(
+          appError(
+            KB_ERRORS.badReply,
+            `The server's reply to ${method} ${path} is not what the API documents.`,
+            {
+              status,
+            },
+          ),
         ),
       );
     }
-    const retryAfterMs = parseRetryAfter(retryAfter);
-    // As the file client does: a 429 holds every call on this budget, not only this bot's loop.
-    if (status === 429) options.budget.deferUntil(Date.now() + (retryAfterMs ?? DEFAULT_RATE_LIMIT_WAIT_MS));
-    return err(failure(status, json, retryAfterMs));
+    const retryAfterMs = parseRetryAfter(res.value.headers['retry-after']);
+    const refused = err(failure(status, json, retryAfterMs));
+    return status === 429 ? retry(refused, { rateLimited: true, retryAfterMs }) : done(refused);
   }
 
   return {

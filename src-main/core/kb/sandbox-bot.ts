@@ -1,6 +1,6 @@
-import { request } from 'undici';
 import { z } from 'zod';
 import { type AppError, appError, err, ok, type Result } from '../../../src-shared/errors';
+import { httpJson } from '../service/http-json';
 import type { BotRegistry } from './bots';
 
 /** The demo client the reference server seeds on a new data folder (its ready line's `demo.client_id`). */
@@ -31,19 +31,15 @@ async function admin(
   path: string,
   body: unknown,
 ): Promise<{ status: number; json: unknown }> {
-  const res = await request(`${baseUrl}/__admin/v1${path}`, {
+  const r = await httpJson({
+    url: `${baseUrl}/__admin/v1${path}`,
     method,
-    headers: { 'x-admin-token': adminToken, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
+    headers: { 'x-admin-token': adminToken },
+    json: body,
   });
-  const text = await res.body.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: res.statusCode, json };
+  // ensureSandboxBot turns the throw into KB-SANDBOX-BOT with the transport's reason.
+  if (!r.ok) throw new Error(`the sandbox did not answer: ${r.error.reason}`);
+  return { status: r.value.status, json: r.value.json };
 }
 
 /**

@@ -2,6 +2,7 @@ import type { AppContext } from '../app/context';
 import type { Section } from '../app/section';
 import { leadsSection } from '../leads/leads-section';
 import { createLeadsService, type LeadsService } from '../leads/leads-service';
+import { isSwitchable } from '../secrets/secret-stores';
 import { botIds } from './bots';
 import { kbSection } from './kb-section';
 import { createKbService, type KbService } from './kb-service';
@@ -20,7 +21,11 @@ function servicesOf(ctx: AppContext) {
       secrets: ctx.secrets,
       botIds: () => botIds(ctx.db),
       onLead: (lead) => ctx.bus.emit('leads.new', lead),
+      onLeadsArrived: (count) => ctx.bus.emit('leads.arrived', { count }),
+      onChanged: (lead) => ctx.bus.emit('leads.changed', lead),
       onReceiver: (view) => ctx.bus.emit('leads.receiver', view),
+      onRelay: (view) => ctx.bus.emit('leads.relay', view),
+      env: ctx.env,
       log: (line) => ctx.log(line),
     });
     const kb = createKbService({
@@ -37,6 +42,12 @@ function servicesOf(ctx: AppContext) {
     });
     s = { kb, leads };
     services.set(ctx, s);
+    // An encrypted secrets file chosen or unlocked: the signing secrets and the relay's token can be read now.
+    if (isSwitchable(ctx.secrets))
+      ctx.secrets.onChange(() => {
+        leads.signing.reload();
+        void leads.restartRelay();
+      });
   }
   return s;
 }

@@ -18,6 +18,10 @@ export function leadsSection(ctx: AppContext, leads: LeadsService): Section {
       'leads.exportCsv': async (r) => ok(leads.exportCsv(r)),
       'leads.receiver': async () => ok(leads.receiver()),
       'leads.configureReceiver': async (r) => leads.configure(r),
+      'leads.relay': async () => ok(leads.relay()),
+      'leads.connectRelay': async (r) => leads.connectRelay(r),
+      'leads.disconnectRelay': async () => leads.disconnectRelay(),
+      'leads.rejected': async () => ok({ rejected: leads.rejected() }),
     },
     async start() {
       const r = await leads.start();

@@ -1,4 +1,10 @@
-import type { LeadDetail, LeadView, ReceiverView } from '../../../src-shared/contract/leads';
+import type {
+  LeadDetail,
+  LeadView,
+  ReceiverView,
+  RejectedDelivery,
+  RelayView,
+} from '../../../src-shared/contract/leads';
 import { type AppError, appError, err, ok, type Result } from '../../../src-shared/errors';
 import type { Db } from '../../shared-node/sqlite';
 import { statements } from '../../shared-node/statements';
@@ -6,6 +12,10 @@ import type { SecretStore } from '../secrets/keychain';
 import { leadsToCsv } from './csv';
 import { createLeadsStore, type StoredLead } from './leads-store';
 import { DEFAULT_RECEIVER_PATH, type RunningReceiver, startLeadReceiver } from './receiver';
+import { fetchFeed } from './relay/relay-http';
+import { createRelayInbox } from './relay/relay-inbox';
+import { normalizeRelayUrl, readPrinted, relaySettings } from './relay/relay-settings';
+import { createRelaySync } from './relay/relay-sync';
 import { createSigningKeys } from './signing-keys';
 
 export interface ReceiverConfig {
@@ -20,11 +30,27 @@ export interface LeadsServiceOptions {
   /** Local ids of the configured bots, whose signing secrets the receiver accepts. */
   botIds: () => readonly number[];
   onLead: (lead: LeadView) => void;
+  /** More than a few leads came in one pull (a catch-up): said once instead of `onLead` each. */
+  onLeadsArrived?: (count: number) => void;
+  /** A lead's handled state changed on another desk (through the relay). */
+  onChanged?: (lead: LeadView) => void;
   onReceiver?: (view: ReceiverView) => void;
+  onRelay?: (view: RelayView) => void;
+  /** ASSETS_RELAY_URL, ASSETS_RELAY_TOKEN, ASSETS_SIGNING_SECRET (default: none read). */
+  env?: NodeJS.ProcessEnv;
+  /** How long the relay may hold a pull open, in seconds (tests shorten it). */
+  relayWaitS?: number;
   log?: (line: string) => void;
   /** Overrides the stored address (tests, `--leads-port`). */
   receiver?: Partial<ReceiverConfig>;
 }
+
+/** 127.0.0.0/8, ::1 and localhost: a receiver there is reached only from this machine (a tunnel). */
+export const isLoopbackHost = (host: string) =>
+  /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) || host === '::1' || host === '[::1]' || host === 'localhost';
+
+/** Past this many leads in one pull, they are announced as one arrival. */
+const CATCH_UP_AT = 3;
 
 const DEFAULTS: ReceiverConfig = { host: '127.0.0.1', port: 0, path: DEFAULT_RECEIVER_PATH };
 
@@ -44,14 +70,42 @@ export const toLeadView = (l: StoredLead): LeadView => ({
   startedAt: l.startedAt,
   receivedAt: l.receivedAt,
   handledAt: l.handledAt,
+  handledBy: l.handledBy,
 });
 
 /** The leads side of the core: the webhook receiver, the inbox in SQLite, the signing secrets. */
 export function createLeadsService(o: LeadsServiceOptions) {
   const prep = statements(o.db);
   const store = createLeadsStore(o.db);
-  const signing = createSigningKeys(o.secrets, o.botIds);
+  const signing = createSigningKeys(o.secrets, o.botIds, o.env ?? {});
   const log = o.log ?? (() => {});
+  const relayConfig = relaySettings(o.db, o.secrets, o.env ?? {});
+  const inbox = createRelayInbox(o.db, store, () => signing.all());
+  const announce = (added: StoredLead[]) => {
+    if (added.length > CATCH_UP_AT && o.onLeadsArrived) o.onLeadsArrived(added.length);
+    else for (const l of added) o.onLead(toLeadView(l));
+  };
+  const relay = createRelaySync({
+    settings: relayConfig,
+    inbox,
+    onLeads: (added, changed) => {
+      announce(added);
+      for (const l of changed) o.onChanged?.(toLeadView(l));
+    },
+    onState: (v) => o.onRelay?.(v),
+    log,
+    ...(o.relayWaitS !== undefined ? { waitS: o.relayWaitS } : {}),
+  });
+  // A secret added or changed: deliveries refused for their signature may be this bot's.
+  signing.onChange(() => {
+    try {
+      const added = inbox.recheck();
+      announce(added);
+      if (added.length) o.onRelay?.(relay.view());
+    } catch (error) {
+      log(`leads: checking refused deliveries again failed: ${(error as Error).message}`);
+    }
+  });
   let running: RunningReceiver | null = null;
   let lastError: AppError | null = null;
 
@@ -91,6 +145,11 @@ export function createLeadsService(o: LeadsServiceOptions) {
   }
 
   async function start(): Promise<Result<ReceiverView>> {
+    relay.start();
+    return startReceiver();
+  }
+
+  async function startReceiver(): Promise<Result<ReceiverView>> {
     if (running) return ok(view());
     const c = saved();
     lastError = null;
@@ -123,10 +182,14 @@ export function createLeadsService(o: LeadsServiceOptions) {
     return ok(view());
   }
 
-  async function stop(): Promise<void> {
+  async function stopReceiver(): Promise<void> {
     const r = running;
     running = null;
     await r?.close();
+  }
+
+  async function stop(): Promise<void> {
+    await Promise.all([stopReceiver(), relay.stop()]);
   }
 
   return {
@@ -134,10 +197,83 @@ export function createLeadsService(o: LeadsServiceOptions) {
     start,
     stop,
     receiver: view,
-    async configure(c: Partial<ReceiverConfig>): Promise<Result<ReceiverView>> {
-      save({ ...stored(), ...c });
-      await stop();
-      return start();
+    async configure(c: Partial<ReceiverConfig> & { exposeToNetwork?: true }): Promise<Result<ReceiverView>> {
+      const { exposeToNetwork, ...change } = c;
+      if (change.host !== undefined && !isLoopbackHost(change.host) && exposeToNetwork !== true)
+        return err(
+          appError(
+            'LEADS-HOST-NEEDS-CONFIRMATION',
+            `Listening on ${change.host} lets every machine that reaches this one post to the lead receiver, not only a tunnel on this computer. Confirm to open it to the network, or keep 127.0.0.1 and use a tunnel or a relay.`,
+          ),
+        );
+      save({ ...stored(), ...change });
+      await stopReceiver();
+      return startReceiver();
+    },
+    relay: () => relay.view(),
+    restartRelay: () => relay.restart(),
+    /** Pulls what the relay holds for this desk, until caught up (the CLI's `leads`). */
+    pullOnce: () => relay.pullOnce(),
+    rejected: (): RejectedDelivery[] => inbox.rejected(),
+    async connectRelay(c: {
+      url?: string | undefined;
+      token?: string | undefined;
+      printed?: string | undefined;
+      deskName?: string | undefined;
+      allowInsecure?: true | undefined;
+    }): Promise<Result<RelayView>> {
+      if (o.env?.ASSETS_RELAY_URL?.trim())
+        return err(
+          appError(
+            'RELAY-FROM-ENV',
+            'ASSETS_RELAY_URL sets the relay for this app: change it there, or unset it.',
+          ),
+        );
+      let url = c.url;
+      let token = c.token;
+      if (c.printed) {
+        const p = readPrinted(c.printed);
+        if (!p.ok) return p;
+        url ??= p.value.url;
+        token ??= p.value.token;
+      }
+      if (!url || !token)
+        return err(
+          appError(
+            'RELAY-INCOMPLETE',
+            "Give the relay's address and its read token, or paste what it printed.",
+          ),
+        );
+      const normalized = normalizeRelayUrl(url, c.allowInsecure === true);
+      if (!normalized.ok) return normalized;
+      // Asked once before anything is saved: a wrong address or token is said now, not on the next pull.
+      const probe = await fetchFeed({ url: normalized.value, token }, 0, 0);
+      if (!probe.ok) return probe;
+      try {
+        relayConfig.save({
+          url: normalized.value,
+          token,
+          deskName: c.deskName ?? relayConfig.deskName(),
+          allowInsecure: c.allowInsecure === true,
+        });
+      } catch (e) {
+        return err(appError((e as { code?: string }).code ?? 'SECRETS', (e as Error).message));
+      }
+      await relay.restart();
+      const v = relay.view();
+      o.onRelay?.(v);
+      return ok(v);
+    },
+    async disconnectRelay(): Promise<Result<RelayView>> {
+      await relay.stop();
+      try {
+        relayConfig.remove();
+      } catch (e) {
+        return err(appError((e as { code?: string }).code ?? 'SECRETS', (e as Error).message));
+      }
+      const v = relay.view();
+      o.onRelay?.(v);
+      return ok(v);
     },
     list(filter: { event?: string; handled?: boolean; query?: string; limit?: number } = {}): LeadView[] {
       return store.list(filter).map(toLeadView);
@@ -159,9 +295,12 @@ export function createLeadsService(o: LeadsServiceOptions) {
     forgetLeadsOf(botId: number): number {
       return store.removeByBot(botId);
     },
+    /** Kept here at once; sent to the relay now, or by its next pull if it cannot be reached. */
     setHandled(leadId: number, handled: boolean): Result<LeadView> {
-      const l = store.setHandled(leadId, handled);
-      return l ? ok(toLeadView(l)) : err(appError('LEAD-NOT-FOUND', `There is no lead ${leadId}.`));
+      const l = store.setHandled(leadId, handled, relayConfig.deskName());
+      if (!l) return err(appError('LEAD-NOT-FOUND', `There is no lead ${leadId}.`));
+      void relay.pushNow();
+      return ok(toLeadView(l));
     },
     exportCsv(filter: { event?: string; handled?: boolean; query?: string } = {}): {
       filename: string;

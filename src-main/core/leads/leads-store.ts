@@ -7,7 +7,36 @@ export interface StoredLead extends ParsedLead {
   botId: number;
   receivedAt: string;
   handledAt: string | null;
+  /** The desk (person) that marked it handled. */
+  handledBy: string | null;
+  /** When and by which desk the handled state last changed: the latest change wins. */
+  handledChangedAt: string | null;
+  handledChangedBy: string | null;
+  /** This desk's change has not reached the relay yet. */
+  markUnsent: boolean;
 }
+
+/** A handled state from a desk (this one or another, through a relay). */
+export interface HandledMark {
+  handled: boolean;
+  by: string;
+  at: string;
+}
+
+/**
+ * Last writer wins: the later change; between two at the same instant, the greater desk name, then
+ * "handled" over "open". A total order, so every desk ends in the same state whatever order the
+ * marks arrive in.
+ */
+export const markIsNewer = (
+  m: HandledMark,
+  l: Pick<StoredLead, 'handledChangedAt' | 'handledChangedBy' | 'handledAt'>,
+) => {
+  if (l.handledChangedAt === null || m.at > l.handledChangedAt) return true;
+  if (m.at < l.handledChangedAt) return false;
+  const by = l.handledChangedBy ?? '';
+  return m.by > by || (m.by === by && m.handled && l.handledAt === null);
+};
 
 interface LeadRow {
   id: number;
@@ -26,6 +55,10 @@ interface LeadRow {
   started_at: string;
   received_at: string;
   handled_at: string | null;
+  handled_by: string | null;
+  handled_changed_at: string | null;
+  handled_changed_by: string | null;
+  mark_unsent: number;
 }
 
 const toLead = (r: LeadRow): StoredLead => ({
@@ -45,6 +78,10 @@ const toLead = (r: LeadRow): StoredLead => ({
   startedAt: r.started_at,
   receivedAt: r.received_at,
   handledAt: r.handled_at,
+  handledBy: r.handled_by,
+  handledChangedAt: r.handled_changed_at,
+  handledChangedBy: r.handled_changed_by,
+  markUnsent: r.mark_unsent === 1,
 });
 
 /**
@@ -75,13 +112,18 @@ export function createLeadsStore(db: Db) {
   const prep = statements(db);
   const insert = prep(
     `INSERT INTO leads (bot_local_id, remote_bot_id, bot_name, business_name, conversation_id, event, name, email,
-     phone, note, asked_for_a_person, visitor_ref, started_at, received_at, raw_body)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (bot_local_id, conversation_id) DO NOTHING`,
+     phone, note, asked_for_a_person, visitor_ref, started_at, received_at, raw_body, relay_seq)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (bot_local_id, conversation_id) DO NOTHING`,
   );
   const byId = prep('SELECT * FROM leads WHERE id = ?');
   return {
     /** Stores a lead once per conversation: a redelivery returns `stored: false` and changes nothing. */
-    insert(botId: number, lead: ParsedLead, rawBody: string): { stored: boolean; lead: StoredLead | null } {
+    insert(
+      botId: number,
+      lead: ParsedLead,
+      rawBody: string,
+      relaySeq: number | null = null,
+    ): { stored: boolean; lead: StoredLead | null } {
       const info = insert.run(
         botId,
         lead.remoteBotId ?? 0,
@@ -98,6 +140,7 @@ export function createLeadsStore(db: Db) {
         lead.startedAt,
         new Date().toISOString(),
         rawBody,
+        relaySeq,
       );
       if (info.changes === 0) return { stored: false, lead: null };
       return { stored: true, lead: toLead(byId.get(info.lastInsertRowid) as LeadRow) };
@@ -138,9 +181,45 @@ export function createLeadsStore(db: Db) {
       const r = prep('SELECT raw_body FROM leads WHERE id = ?').get(id) as { raw_body: string } | undefined;
       return r?.raw_body ?? null;
     },
-    setHandled(id: number, handled: boolean): StoredLead | null {
-      prep('UPDATE leads SET handled_at = ? WHERE id = ?').run(handled ? new Date().toISOString() : null, id);
+    /** This desk's change: kept at once, and marked to be sent to the relay (when there is one). */
+    setHandled(
+      id: number,
+      handled: boolean,
+      by: string | null = null,
+      at = new Date().toISOString(),
+    ): StoredLead | null {
+      prep(
+        `UPDATE leads SET handled_at = ?, handled_by = ?, handled_changed_at = ?, mark_unsent = 1 WHERE id = ?`,
+      ).run(handled ? at : null, handled ? by : null, at, id);
       return this.get(id);
+    },
+    /** Another desk's verified change: applied only when it is newer (last writer wins). */
+    applyMark(id: number, m: HandledMark): StoredLead | null {
+      const lead = this.get(id);
+      if (!lead || !markIsNewer(m, lead)) return null;
+      prep(
+        `UPDATE leads SET handled_at = ?, handled_by = ?, handled_changed_at = ?, handled_changed_by = ?,
+         mark_unsent = 0 WHERE id = ?`,
+      ).run(m.handled ? m.at : null, m.handled ? m.by : null, m.at, m.by, id);
+      return this.get(id);
+    },
+    /** Leads whose latest change was made here and has not reached the relay. */
+    unsentMarks(): StoredLead[] {
+      return (prep('SELECT * FROM leads WHERE mark_unsent = 1 ORDER BY id LIMIT 100').all() as LeadRow[]).map(
+        toLead,
+      );
+    },
+    /** The relay has the change made at `at` (a newer one made meanwhile stays unsent). */
+    markSent(id: number, at: string): void {
+      prep('UPDATE leads SET mark_unsent = 0 WHERE id = ? AND handled_changed_at = ?').run(id, at);
+    },
+    byConversation(remoteBotId: number, conversationId: number): StoredLead[] {
+      return (
+        prep('SELECT * FROM leads WHERE remote_bot_id = ? AND conversation_id = ?').all(
+          remoteBotId,
+          conversationId,
+        ) as LeadRow[]
+      ).map(toLead);
     },
     removeByBot(botId: number): number {
       return prep('DELETE FROM leads WHERE bot_local_id = ?').run(botId).changes;

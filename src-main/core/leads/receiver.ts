@@ -1,9 +1,17 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SIGNATURE_HEADER } from '../../../src-shared/api/knowledge';
+import { type GuardLimits, guardConnections } from '../../shared-node/connection-guard';
+import {
+  DEFAULT_MAX_BODY_BYTES,
+  RECEIVER_LIMITS,
+  readBodyOr413,
+  receiverServerOptions,
+  replyJson as reply,
+  replyNotALead,
+} from '../../shared-node/webhook-limits';
 import type { LeadsStore, StoredLead } from './leads-store';
-import { parseLeadBody } from './payload';
-import { RECEIVER_LIMITS, receiverServerOptions } from './receiver-limits';
+import { parseLeadDelivery } from './payload';
 import { whichSecretSigned } from './signature';
 
 export interface SigningKey {
@@ -20,6 +28,8 @@ export interface ReceiverOptions {
   maxBodyBytes?: number;
   /** Connections at once (default RECEIVER_LIMITS.maxConnections). */
   maxConnections?: number;
+  /** Per-address limits (default RECEIVER_LIMITS); 0 requests a minute turns the rate off. */
+  peerLimits?: Partial<Pick<GuardLimits, 'maxPerPeer' | 'requestsPerPeerPerMinute' | 'limitLoopback'>>;
   store: LeadsStore;
   /** The signing secrets of the configured bots, read on each delivery (kept in memory by the caller). */
   keys: () => readonly SigningKey[];
@@ -36,38 +46,6 @@ export interface RunningReceiver {
 }
 
 export const DEFAULT_RECEIVER_PATH = '/webhooks/leads';
-export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
-
-function reply(res: ServerResponse, status: number, body: Record<string, unknown>): void {
-  if (res.headersSent) return;
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
-}
-
-/** Reads the body as bytes, giving up (null) past the limit without buffering the rest. */
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        req.removeAllListeners('data');
-        req.resume();
-        resolve(null);
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-    // A peer cut off by the request timeout: settle, so nothing waits on a body that will not come.
-    req.on('close', () => {
-      if (!req.complete) reject(new Error('the connection closed before the body arrived'));
-    });
-  });
-}
 
 /**
  * The webhook endpoint. The order is the point: size limit, signature over the raw bytes, only
@@ -80,22 +58,15 @@ export function startLeadReceiver(options: ReceiverOptions): Promise<RunningRece
   const log = options.log ?? (() => {});
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!guard.admit(req, res)) return;
     const url = new URL(req.url ?? '/', 'http://receiver');
     if (url.pathname !== path) return reply(res, 404, { ok: false, error: 'Not the lead webhook path.' });
     if (req.method !== 'POST') {
       res.setHeader('allow', 'POST');
       return reply(res, 405, { ok: false, error: 'The lead webhook accepts POST only.' });
     }
-    const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > limit) {
-      res.setHeader('connection', 'close');
-      return reply(res, 413, { ok: false, error: `The body is over ${limit} bytes.` });
-    }
-    const raw = await readBody(req, limit);
-    if (raw === null) {
-      res.setHeader('connection', 'close');
-      return reply(res, 413, { ok: false, error: `The body is over ${limit} bytes.` });
-    }
+    const raw = await readBodyOr413(req, res, limit);
+    if (raw === null) return;
     const header = req.headers[SIGNATURE_HEADER];
     const signer = whichSecretSigned(raw, Array.isArray(header) ? header[0] : header, options.keys());
     if (!signer) {
@@ -105,8 +76,8 @@ export function startLeadReceiver(options: ReceiverOptions): Promise<RunningRece
         error: 'The X-Service-Signature header is missing or does not match.',
       });
     }
-    const parsed = parseLeadBody(raw);
-    if (!parsed.ok) return reply(res, 400, { ok: false, error: parsed.message });
+    const parsed = parseLeadDelivery(raw.toString('utf8'));
+    if (!parsed.ok) return replyNotALead(res, parsed);
     let result: ReturnType<LeadsStore['insert']>;
     try {
       result = options.store.insert(signer.botId, parsed.lead, raw.toString('utf8'));
@@ -131,7 +102,12 @@ export function startLeadReceiver(options: ReceiverOptions): Promise<RunningRece
       reply(res, 400, { ok: false, error: 'The request could not be read.' });
     });
   });
-  server.maxConnections = options.maxConnections ?? RECEIVER_LIMITS.maxConnections;
+  const guard = guardConnections(server, {
+    maxConnections: options.maxConnections ?? RECEIVER_LIMITS.maxConnections,
+    maxPerPeer: RECEIVER_LIMITS.maxPerPeer,
+    requestsPerPeerPerMinute: RECEIVER_LIMITS.requestsPerPeerPerMinute,
+    ...options.peerLimits,
+  });
 
   return new Promise((resolve, reject) => {
     server.once('error', reject);

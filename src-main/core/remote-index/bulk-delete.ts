@@ -1,8 +1,10 @@
 import type { BulkDeleteJob } from '../../../src-shared/contract/remote-index';
 import type { Db } from '../../shared-node/sqlite';
 import { statements } from '../../shared-node/statements';
+import type { Clock } from '../service/clock';
 import type { FileApiClient } from '../service/file-api-client';
-import { waitUnlessAborted } from './wait';
+import { createPacer, done, retry } from '../service/pacer';
+import { BULK_DELETE_BACKOFF } from '../service/retry-policy';
 
 interface JobRow {
   id: number;
@@ -111,20 +113,21 @@ export interface RunOptions {
   /** Deletes in flight at once; the budget's user lane decides when each is sent. */
   concurrency?: number;
   onProgress?: (job: BulkDeleteJob) => void;
-  /** Waits before sending a file again after a network failure (tests shorten it). */
-  retryWaitMs?: number;
+  /** What the waits before sending a file again sleep on (tests move it by hand). */
+  clock?: Clock;
 }
 
 /**
  * Sends the waiting deletes of a job, in the budget's `user` lane (after uploads, before background
  * listing). A 410 GONE is done: the file is not there, which is what was asked. A refusal of the
- * account (401, closed) stops the job, keeping its place; a network failure waits and sends again;
- * any other refusal marks that file and goes on. The client's `onRemote` takes each deleted file out
+ * account (401, closed) stops the job, keeping its place; a network failure waits and sends again
+ * (BULK_DELETE_BACKOFF); any other refusal marks that file and goes on. The client's `onRemote` takes each deleted file out
  * of the index (follower.ts), so the Files view follows without a listing.
  */
 export async function runBulkDelete(o: RunOptions): Promise<BulkDeleteJob | null> {
   const { store, jobId, client, signal } = o;
   const concurrency = o.concurrency ?? 4;
+  const pacer = createPacer({ policy: BULK_DELETE_BACKOFF, ...(o.clock ? { clock: o.clock } : {}) });
   let stoppedBy: 'stopped' | null = null;
   const queue: number[] = [];
   const taken = new Set<number>();
@@ -144,20 +147,29 @@ export async function runBulkDelete(o: RunOptions): Promise<BulkDeleteJob | null
       if (id === undefined) return;
       taken.add(id);
       // A stop aborts a delete still waiting for its place; one already sent is marked by its reply,
-      // or, if the stop cut it off, sent again after the restart, where a 410 counts as done.
-      const r = await client.deleteFile(id, { lane: 'user', signal });
+      // or, if the stop cut it off, sent again after the restart, where a 410 counts as done. A delete
+      // that got no answer is sent again by the pacer, after a growing wait, until the job is stopped.
+      let r: Awaited<ReturnType<FileApiClient['deleteFile']>>;
+      try {
+        r = await pacer.call(
+          async () => {
+            const sent = await client.deleteFile(id, { lane: 'user', signal });
+            if (sent.ok || sent.error.reaction !== 'retry' || signal.aborted) return done(sent);
+            store.setError(jobId, sent.error);
+            return retry(sent, { retryAfterMs: sent.error.retryAfterMs });
+          },
+          { signal },
+        );
+      } catch (e) {
+        if (signal.aborted) return;
+        throw e;
+      }
       if (r.ok || r.error.code === 'GONE') store.mark(jobId, id, true);
       else if (signal.aborted) return;
       else if (r.error.reaction === 'auth' || r.error.reaction === 'closed') {
         store.setError(jobId, r.error);
         stoppedBy = 'stopped';
         return;
-      } else if (r.error.reaction === 'retry') {
-        store.setError(jobId, r.error);
-        taken.delete(id);
-        queue.push(id);
-        await waitUnlessAborted(o.retryWaitMs ?? 5_000, signal);
-        continue;
       } else {
         store.setError(jobId, r.error);
         store.mark(jobId, id, false);

@@ -1,5 +1,6 @@
 import type { IndexedFile } from '../../../src-shared/contract/remote-index';
 import { csvLine } from '../../../src-shared/domain/csv';
+import { csvTime } from '../../../src-shared/domain/time-format';
 
 /** The columns of every export of the index (CLI `files --csv/--json`, the Files view's export). */
 export const EXPORT_COLUMNS = ['id', 'name', 'bucket', 'url', 'size', 'md5', 'created_at', 'mime'] as const;
@@ -31,7 +32,8 @@ export const csvHeader = (): string => csvLine(EXPORT_COLUMNS);
 
 /** One CSV line; names are anyone's text, so a name like `=HYPERLINK(...)` stays text (csv.ts). */
 export const csvRow = (f: IndexedFile): string => {
-  const r = exportRow(f);
+  // The service's created_at has no zone: the CSV says it with +05:30, so a spreadsheet reads it right.
+  const r = { ...exportRow(f), created_at: csvTime(f.createdAt) };
   return csvLine(EXPORT_COLUMNS.map((c) => r[c]));
 };
 

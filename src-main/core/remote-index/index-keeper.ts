@@ -1,8 +1,10 @@
 import type { IndexStatus } from '../../../src-shared/contract/remote-index';
 import type { ApiError } from '../service/api-error';
+import { realClock } from '../service/clock';
 import type { FileApiClient } from '../service/file-api-client';
+import { createPacer, done, retry } from '../service/pacer';
+import { indexRefreshBackoff } from '../service/retry-policy';
 import type { AccountIndex } from './remote-index';
-import { waitUnlessAborted } from './wait';
 
 /** How often the app reads the listing's new pages by itself (one request when nothing changed). */
 export const DEFAULT_REFRESH_EVERY_MS = 5 * 60_000;
@@ -30,27 +32,44 @@ export function keepIndexFresh(o: KeeperOptions): { stop(): Promise<void> } {
   const now = o.now ?? Date.now;
   const controller = new AbortController();
   const { signal } = controller;
-  let failures = 0;
+  // A refresh that failed (offline, the service down) is asked again after a longer wait.
+  const pacer = createPacer({ policy: indexRefreshBackoff(every) });
 
   const stopsFor = (e: ApiError) => e.reaction === 'auth' || e.reaction === 'closed';
 
+  async function refreshed(): Promise<boolean> {
+    const r = await pacer.call(
+      async () => {
+        const r = await o.index.refresh(o.client, { lane: 'background', signal });
+        return r.ok || stopsFor(r.error) || signal.aborted ? done(r) : retry(r);
+      },
+      { signal },
+    );
+    if (signal.aborted) return false;
+    if (!r.ok) {
+      o.onStopped?.(r.error);
+      return false;
+    }
+    o.onChange?.(o.index.status());
+    if (!o.index.walkDue(now())) return true;
+    const w = await o.index.walk(o.client, {
+      signal,
+      now,
+      onPage: () => o.onChange?.(o.index.status()),
+    });
+    if (!w.ok && stopsFor(w.error)) {
+      o.onStopped?.(w.error);
+      return false;
+    }
+    return true;
+  }
+
   const loop = (async () => {
-    while (!signal.aborted) {
-      const r = await o.index.refresh(o.client, { lane: 'background', signal });
-      if (signal.aborted) return;
-      if (!r.ok && stopsFor(r.error)) return o.onStopped?.(r.error);
-      failures = r.ok ? 0 : failures + 1;
-      if (r.ok) o.onChange?.(o.index.status());
-      if (r.ok && o.index.walkDue(now())) {
-        const w = await o.index.walk(o.client, {
-          signal,
-          now,
-          onPage: () => o.onChange?.(o.index.status()),
-        });
-        if (!w.ok && stopsFor(w.error)) return o.onStopped?.(w.error);
-      }
-      // After failures (offline, the service down) wait longer, up to four times the interval.
-      await waitUnlessAborted(every * Math.min(4, 2 ** failures), signal);
+    try {
+      while (await refreshed()) await realClock.sleep(every, signal);
+    } catch (e) {
+      // stop() aborts a wait: the loop ends there; anything else is a bug to see.
+      if (!signal.aborted) throw e;
     }
   })();
 

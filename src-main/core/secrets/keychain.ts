@@ -17,7 +17,7 @@ export class KeychainUnavailableError extends Error {
   constructor(action: string) {
     // The cause from the platform can echo the secret's label but never the secret itself.
     super(
-      `The system keychain could not ${action}. On Linux a Secret Service (gnome-keyring or KeePassXC) must be running and unlocked.`,
+      `The system keychain could not ${action}. On Linux a Secret Service (gnome-keyring or KeePassXC) must be running and unlocked; on a machine without one, keep secrets in an encrypted file instead (Settings → Secrets, or ASSETS_SECRET_STORE=file with ASSETS_SECRETS_PASSPHRASE).`,
     );
   }
 }

@@ -1,10 +1,8 @@
 // Over 400 lines on purpose: one method per endpoint of the file-hosting API, each a few lines over the
-// shared `call` (budget lane, retry policy, envelope parsing); splitting the methods apart would spread
+// shared `call` (the pacer, the HTTP helper, envelope parsing); splitting the methods apart would spread
 // one document's table over several files.
 import type { FileHandle } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { Readable } from 'node:stream';
-import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import {
   type Account,
@@ -25,10 +23,11 @@ import {
 import { PER_PAGE_MAX } from '../../../src-shared/domain/limits';
 import { err, ok, type Result } from '../../../src-shared/errors';
 import { type ApiError, ApiFailure, apiError } from './api-error';
-import { poolFor } from './http-pool';
+import { DEFAULT_HTTP_TIMEOUT_MS, type HttpJsonReply, httpJson, Watchdog } from './http-json';
 import { FileChangedError, multipartBody, type Pace } from './multipart-body';
+import { createPacer, retryOnApiError } from './pacer';
 import { budgetFor, type Lane, type RequestBudget } from './request-budget';
-import { backoffDelayMs, CALL_BACKOFF, DEFAULT_RATE_LIMIT_WAIT_MS, parseRetryAfter } from './retry-policy';
+import { CALL_BACKOFF, parseRetryAfter } from './retry-policy';
 
 /**
  * The lane of the request budget a call waits in (request-budget.ts). Each method has a default:
@@ -121,8 +120,6 @@ export interface FileApiClientOptions {
   retries?: number;
 }
 
-const DEFAULT_TIMEOUT_MS = 30_000;
-
 const AccountReply = dataEnvelope(AccountSchema);
 const FileReply = dataEnvelope(RemoteFileSchema);
 const ListReply = listEnvelope(RemoteFileSchema, ListMetaSchema);
@@ -151,8 +148,7 @@ export function createFileApiClient(opts: FileApiClientOptions): FileApiClient {
   }
   const baseUrl = opts.baseUrl.replace(/\/+$/, '');
   const prefix = `${base.pathname.replace(/\/+$/, '')}${FILE_API_BASE_PATH}`;
-  const budget = opts.budget ?? budgetFor(baseUrl, 'files');
-  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_HTTP_TIMEOUT_MS;
   const retries = opts.retries ?? 2;
   const authorization = `Bearer ${opts.apiKey}`;
   const tell = (event: RemoteEvent) => {
@@ -166,49 +162,44 @@ export function createFileApiClient(opts: FileApiClientOptions): FileApiClient {
     }
   };
 
+  const pacer = createPacer({
+    policy: { ...CALL_BACKOFF, maxAttempts: retries + 1 },
+    // Asked per attempt, never kept: a budget leased for this address may replace the shared one.
+    budget: () => opts.budget ?? budgetFor(baseUrl, 'files'),
+  });
+
+  /** One request once its place in the budget is granted (the pacer takes it). */
   async function once<S extends z.ZodType>(call: Call<S>): Promise<Result<z.infer<S>, ApiError>> {
-    try {
-      await budget.take(call.signal, call.lane, call.first);
-    } catch {
-      return err(apiError('ABORTED', 'It was cancelled while waiting for the request budget.'));
-    }
-    const watchdog = call.watchdog ?? new Watchdog(timeoutMs);
-    watchdog.start();
-    const signal = call.signal ? AbortSignal.any([call.signal, watchdog.signal]) : watchdog.signal;
-    const path = prefix + call.path + queryString(call.query);
     opts.onRequest?.(call.method, FILE_API_BASE_PATH + call.path, call.lane);
-    let reply: Dispatcher.ResponseData;
-    let text: string;
-    try {
-      const pool = await poolFor(base.origin);
-      reply = await pool.request({
-        method: call.method,
-        path,
-        headers: { authorization, accept: 'application/json', ...call.headers },
-        body:
-          typeof call.body === 'object'
-            ? Readable.from(call.body, { highWaterMark: 1 })
-            : (call.body ?? null),
-        signal,
-      });
-      watchdog.kick();
-      opts.onReply?.(call.method, FILE_API_BASE_PATH + call.path, reply.statusCode);
-      text = await reply.body.text();
-    } catch (e) {
-      return err(transportError(e, call.signal, watchdog));
-    } finally {
-      watchdog.stop();
+    const r = await httpJson({
+      url: `${base.origin}${prefix}${call.path}${queryString(call.query)}`,
+      method: call.method,
+      headers: { authorization, ...call.headers },
+      ...(call.body !== undefined ? { body: call.body } : {}),
+      signal: call.signal,
+      timeoutMs,
+      ...(call.watchdog ? { watchdog: call.watchdog } : {}),
+      onStatus: (status) => {
+        // Any reply but a 429 (the pacer's, rateLimited) tells the budget: AIMD's clean periods, a probe answered.
+        if (status !== 429) (opts.budget ?? budgetFor(baseUrl, 'files')).replied(status);
+        opts.onReply?.(call.method, FILE_API_BASE_PATH + call.path, status);
+      },
+    });
+    if (!r.ok) {
+      // The upload body's own failure: the file changed while it was read.
+      if (findCause(r.error.cause) instanceof FileChangedError)
+        return err(apiError('FILE-CHANGED', undefined));
+      return err(apiError(r.error.code, r.error.message || undefined));
     }
-    return readReply(reply.statusCode, reply.headers, text, call.reply);
+    return readReply(r.value.status, r.value.headers, r.value.json, call.reply);
   }
 
   function readReply<S extends z.ZodType>(
     status: number,
-    headers: Dispatcher.ResponseData['headers'],
-    text: string,
+    headers: HttpJsonReply['headers'],
+    json: unknown,
     schema: S,
   ): Result<z.infer<S>, ApiError> {
-    const json = parseJson(text);
     if (status >= 200 && status < 300) {
       const parsed = schema.safeParse(json);
       if (parsed.success) return ok(parsed.data);
@@ -216,33 +207,40 @@ export function createFileApiClient(opts: FileApiClientOptions): FileApiClient {
       const where = issue ? `${issue.path.join('.') || 'reply'}: ${issue.message}` : 'unreadable JSON';
       return err(apiError('BAD-REPLY', `HTTP ${status}, ${where}.`, { status }));
     }
+    // A 429's deferral of the budget is the pacer's (retryOnApiError marks it), for uploads too.
     const retryAfterMs = parseRetryAfter(headers['retry-after']);
-    if (status === 429) budget.deferUntil(Date.now() + (retryAfterMs ?? DEFAULT_RATE_LIMIT_WAIT_MS));
     const failure = FailureEnvelopeSchema.safeParse(json);
     const extra = { status, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
     if (failure.success) return err(apiError(failure.data.code, failure.data.errors.join('; '), extra));
     return err(apiError(`HTTP-${status}`, undefined, extra));
   }
 
-  /** Idempotent calls retry transient failures with backoff and jitter, through the same budget. */
+  /**
+   * Every call goes through the pacer: its place in the budget, the 429 told to the budget, and for
+   * idempotent calls the retries of a `retry` reaction with backoff and jitter. Uploads (POST) get one
+   * attempt: whether to send again is the journal's call.
+   */
   async function call<S extends z.ZodType>(
     c: Call<S>,
     idempotent: boolean,
   ): Promise<Result<z.infer<S>, ApiError>> {
-    for (let attempt = 0; ; attempt++) {
-      const result = await once(c);
-      if (result.ok || !idempotent || attempt >= retries || result.error.reaction !== 'retry') return result;
-      if (result.error.code === 'ABORTED') return result;
-      const backoff = backoffDelayMs(attempt + 1, CALL_BACKOFF);
-      // A 429 defers the whole budget already; waiting for a token then covers Retry-After.
-      if (result.error.status !== 429 && !(await sleep(backoff, c.signal))) return result;
+    try {
+      return await pacer.call(async () => retryOnApiError(await once(c)), {
+        signal: c.signal,
+        lane: c.lane,
+        first: c.first,
+        ...(idempotent ? {} : { maxAttempts: 1 }),
+      });
+    } catch (e) {
+      if (c.signal?.aborted) return err(apiError('ABORTED', 'It was cancelled while waiting to be sent.'));
+      throw e;
     }
   }
 
   const client: FileApiClient = {
     baseUrl,
     get requestsPerMinute() {
-      return budget.perMinute;
+      return (opts.budget ?? budgetFor(baseUrl, 'files')).perMinute;
     },
     async me(o = {}) {
       const r = await call({ method: 'GET', path: '/me', reply: AccountReply, lane: o.lane ?? 'user' }, true);
@@ -374,17 +372,6 @@ export function createFileApiClient(opts: FileApiClientOptions): FileApiClient {
   return client;
 }
 
-function transportError(e: unknown, callerSignal: AbortSignal | undefined, watchdog: Watchdog): ApiError {
-  if (callerSignal?.aborted) return apiError('ABORTED', undefined);
-  if (watchdog.fired) return apiError('TIMEOUT', `No progress for ${watchdog.ms / 1000} s.`);
-  const cause = findCause(e);
-  if (cause instanceof FileChangedError) return apiError('FILE-CHANGED', undefined);
-  // undici's messages name the socket problem, never the request's headers, so the key cannot leak here.
-  const code = (cause as { code?: string } | undefined)?.code;
-  const text = cause instanceof Error ? cause.message : String(cause);
-  return apiError('NETWORK', code ? `${code}: ${text}` : text);
-}
-
 function findCause(e: unknown): unknown {
   let cur = e;
   for (let i = 0; i < 5 && cur instanceof Error; i++) {
@@ -393,14 +380,6 @@ function findCause(e: unknown): unknown {
     cur = cur.cause;
   }
   return cur instanceof FileChangedError ? cur : e;
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 function queryString(q: Record<string, string | number | undefined> | undefined): string {
@@ -415,48 +394,4 @@ function fileId(id: number): string {
   // A non-integer id would otherwise reach the server as a path segment such as "1.5" or "NaN".
   if (!Number.isSafeInteger(id)) throw new RangeError(`A file id is a whole number, got ${id}`);
   return String(id);
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve(false);
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve(true);
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      resolve(false);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-/** Aborts when nothing happened for `ms`; `kick()` on each sign of progress. */
-class Watchdog {
-  private readonly controller = new AbortController();
-  private timer: ReturnType<typeof setTimeout> | null = null;
-  private running = false;
-  fired = false;
-  constructor(readonly ms: number) {}
-  get signal(): AbortSignal {
-    return this.controller.signal;
-  }
-  start(): void {
-    this.running = true;
-    this.kick();
-  }
-  kick(): void {
-    if (!this.running) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.fired = true;
-      this.controller.abort(new Error('timeout'));
-    }, this.ms);
-  }
-  stop(): void {
-    this.running = false;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-  }
 }

@@ -19,15 +19,10 @@ let undici: Promise<typeof import('undici').default> | null = null;
  */
 const CONNECTIONS_PER_ORIGIN = 64;
 
-/** undici, loaded once, on first use (see above): for a module that sends a request of its own. */
-export function loadUndici(): Promise<typeof import('undici').default> {
+export async function poolFor(origin: string): Promise<Pool> {
   // `default`: undici is CommonJS, and a bundle's import() of it (out/cli) has nothing else.
   undici ??= import('undici').then((m) => m.default);
-  return undici;
-}
-
-export async function poolFor(origin: string): Promise<Pool> {
-  const { Pool } = await loadUndici();
+  const { Pool } = await undici;
   let pool = pools.get(origin);
   if (!pool || pool.closed || pool.destroyed) {
     pool = new Pool(origin, {

@@ -2,6 +2,7 @@ import {
   FILE_API_BUDGET_DEFAULT_PER_MINUTE,
   KB_API_BUDGET_DEFAULT_PER_MINUTE,
 } from '../../../src-shared/domain/limits';
+import { DEFAULT_RATE_LIMIT_WAIT_MS } from './retry-policy';
 
 /**
  * Who a request is for, in the order places are granted: the sync engine's uploads and deletes first,
@@ -43,6 +44,18 @@ export interface RequestBudget {
    * requests this budget did not see (another program at the same address).
    */
   deferUntil(epochMs: number): void;
+  /**
+   * The service answered 429 to a request granted by this budget, with its Retry-After if it said one.
+   * Called by the pacer on every 429 (pacer.ts), by nothing else. Contract: no take() on this budget
+   * resolves before `retryAfterMs` (DEFAULT_RATE_LIMIT_WAIT_MS when undefined) has passed, since the
+   * pacer's next attempt of that request waits only for its token. The sliding window defers itself
+   * (deferUntil); a budget leased from elsewhere may also shrink its rate. The office budget
+   * (docs/office.md) keeps the first part and, with no Retry-After, replaces the 15 s by its probe: one
+   * request after 2, 4, 8 ... 60 s, the others only once a probe is answered.
+   */
+  rateLimited(retryAfterMs: number | undefined): void;
+  /** Any reply other than 429 to a request this budget granted: a clean period for the ceiling, a probe answered. */
+  replied(status: number): void;
   /** Changes the allowance in place (0 = unlimited) and background's share; waiters keep their place. */
   configure(opts: { perMinute: number; backgroundShare?: number }): void;
   readonly perMinute: number;
@@ -60,11 +73,49 @@ export const DEFAULT_KB_API_PER_MINUTE = KB_API_BUDGET_DEFAULT_PER_MINUTE;
 
 const WINDOW_MS = 60_000;
 
-interface Waiter {
+export interface Waiter {
   resolve(): void;
   reject(reason: unknown): void;
+  /** Asked to go ahead of its lane ("Upload now", a fresh drop). */
+  first: boolean;
   signal?: AbortSignal;
   onAbort?: () => void;
+}
+
+/**
+ * A request waiting in its lane's queue until `pump` grants it (first: at the front); aborting its signal
+ * takes it out and rejects with the signal's reason. Shared by every budget (the office's too).
+ */
+export function waitInQueue(
+  queue: Waiter[],
+  signal: AbortSignal | undefined,
+  first: boolean,
+  pump: () => void,
+): Promise<void> {
+  if (signal?.aborted) return Promise.reject(signal.reason);
+  return new Promise<void>((resolve, reject) => {
+    const w: Waiter = { resolve, reject, first };
+    if (signal) {
+      w.signal = signal;
+      w.onAbort = () => {
+        const i = queue.indexOf(w);
+        if (i >= 0) queue.splice(i, 1);
+        reject(signal.reason);
+        pump();
+      };
+      signal.addEventListener('abort', w.onAbort, { once: true });
+    }
+    if (first) queue.unshift(w);
+    else queue.push(w);
+    pump();
+  });
+}
+
+/** Takes the next waiter of a queue out and lets it go (its abort listener removed). */
+export function release(queue: Waiter[]): void {
+  const w = queue.shift()!;
+  if (w.signal && w.onAbort) w.signal.removeEventListener('abort', w.onAbort);
+  w.resolve();
 }
 
 /** A place in the window: when, and for whom ('deferred' stands for the service's own count after a 429). */
@@ -154,9 +205,7 @@ export function createRequestBudget(opts: {
   }
 
   function grant(lane: Lane): void {
-    const w = queues[lane].shift()!;
-    if (w.signal && w.onAbort) w.signal.removeEventListener('abort', w.onAbort);
-    w.resolve();
+    release(queues[lane]);
   }
 
   function schedule(ms: number): void {
@@ -165,42 +214,31 @@ export function createRequestBudget(opts: {
     timer = setTimeout(pump, Math.max(1, ms));
   }
 
+  function deferUntil(epochMs: number): void {
+    if (epochMs <= notBefore) return;
+    notBefore = epochMs;
+    // A full window ending at the deadline, spread evenly: places free one by one at the steady rate.
+    if (perMinute > 0) {
+      const step = WINDOW_MS / perMinute;
+      granted = Array.from({ length: perMinute }, (_, i) => ({
+        at: epochMs - WINDOW_MS + (i + 1) * step,
+        lane: 'deferred' as const,
+      }));
+    }
+    pump();
+  }
+
   setRate(opts);
 
-  return {
+  const budget: RequestBudget = {
     take(signal, lane = 'user', first = false) {
-      if (signal?.aborted) return Promise.reject(signal.reason);
-      return new Promise<void>((resolve, reject) => {
-        const w: Waiter = { resolve, reject };
-        const queue = queues[lane];
-        if (signal) {
-          w.signal = signal;
-          w.onAbort = () => {
-            const i = queue.indexOf(w);
-            if (i >= 0) queue.splice(i, 1);
-            reject(signal.reason);
-            pump();
-          };
-          signal.addEventListener('abort', w.onAbort, { once: true });
-        }
-        if (first) queue.unshift(w);
-        else queue.push(w);
-        pump();
-      });
+      return waitInQueue(queues[lane], signal, first, pump);
     },
-    deferUntil(epochMs) {
-      if (epochMs <= notBefore) return;
-      notBefore = epochMs;
-      // A full window ending at the deadline, spread evenly: places free one by one at the steady rate.
-      if (perMinute > 0) {
-        const step = WINDOW_MS / perMinute;
-        granted = Array.from({ length: perMinute }, (_, i) => ({
-          at: epochMs - WINDOW_MS + (i + 1) * step,
-          lane: 'deferred' as const,
-        }));
-      }
-      pump();
+    deferUntil,
+    rateLimited(retryAfterMs) {
+      deferUntil(now() + (retryAfterMs ?? DEFAULT_RATE_LIMIT_WAIT_MS));
     },
+    replied() {},
     configure(p) {
       setRate(p);
       pump();
@@ -220,9 +258,27 @@ export function createRequestBudget(opts: {
       return countIn(lane);
     },
   };
+  return budget;
 }
 
 const registry = new Map<string, RequestBudget>();
+
+/**
+ * Makes the file API budget of an origin when this process is a desk of an office (office/join.ts): set
+ * before the first client of that origin is made; null again when the desk leaves.
+ */
+export type OfficeBudgetMaker = (origin: string, perMinute: number) => RequestBudget;
+let officeMaker: OfficeBudgetMaker | null = null;
+
+/** Turns the office on (a maker) or off (null) for file API budgets made from now on. */
+export function setOfficeBudgetMaker(maker: OfficeBudgetMaker | null): void {
+  officeMaker = maker;
+}
+
+/** Forgets the file API budget of an origin (the desk that owned it left; the next client gets a new one). */
+export function forgetBudget(baseUrl: string, kind: 'files' | 'kb'): void {
+  registry.delete(`${kind} ${originOf(baseUrl)}`);
+}
 
 /** The one budget of an address and API: every client of that address shares it. */
 export function budgetFor(
@@ -235,10 +291,13 @@ export function budgetFor(
   if (!budget) {
     const perMinute =
       opts?.perMinute ?? (kind === 'files' ? DEFAULT_FILE_API_PER_MINUTE : DEFAULT_KB_API_PER_MINUTE);
-    budget = createRequestBudget({
-      perMinute,
-      ...(opts?.backgroundShare !== undefined ? { backgroundShare: opts.backgroundShare } : {}),
-    });
+    budget =
+      kind === 'files' && officeMaker
+        ? officeMaker(originOf(baseUrl), perMinute)
+        : createRequestBudget({
+            perMinute,
+            ...(opts?.backgroundShare !== undefined ? { backgroundShare: opts.backgroundShare } : {}),
+          });
     registry.set(key, budget);
   } else if (opts?.perMinute !== undefined || opts?.backgroundShare !== undefined) {
     budget.configure({
@@ -249,7 +308,7 @@ export function budgetFor(
   return budget;
 }
 
-function originOf(baseUrl: string): string {
+export function originOf(baseUrl: string): string {
   try {
     return new URL(baseUrl).origin;
   } catch {

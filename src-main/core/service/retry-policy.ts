@@ -1,48 +1,83 @@
+import type { BackoffPolicy } from '../../../src-shared/domain/backoff';
+
+export { type BackoffPolicy, backoffDelayMs } from '../../../src-shared/domain/backoff';
+
 /**
- * Retry policy: the one place that says how long to wait before trying again, and how to read a
- * server's Retry-After. Modelled on rclone's lib/pacer: exponential growth with "equal jitter" (half
- * fixed, half random) so that many calls failing together do not come back together, a cap, a number
- * of attempts, and the server's word (Retry-After) wins whenever it asks for longer.
- *
- * Every retrying caller uses it: the file client's idempotent calls, the sync engine's uploads, deletes
- * and journal reconciliation, and the knowledge-entry sync loop.
+ * Retry policy: the table of how long each caller waits before trying again (the delay function itself
+ * is src-shared/domain/backoff.ts, shared with the renderer), and how to read a server's Retry-After.
+ * The pacer (pacer.ts) runs the loops that sleep; the engine's timers and its rows' stored retry times
+ * take their waits from the same function with a policy of this table. Changing how the app retries is
+ * a change here and in pacer.ts, nowhere else.
  */
-export interface BackoffPolicy {
-  /** The wait before the first retry (attempt 1), before jitter. */
-  baseMs: number;
-  /** No wait grows past this, before Retry-After. */
-  capMs: number;
-  /** Attempts before the caller gives up (a file is left FAILED for the user to retry). */
-  maxAttempts: number;
-}
 
 /** Uploads and deletes of the sync engine: 2 s, 4 s, 8 s ... up to 5 min, ten attempts. */
 export const SYNC_BACKOFF: BackoffPolicy = { baseMs: 2_000, capMs: 5 * 60_000, maxAttempts: 10 };
 /** The file client's own quick retries of idempotent calls (GET, DELETE): 0.5 s, 1 s, 2 s ... 8 s. */
-export const CALL_BACKOFF: Pick<BackoffPolicy, 'baseMs' | 'capMs'> = { baseMs: 500, capMs: 8_000 };
+export const CALL_BACKOFF: BackoffPolicy = { baseMs: 500, capMs: 8_000, maxAttempts: 3 };
 /** The knowledge-entry sync loop of one bot: 2 s up to a minute, never giving up (edits wait in the outbox). */
 export const KB_SYNC_BACKOFF: BackoffPolicy = {
   baseMs: 2_000,
   capMs: 60_000,
   maxAttempts: Number.POSITIVE_INFINITY,
 };
-/** When a 429 carries no (readable) Retry-After: the wait before anyone on the budget sends again. */
-export const DEFAULT_RATE_LIMIT_WAIT_MS = 15_000;
+/** Probes of /me while offline: 2 s, 4 s, 8 s ... capped at a minute (a few requests of the budget a minute at most). */
+export const OFFLINE_PROBE_BACKOFF: BackoffPolicy = {
+  baseMs: 2_000,
+  capMs: 60_000,
+  maxAttempts: Number.POSITIVE_INFINITY,
+};
+/** `import-urls`: a line refused for a passing reason (429, storage) is sent again, four sends in all. */
+export const IMPORT_LINE_BACKOFF: BackoffPolicy = { ...CALL_BACKOFF, maxAttempts: 4 };
+/** A bulk delete's file that got no answer: sent again after 5 s, 10 s, 20 s ... a minute, until the job stops. */
+export const BULK_DELETE_BACKOFF: BackoffPolicy = {
+  baseMs: 5_000,
+  capMs: 60_000,
+  maxAttempts: Number.POSITIVE_INFINITY,
+};
 
 /**
- * The wait before retry number `attempt` (1 for the first retry). Jittered between half and all of
- * `base * 2^(attempt-1)` (capped); a server's Retry-After wins when longer.
+ * A desk's pull from its lead relay that failed (the relay down, the network gone): 1 s, 2 s, 4 s ...
+ * capped at a minute, never giving up (a relay back up is noticed within a minute).
  */
-export function backoffDelayMs(
-  attempt: number,
-  policy: Pick<BackoffPolicy, 'baseMs' | 'capMs'>,
-  retryAfterMs?: number,
-  random: () => number = Math.random,
-): number {
-  const exp = Math.min(policy.capMs, policy.baseMs * 2 ** Math.max(0, attempt - 1));
-  const jittered = Math.round(exp / 2 + random() * (exp / 2));
-  return Math.max(jittered, retryAfterMs ?? 0);
-}
+export const RELAY_PULL_BACKOFF: BackoffPolicy = {
+  baseMs: 1_000,
+  capMs: 60_000,
+  maxAttempts: Number.POSITIVE_INFINITY,
+};
+
+/**
+ * The /me poll while the account refuses uploads (402): the first after 2 s, each next one up to twice
+ * as long, up to `capMs` (the engine's `pausePollMs`, a minute): a top-up is seen within seconds, and a
+ * long pause costs about one request a minute of the budget.
+ */
+export const pausePollBackoff = (capMs: number): BackoffPolicy => ({
+  baseMs: 2_000,
+  capMs,
+  maxAttempts: Number.POSITIVE_INFINITY,
+});
+
+/**
+ * The engine asking again by itself (which account this is at start, the journal's listing): the
+ * engine's own backoff base, never more than a minute apart.
+ */
+export const engineAskAgain = (backoff: Pick<BackoffPolicy, 'baseMs' | 'capMs'>): BackoffPolicy => ({
+  baseMs: backoff.baseMs,
+  capMs: Math.min(60_000, backoff.capMs),
+  maxAttempts: Number.POSITIVE_INFINITY,
+});
+
+/**
+ * The index keeper's refresh that failed (offline, the service down): asked again after about twice the
+ * interval, then up to four times it.
+ */
+export const indexRefreshBackoff = (everyMs: number): BackoffPolicy => ({
+  baseMs: 2 * everyMs,
+  capMs: 4 * everyMs,
+  maxAttempts: Number.POSITIVE_INFINITY,
+});
+
+/** When a 429 carries no (readable) Retry-After: the wait before anyone on the budget sends again. */
+export const DEFAULT_RATE_LIMIT_WAIT_MS = 15_000;
 
 /**
  * Retry-After (RFC 9110 10.2.3) as milliseconds from `now`: delay-seconds ("120") or an HTTP-date

@@ -5,7 +5,8 @@ import { z } from 'zod';
 import { type AppError, appError, err, ok, type Result } from '../../../src-shared/errors';
 import { makePrivateDir } from '../../shared-node/private-files';
 import type { SecretStore } from '../secrets/keychain';
-import { closePools, loadUndici } from './http-pool';
+import { httpJson } from './http-json';
+import { closePools } from './http-pool';
 
 /** Keychain account of the sandbox demo client's key (minted on every start, never written to a file). */
 export const SANDBOX_KEY_ACCOUNT = 'sandbox-api-key';
@@ -90,33 +91,22 @@ async function mintKey(
   adminToken: string,
   clientId: number,
 ): Promise<Result<string, AppError>> {
-  try {
-    // undici on first use, as the pool loads it: `sync` loads this module whether or not it starts a sandbox.
-    const { request } = await loadUndici();
-    const reply = await request(`${baseUrl}/__admin/v1/clients/${clientId}/keys`, {
-      method: 'POST',
-      headers: { 'x-admin-token': adminToken },
-    });
-    const text = await reply.body.text();
-    const parsed = reply.statusCode === 201 ? MintedKey.safeParse(safeJson(text)) : null;
-    if (parsed?.success) return ok(parsed.data.api_key);
-    return err(
-      appError(
-        'SANDBOX-FAILED',
-        `The local sandbox did not mint a key for its demo client (HTTP ${reply.statusCode}). Reset the sandbox to start it afresh.`,
-      ),
-    );
-  } catch (e) {
-    return err(appError('SANDBOX-FAILED', `The local sandbox did not answer: ${(e as Error).message}`));
-  }
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
+  const reply = await httpJson({
+    url: `${baseUrl}/__admin/v1/clients/${clientId}/keys`,
+    method: 'POST',
+    headers: { 'x-admin-token': adminToken },
+  });
+  if (!reply.ok)
+    return err(appError('SANDBOX-FAILED', `The local sandbox did not answer: ${reply.error.message}`));
+  const { status, json } = reply.value;
+  const parsed = status === 201 ? MintedKey.safeParse(json) : null;
+  if (parsed?.success) return ok(parsed.data.api_key);
+  return err(
+    appError(
+      'SANDBOX-FAILED',
+      `The local sandbox did not mint a key for its demo client (HTTP ${status}). Reset the sandbox to start it afresh.`,
+    ),
+  );
 }
 
 const PORT_FILE = 'port';

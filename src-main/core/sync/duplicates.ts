@@ -1,4 +1,5 @@
 import type { RemoteFile } from '../../../src-shared/api/file-hosting';
+import { plural } from '../../../src-shared/domain/words';
 import { ApiFailure } from '../service/api-error';
 import type { SyncContext } from './context';
 import { contentKey } from './upload/reconcile';
@@ -65,7 +66,7 @@ export function removeDuplicates(ctx: SyncContext, groups: readonly DuplicateGro
       }
     }
   })();
-  if (n > 0) ctx.log('duplicates', `Removing ${n} duplicate remote file(s).`);
+  if (n > 0) ctx.log('duplicates', `Removing ${plural(n, 'duplicate remote file')}.`);
   ctx.wake();
   return n;
 }

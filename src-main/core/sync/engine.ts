@@ -29,6 +29,8 @@
  *
  * The way of one file and the exactly-once argument: docs/sync-engine.md.
  */
+
+import { plural } from '../../../src-shared/domain/words';
 import { type AppError, appError, err, ok, type Result } from '../../../src-shared/errors';
 import type { Db } from '../../shared-node/sqlite';
 import type { FileApiClient } from '../service/file-api-client';
@@ -48,6 +50,7 @@ import { createWatchBatching } from './engine/watch-batching';
 import { type SyncEvents, syncEmitter } from './events';
 import { createHasher, type Hasher } from './hash/hasher';
 import { type IgnoredList, ignoredRegistry } from './local/ignored-files';
+import { localSkipReason } from './local/local-checks';
 import { accountStore } from './state/account-store';
 import { type ActivityEntry, activityStore } from './state/activity-store';
 import { type FileQuery, filesStore } from './state/files-store';
@@ -326,8 +329,15 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
       return ok(files.get(fileId)!);
     },
     nextUp: (limit) => {
-      const queued = files.inState('QUEUED', limit);
-      return queued.length >= limit ? queued : [...queued, ...files.inState('NEW', limit - queued.length)];
+      // Rows held for the account (PAUSED) are counted as waiting, so they are listed too.
+      const queued = [...files.inState('QUEUED', limit), ...files.inState('PAUSED', limit)].slice(0, limit);
+      if (queued.length >= limit) return queued;
+      // A new row the local checks will skip (setup.exe, an empty file) is not "next to upload": the
+      // Preview said it would be skipped, and so does the queue (issue 23).
+      const fresh = files
+        .inState('NEW', limit - queued.length + 50)
+        .filter((r) => localSkipReason(r.name, r.size ?? 1, state.rules) === null);
+      return [...queued, ...fresh.slice(0, limit - queued.length)];
     },
     setBandwidth: (s) => schedule.set(s),
     bandwidth: () => schedule.inForce(),
@@ -339,7 +349,10 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
       const r = await findDuplicates(ctx);
       if (r.error) return err(appError(r.error.code, `Could not list the bucket: ${r.error.message}`));
       if (r.groups.length)
-        ctx.log('duplicates-found', `${r.groups.length} file(s) exist more than once on the service.`);
+        ctx.log(
+          'duplicates-found',
+          `${plural(r.groups.length, 'file')} ${r.groups.length === 1 ? 'exists' : 'exist'} more than once on the service.`,
+        );
       return ok(r.groups);
     },
 

@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { type AppError, appError, err, ok, type Result } from '../../../src-shared/errors';
+import type { Clock } from '../service/clock';
 import type { FileApiClient } from '../service/file-api-client';
+import { createPacer, done, retry } from '../service/pacer';
 import type { Lane } from '../service/request-budget';
-import { backoffDelayMs, CALL_BACKOFF } from '../service/retry-policy';
+import { IMPORT_LINE_BACKOFF } from '../service/retry-policy';
 import { type ImportLine, lineKey, parseImportList } from './import-lines';
 import { readResults, resultsPathFor, resultsWriter } from './results-file';
 
@@ -50,6 +52,8 @@ export interface ImportOptions {
   /** Default 'sync': these are uploads, first in the budget with the engine's. */
   lane?: Lane;
   signal?: AbortSignal;
+  /** What the waits between sends of a line sleep on (tests move it by hand). */
+  clock?: Clock;
   onResult?: (r: ImportResult, progress: { done: number; total: number }) => void;
 }
 
@@ -69,7 +73,6 @@ export interface ImportSummary {
 
 /** Transient refusals after which nothing was stored: the same line is sent again (the budget paces it). */
 const RESEND = new Set(['RATE-LIMITED', 'STORAGE-FAILED']);
-const MAX_ATTEMPTS = 4;
 
 /**
  * `import-urls FILE`: each line of the list is checked first (URL form, extension, bucket, md5) and
@@ -157,6 +160,7 @@ export async function importUrls(
   }
 
   const lane = o.lane ?? 'sync';
+  const pacer = createPacer({ policy: IMPORT_LINE_BACKOFF, ...(o.clock ? { clock: o.clock } : {}) });
   let next = 0;
   const worker = async () => {
     while (next < toSend.length) {
@@ -170,46 +174,59 @@ export async function importUrls(
         );
         continue;
       }
-      for (let attempt = 1; ; attempt++) {
-        summary.requests++;
-        const r = await client.uploadFromUrl({
-          sourceUrl: l.sourceUrl,
-          ...(l.bucket !== null ? { bucket: l.bucket } : {}),
-          ...(l.md5 !== null ? { md5: l.md5.toLowerCase() } : {}),
-          ...(o.signal ? { signal: o.signal } : {}),
-          lane,
-        });
-        if (r.ok) {
-          summary.uploaded++;
-          record(
-            { ...base(l), status: 'OK', id: r.value.id, url: r.value.url, code: null, message: null },
-            true,
-          );
-          break;
-        }
-        const e = r.error;
-        if ((RESEND.has(e.code) || /^HTTP-5\d\d$/.test(e.code)) && attempt < MAX_ATTEMPTS) {
-          if (e.status !== 429) await sleep(backoffDelayMs(attempt, CALL_BACKOFF));
-          continue;
-        }
-        if (e.reaction === 'auth' || e.reaction === 'closed' || e.reaction === 'pause') {
-          summary.stoppedBy ??= appError(e.code, e.message);
-          summary.skipped++;
-          record(
-            { ...base(l), status: 'SKIPPED', id: null, url: null, code: e.code, message: e.message },
-            true,
-          );
-          break;
-        }
-        summary.failed++;
-        record({ ...base(l), status: 'ERROR', id: null, url: null, code: e.code, message: e.message }, true);
-        break;
+      let r: Awaited<ReturnType<FileApiClient['uploadFromUrl']>>;
+      try {
+        // The client took the place and told the budget of a 429; the pacer sends the line again.
+        r = await pacer.call(
+          async () => {
+            summary.requests++;
+            const sent = await client.uploadFromUrl({
+              sourceUrl: l.sourceUrl,
+              ...(l.bucket !== null ? { bucket: l.bucket } : {}),
+              ...(l.md5 !== null ? { md5: l.md5.toLowerCase() } : {}),
+              ...(o.signal ? { signal: o.signal } : {}),
+              lane,
+            });
+            if (sent.ok || !(RESEND.has(sent.error.code) || /^HTTP-5\d\d$/.test(sent.error.code)))
+              return done(sent);
+            return retry(sent, { retryAfterMs: sent.error.retryAfterMs });
+          },
+          { signal: o.signal },
+        );
+      } catch (e) {
+        if (!o.signal?.aborted) throw e;
+        // Stopped while waiting to send the line again: it is skipped like the lines after it.
+        summary.skipped++;
+        const why = appError('ABORTED', 'The run was stopped before this line.');
+        record(
+          { ...base(l), status: 'SKIPPED', id: null, url: null, code: why.code, message: why.message },
+          true,
+        );
+        continue;
       }
+      if (r.ok) {
+        summary.uploaded++;
+        record(
+          { ...base(l), status: 'OK', id: r.value.id, url: r.value.url, code: null, message: null },
+          true,
+        );
+        continue;
+      }
+      const e = r.error;
+      if (e.reaction === 'auth' || e.reaction === 'closed' || e.reaction === 'pause') {
+        summary.stoppedBy ??= appError(e.code, e.message);
+        summary.skipped++;
+        record(
+          { ...base(l), status: 'SKIPPED', id: null, url: null, code: e.code, message: e.message },
+          true,
+        );
+        continue;
+      }
+      summary.failed++;
+      record({ ...base(l), status: 'ERROR', id: null, url: null, code: e.code, message: e.message }, true);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, o.concurrency ?? 4) }, worker));
   writer.finish([...results.values()].sort((a, b) => a.line - b.line));
   return ok(summary);
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -39,15 +39,17 @@ export function installApiGuards(api: FastifyInstance, hosting: Hosting): void {
   });
   api.addHook('onRequest', async (request, reply) => {
     hosting.requests.count(request.method, route(request));
-    const wait = hosting.rateLimit.take(request.ip);
-    if (wait !== null) {
-      reply.header('retry-after', String(wait));
+    const decision = hosting.rateLimit.take(request.ip);
+    if (!decision.ok) {
+      hosting.requests.refused();
+      const wait = decision.retryAfterS;
+      if (wait !== null) reply.header('retry-after', String(wait));
       return sendFailure(
         request,
         reply,
         failure(
           'RATE-LIMITED',
-          `More than ${hosting.ctx.options.ratePerMinute} requests in a minute from this address; retry in ${wait} s.`,
+          `More than ${hosting.ctx.options.ratePerMinute} requests in a minute from this address; ${wait !== null ? `retry in ${wait} s` : 'retry later'}.`,
         ),
       );
     }

@@ -51,7 +51,7 @@ function createHosting(ctx: ServerContext): Hosting {
     snapshots: snapshotStore(ctx.db),
     objects: objectStore(ctx.objectsDir, join(ctx.dataDir, 'tmp-uploads')),
     faults: faultSwitch(),
-    rateLimit: rateLimiter(ctx.options.ratePerMinute),
+    rateLimit: rateLimiter(ctx.options.ratePerMinute, ctx.options.rateLimitMode),
     requests: requestLog(),
     openClient(input) {
       const now = ctx.clock.now();

@@ -14,7 +14,12 @@ export function requestLog() {
   // the connection read from there to this request's answer (HTTP/1.1 sends one request at a time).
   const readBefore = new WeakMap<Socket, number>();
   const keyOf = (method: string, route: string | undefined) => `${method} ${route ?? 'unknown'}`;
+  let refused = 0;
   return {
+    /** A request answered 429 (counted by `count` too): `rate_limited` of the snapshot. */
+    refused(): void {
+      refused++;
+    },
     count(method: string, route: string | undefined): void {
       const key = keyOf(method, route);
       counts.set(key, (counts.get(key) ?? 0) + 1);
@@ -28,11 +33,17 @@ export function requestLog() {
       const key = keyOf(method, route);
       bytes.set(key, (bytes.get(key) ?? 0) + read);
     },
-    snapshot(): { total: number; by_route: Record<string, number>; bytes_by_route: Record<string, number> } {
+    snapshot(): {
+      total: number;
+      rate_limited: number;
+      by_route: Record<string, number>;
+      bytes_by_route: Record<string, number>;
+    } {
       let total = 0;
       for (const n of counts.values()) total += n;
       return {
         total,
+        rate_limited: refused,
         by_route: Object.fromEntries([...counts].sort()),
         bytes_by_route: Object.fromEntries([...bytes].sort()),
       };
@@ -40,6 +51,7 @@ export function requestLog() {
     reset(): void {
       counts.clear();
       bytes.clear();
+      refused = 0;
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { ServerModule } from '../context';
 import { registerBotRoutes } from './admin/bot-routes';
 import { registerDeliveryRoutes } from './admin/delivery-routes';
+import { registerKbTestAidRoutes } from './admin/test-aid-routes';
 import { SERVER_KB_MIGRATIONS } from './migrations';
 import { registerEntryRoutes } from './routes/entries';
 import { runtimeOf } from './runtime';
@@ -22,6 +23,7 @@ export const kbModule: ServerModule = {
     const rt = runtimeOf(ctx);
     registerBotRoutes(admin, ctx, rt.bots);
     registerDeliveryRoutes(admin, ctx, rt);
+    registerKbTestAidRoutes(admin, ctx, rt);
   },
   jobs: (ctx) => [runtimeOf(ctx).dispatcher.job],
   seedDemo(ctx, demo) {

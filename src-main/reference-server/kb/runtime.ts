@@ -1,6 +1,7 @@
 import type { ServerContext } from '../context';
 import { type BotStore, botStore } from './bots';
 import { type EntryStore, entryStore } from './entries-store';
+import { type KbFaults, kbFaults } from './faults';
 import { type MinuteLimiter, minuteLimiter } from './rate-limit';
 import { type DeliveryStore, deliveryStore } from './webhook/deliveries-store';
 import { type WebhookDispatcher, webhookDispatcher } from './webhook/retry-jobs';
@@ -12,6 +13,8 @@ export interface KbRuntime {
   deliveries: DeliveryStore;
   limiter: MinuteLimiter;
   dispatcher: WebhookDispatcher;
+  /** Admin test aids: the entry API offline, or answering 429 for a while (faults.ts). */
+  faults: KbFaults;
 }
 
 const runtimes = new WeakMap<ServerContext, KbRuntime>();
@@ -28,6 +31,7 @@ export function runtimeOf(ctx: ServerContext): KbRuntime {
       // The server's clock, so that advancing it also ages the window.
       limiter: minuteLimiter(ctx.options.kbRatePerMinute, () => ctx.clock.now()),
       dispatcher: webhookDispatcher(ctx, deliveries, bots),
+      faults: kbFaults(),
     };
     runtimes.set(ctx, rt);
   }

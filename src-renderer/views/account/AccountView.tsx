@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { formatRupees, runwayDays } from '../../../src-shared/domain/money';
 import { Icon } from '../../components/Icon';
-import { ViewHeader } from '../../components/ViewHeader';
+import { SCROLL_REGION, ViewHeader } from '../../components/ViewHeader';
 import { parseServiceDate, timeLeft } from '../../lib/dates';
 import { formatBytes } from '../../lib/format';
 import { plural } from '../../lib/plural';
@@ -23,7 +23,7 @@ export function AccountView() {
           <Icon name="refresh" /> Refresh
         </button>
       </ViewHeader>
-      <div className="content stack">
+      <div className="content stack" {...SCROLL_REGION}>
         {!a ? (
           <div className="card empty">{cached?.error ? cached.error.message : 'Loading the account…'}</div>
         ) : (

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { ViewHeader } from '../../components/ViewHeader';
+import { SCROLL_REGION, ViewHeader } from '../../components/ViewHeader';
 import { When } from '../../components/When';
 import { useSync } from '../../stores/sync-store';
 
@@ -11,7 +11,7 @@ export function ActivityView() {
   return (
     <>
       <ViewHeader title="Activity" />
-      <div className="content">
+      <div className="content" {...SCROLL_REGION}>
         <section className="card" style={{ padding: 0 }}>
           {items.length === 0 ? (
             <div className="empty">Nothing has happened yet.</div>

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { BulkDeleteJob, IndexedFile, Selection } from '../../../src-shared/contract';
 import { call } from '../../api/core-ref';
 import { Icon } from '../../components/Icon';
-import { ViewHeader } from '../../components/ViewHeader';
+import { SCROLL_REGION, ViewHeader } from '../../components/ViewHeader';
 import { formatBytes } from '../../lib/format';
 import { plural } from '../../lib/plural';
 import { useUi } from '../../stores/ui-store';
@@ -64,7 +64,11 @@ export function FilesView() {
           <Icon name="upload" /> Import list
         </button>
       </ViewHeader>
-      <div className="content stack" style={{ overflowY: 'auto', display: 'flex', flexDirection: 'column' }}>
+      <div
+        className="content stack"
+        {...SCROLL_REGION}
+        style={{ overflowY: 'auto', display: 'flex', flexDirection: 'column' }}
+      >
         {fromUrl ? <UploadFromUrl onClose={() => setFromUrl(false)} /> : null}
         {importing ? <ImportDialog onClose={() => setImporting(false)} /> : null}
         <Filters />

@@ -1,6 +1,7 @@
 import type { DryRunReportView } from '../../../src-shared/contract';
 import { formatBytes } from '../../../src-shared/domain/bytes';
 import { formatRupees } from '../../../src-shared/domain/money';
+import { aboutDuration, plural, skipReasonText } from '../../../src-shared/domain/words';
 
 /** A dry run's report: what a sync would send, skip and cost. Nothing in it was uploaded. */
 export function DryRunReport({ report }: { report: DryRunReportView }) {
@@ -38,7 +39,7 @@ export function DryRunReport({ report }: { report: DryRunReportView }) {
         <ul style={{ margin: 0, paddingLeft: '1.2rem' }}>
           {skips.map(([code, s]) => (
             <li key={code}>
-              <span className="mono">{code}</span>: {s.count} (e.g.{' '}
+              <span title={code}>{skipReasonText(code)}</span>: {s.count.toLocaleString('en')} (e.g.{' '}
               <span className="mono" style={{ overflowWrap: 'anywhere' }}>
                 {s.examples.map((e) => e.name).join(', ')}
               </span>
@@ -49,16 +50,16 @@ export function DryRunReport({ report }: { report: DryRunReportView }) {
       ) : null}
       {plan.onService.count ? (
         <p style={{ margin: 0 }}>
-          {plan.onService.count} file(s) have bytes already live in “{report.bucket}” (
-          {plan.onService.sameName} under the same name).{' '}
+          {plural(plan.onService.count, 'file')} {plan.onService.count === 1 ? 'has' : 'have'} bytes already
+          live in “{report.bucket}” ({plan.onService.sameName} under the same name).{' '}
           {report.dedupe
             ? 'Content dedupe links them: not sent.'
-            : `They are sent again; content dedupe (Settings) would save ${bill.dedupeSaves.requests} request(s) and ${formatRupees(bill.dedupeSaves.dailyRentPaise)} a day.`}
+            : `They are sent again; content dedupe (Settings) would save ${plural(bill.dedupeSaves.requests, 'request')} and ${formatRupees(bill.dedupeSaves.dailyRentPaise)} a day.`}
         </p>
       ) : null}
       {plan.identical.length ? (
         <p style={{ margin: 0 }}>
-          Identical content at {plan.identical.length} group(s) of paths, e.g.{' '}
+          Identical content at {plural(plan.identical.length, 'group')} of paths, e.g.{' '}
           <span className="mono" style={{ overflowWrap: 'anywhere' }}>
             {plan.identical[0]?.paths.slice(0, 3).join(', ')}
           </span>
@@ -85,16 +86,16 @@ export function DryRunReport({ report }: { report: DryRunReportView }) {
           : f.coversFloorNow
             ? '; stays above it at this rent'
             : ''}
-        . Runway {f.runwayDays === null ? 'unlimited (no rent)' : `${f.runwayDays} day(s)`}.
+        . Runway {f.runwayDays === null ? 'unlimited (no rent)' : plural(f.runwayDays, 'day')}.
       </p>
       <p style={{ margin: 0 }} className="muted">
-        {timing.requests} request(s): about {duration(timing.seconds)} at {timing.limits.requestsPerMinute} a
-        minute (bound by {timing.boundBy}).{' '}
+        {plural(timing.requests, 'request')}: {aboutDuration(timing.seconds)} at{' '}
+        {timing.limits.requestsPerMinute} a minute (bound by {timing.boundBy}).{' '}
         {timing.assumed.length ? `Assumed ${timing.assumed.join('; ')}.` : ''}
       </p>
       {plan.unreadable.length ? (
         <p className="error-text" style={{ margin: 0 }}>
-          {plan.unreadable.length} path(s) could not be read, e.g. {plan.unreadable[0]?.name}.
+          {plural(plan.unreadable.length, 'path')} could not be read, e.g. {plan.unreadable[0]?.name}.
         </p>
       ) : null}
     </section>
@@ -111,6 +112,3 @@ function Figure({ label, value, testId }: { label: string; value: string; testId
     </div>
   );
 }
-
-const duration = (s: number) =>
-  s < 60 ? `${s} s` : s < 3600 ? `${Math.round(s / 60)} min` : `${(s / 3600).toFixed(1)} h`;

@@ -3,6 +3,7 @@ import type { FolderView } from '../../../src-shared/contract';
 import { call } from '../../api/core-ref';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Icon } from '../../components/Icon';
+import { useSync } from '../../stores/sync-store';
 import { orToast } from '../../stores/ui-store';
 import { FolderPreview } from './FolderPreview';
 import { FolderRentShare } from './FolderRentShare';
@@ -12,6 +13,7 @@ import { OutsideLinksToggle } from './OutsideLinksToggle';
 
 export function FolderCard({ folder }: { folder: FolderView }) {
   const [confirm, setConfirm] = useState(false);
+  const allPaused = useSync((s) => s.overview?.held?.code === 'USER-PAUSED');
   const c = folder.counts;
   return (
     <article
@@ -48,6 +50,10 @@ export function FolderCard({ folder }: { folder: FolderView }) {
             onClick={() => orToast(call('sync.resume', { folderId: folder.id }))}
           >
             <Icon name="play" /> Resume
+          </button>
+        ) : allPaused ? (
+          <button type="button" className="btn small" onClick={() => orToast(call('sync.resume', {}))}>
+            <Icon name="play" /> Resume all
           </button>
         ) : (
           <button

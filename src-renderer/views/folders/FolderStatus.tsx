@@ -9,14 +9,19 @@ import { useSync } from '../../stores/sync-store';
 export function FolderStatus({ folder }: { folder: FolderView }) {
   const offline = useSync((s) => s.overview?.offline != null);
   // The account holds uploads (402, a refused key): waiting files are paused, not syncing.
-  const held = useSync((s) => s.overview?.held != null);
+  const held = useSync((s) => s.overview?.held?.code ?? null);
   const c = folder.counts;
+  // One name per state, and the badge says who paused: this folder, Pause all, or the account.
   const state = folder.paused ? (
     <span className="badge warn">Paused</span>
+  ) : held === 'USER-PAUSED' ? (
+    <span className="badge warn">All paused</span>
   ) : offline && c.pending > 0 ? (
     <span className="badge warn">Offline</span>
   ) : held && c.pending > 0 ? (
-    <span className="badge warn">Paused</span>
+    <span className="badge warn">
+      {held === 'UNAUTHENTICATED' ? 'Key refused' : 'Waiting for the wallet'}
+    </span>
   ) : c.pending > 0 ? (
     <span className="badge ok">Syncing</span>
   ) : c.failed === 0 ? (

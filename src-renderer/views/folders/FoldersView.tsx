@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'react';
+import { timeLeftText } from '../../../src-shared/domain/words';
 import { call } from '../../api/core-ref';
 import { Icon } from '../../components/Icon';
-import { ViewHeader } from '../../components/ViewHeader';
-import { formatDuration } from '../../lib/format';
+import { SCROLL_REGION, ViewHeader } from '../../components/ViewHeader';
 import { useSync } from '../../stores/sync-store';
 import { orToast } from '../../stores/ui-store';
+import { OfficeLine } from '../office/OfficeLine';
 import { AddFolderForm } from './AddFolderForm';
 import { DuplicatesCard } from './DuplicatesCard';
 import { FolderCard } from './FolderCard';
@@ -18,6 +19,8 @@ export function FoldersView() {
     void useSync.getState().load();
   }, []);
   // Pause all is the engine's own pause (held USER-PAUSED, kept across restarts), or every folder paused.
+  // Time left is said only while files wait and may go: none queued, or held (money, Pause all), is no ETA.
+  const pending = overview?.folders.reduce((n, f) => n + f.counts.pending, 0) ?? 0;
   const allPaused =
     overview?.held?.code === 'USER-PAUSED' ||
     (!!overview?.folders.length && overview.folders.every((f) => f.paused));
@@ -34,14 +37,15 @@ export function FoldersView() {
             Requests {overview.budget.usedLastMinute}/{overview.budget.perMinute} a minute
           </span>
         ) : null}
+        <OfficeLine />
         {overview?.bandwidth && overview.bandwidth.kind !== 'off' ? (
           <span className="small muted" data-testid="bandwidth-in-force">
             {overview.bandwidth.text}
           </span>
         ) : null}
-        {overview?.etaSeconds && overview.etaBound ? (
+        {overview?.etaSeconds && overview.etaBound && !overview.held && !overview.offline && pending > 0 ? (
           <span className="small muted" data-testid="eta-bound">
-            {formatDuration(overview.etaSeconds)} left (
+            {timeLeftText(overview.etaSeconds)} left (
             {overview.etaBound === 'requests' ? 'bound by the request limit' : 'bound by bandwidth'})
           </span>
         ) : null}
@@ -58,7 +62,7 @@ export function FoldersView() {
           <Icon name="plus" /> Add folder
         </button>
       </ViewHeader>
-      <div className="content stack">
+      <div className="content stack" {...SCROLL_REGION}>
         {adding ? <AddFolderForm onDone={() => setAdding(false)} /> : null}
         {overview && overview.folders.length === 0 && !adding ? (
           <div className="card empty">

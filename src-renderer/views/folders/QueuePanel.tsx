@@ -21,6 +21,17 @@ const STATE_WORD: Record<string, string> = {
 export function QueuePanel({ queue }: { queue: Queue }) {
   // Offline (the core's word): nothing is being sent, whatever state the rows were left in.
   const offline = useSync((s) => s.overview?.offline != null);
+  const held = useSync((s) => s.overview?.held?.code ?? null);
+  // Why nothing moves, in the words the folder badges use.
+  const why = offline
+    ? 'offline'
+    : held === 'USER-PAUSED'
+      ? 'all paused'
+      : held === 'UNAUTHENTICATED'
+        ? 'the key was refused'
+        : held
+          ? 'waiting for the wallet'
+          : null;
   return (
     <section className="card stack" aria-labelledby="queue-title" style={{ gap: '0.5rem' }}>
       <div className="row">
@@ -28,9 +39,9 @@ export function QueuePanel({ queue }: { queue: Queue }) {
           Queue
         </h2>
         <span className="muted small">
-          {offline
-            ? `${(queue.active.length + queue.waiting).toLocaleString()} waiting (offline)`
-            : `${queue.active.length} in progress · ${queue.waiting.toLocaleString()} waiting`}
+          {why
+            ? `${(queue.active.length + queue.waiting).toLocaleString('en')} waiting (${why})`
+            : `${queue.active.length.toLocaleString('en')} in progress · ${queue.waiting.toLocaleString('en')} waiting`}
         </span>
       </div>
       {queue.active.length === 0 ? (

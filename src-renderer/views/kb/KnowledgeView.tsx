@@ -3,7 +3,7 @@ import type { KbEntryView } from '../../../src-shared/contract/kb';
 import { KB_MAX_ENTRIES } from '../../../src-shared/domain/limits';
 import { call } from '../../api/core-ref';
 import { Icon } from '../../components/Icon';
-import { ViewHeader } from '../../components/ViewHeader';
+import { SCROLL_REGION, ViewHeader } from '../../components/ViewHeader';
 import { AddBotForm } from './AddBotForm';
 import { BotSettings } from './BotSettings';
 import { ConflictView } from './ConflictView';
@@ -65,7 +65,7 @@ export function KnowledgeView() {
           <Icon name="plus" /> Add bot
         </button>
       </ViewHeader>
-      <div className="content stack">
+      <div className="content stack" {...SCROLL_REGION}>
         {error ? <div className="banner danger">{error}</div> : null}
         {adding ? <AddBotForm onDone={() => setAdding(false)} /> : null}
         {!bot ? (

@@ -1,11 +1,21 @@
 import { useEffect, useRef, useState } from 'react';
 import type { LeadDetail as Detail, LeadView } from '../../../src-shared/contract/leads';
+import { formatServiceTime } from '../../../src-shared/domain/time-format';
 import { call } from '../../api/core-ref';
 import { Icon } from '../../components/Icon';
 import { formatTime } from '../../lib/format';
 import { useUi } from '../../stores/ui-store';
 import { ContactLinks } from './ContactLinks';
 import { copyText } from './copy';
+
+/** The payload scrolls: a tab stop, named, so a keyboard reaches and scrolls it (WCAG 2.1.1). */
+const PAYLOAD_REGION = { tabIndex: 0, role: 'region', 'aria-label': 'The whole delivery as JSON' } as const;
+
+/** The webhook's event codes in words; the code stays in the tooltip and the whole delivery. */
+const EVENT_WORDS: Record<string, string> = {
+  'LEAD-CAPTURED': 'Lead captured',
+  'HANDOFF-REQUESTED': 'Asked for a person',
+};
 
 function Item({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -62,7 +72,7 @@ export function LeadDetail({ lead, onClose }: { lead: LeadView; onClose(): void 
         </Item>
         <Item label="Wants a person">{handoff ? 'Yes' : 'No'}</Item>
         <Item label="Event">
-          <span className="mono">{lead.event}</span>
+          <span title={lead.event}>{EVENT_WORDS[lead.event] ?? lead.event}</span>
         </Item>
         <Item label="Bot">{`${lead.botName} · ${lead.businessName}`}</Item>
         <Item label="Conversation">
@@ -71,7 +81,7 @@ export function LeadDetail({ lead, onClose }: { lead: LeadView; onClose(): void 
         <Item label="Visitor">
           <span className="mono">{lead.visitorRef}</span>
         </Item>
-        <Item label="Started">{`${lead.startedAt} IST (the service’s time)`}</Item>
+        <Item label="Started">{formatServiceTime(lead.startedAt)}</Item>
         <Item label="Received">{formatTime(Date.parse(lead.receivedAt))}</Item>
         <Item label="Handled">{lead.handledAt ? formatTime(Date.parse(lead.handledAt)) : 'Not yet'}</Item>
       </dl>
@@ -95,7 +105,7 @@ export function LeadDetail({ lead, onClose }: { lead: LeadView; onClose(): void 
             {error}
           </span>
         ) : (
-          <pre className="lead-payload" data-testid="lead-payload">
+          <pre className="lead-payload" data-testid="lead-payload" {...PAYLOAD_REGION}>
             {detail?.payload ?? 'Loading…'}
           </pre>
         )}

@@ -2,12 +2,14 @@ import { useEffect, useState } from 'react';
 import type { LeadView } from '../../../src-shared/contract/leads';
 import { call } from '../../api/core-ref';
 import { Icon } from '../../components/Icon';
-import { ViewHeader } from '../../components/ViewHeader';
+import { SCROLL_REGION, ViewHeader } from '../../components/ViewHeader';
 import { formatTime } from '../../lib/format';
 import { useUi } from '../../stores/ui-store';
 import { ContactLinks } from './ContactLinks';
 import { LeadDetail } from './LeadDetail';
 import { type LeadFilter, useLeads } from './leads-store';
+import { HandledBy } from './relay/HandledBy';
+import { LeadSourcePanel } from './relay/LeadSourcePanel';
 import '../kb/kb.css';
 import './leads.css';
 
@@ -69,6 +71,7 @@ function LeadRow({ lead, onOpen }: { lead: LeadView; onOpen(): void }) {
         >
           <Icon name="check" /> {lead.handledAt ? 'Handled' : 'Mark handled'}
         </button>
+        <HandledBy lead={lead} />
       </td>
     </tr>
   );
@@ -110,7 +113,7 @@ export function LeadsView() {
           Export CSV
         </button>
       </ViewHeader>
-      <div className="content stack">
+      <div className="content stack" {...SCROLL_REGION}>
         {error ? <div className="banner danger">{error}</div> : null}
         <input
           type="search"
@@ -119,16 +122,7 @@ export function LeadsView() {
           value={query}
           onChange={(e) => useLeads.getState().setQuery(e.target.value)}
         />
-        <div className="small muted" data-testid="receiver">
-          {receiver?.running ? (
-            <>
-              Receiving at <span className="mono">{receiver.url}</span>
-            </>
-          ) : (
-            'The lead receiver is not running.'
-          )}
-          {receiver?.error ? <span className="error-text"> {receiver.error.message}</span> : null}
-        </div>
+        <LeadSourcePanel receiver={receiver} />
         <section className="card" style={{ padding: 0 }}>
           {leads.length === 0 ? (
             <div className="empty">

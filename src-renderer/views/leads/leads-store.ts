@@ -66,6 +66,15 @@ export function applyNewLead(lead: LeadView): void {
   useLeads.setState({ leads: fits(lead, s) ? [lead, ...s.leads] : s.leads, unseen: s.unseen + 1 });
 }
 
+/** `leads.arrived`: many at once (a desk catching up with its relay): the list is read again. */
+export function applyLeadsArrived(count: number): void {
+  const unseen = useLeads.getState().unseen + count;
+  void useLeads
+    .getState()
+    .load()
+    .then(() => useLeads.setState({ unseen }));
+}
+
 /** `leads.changed`: a lead marked handled (or not). */
 export function applyLeadChanged(lead: LeadView): void {
   useLeads.setState((s) => ({ leads: s.leads.map((l) => (l.id === lead.id ? lead : l)) }));

@@ -1,18 +1,14 @@
 import { useEffect, useState } from 'react';
 import { SANDBOX_ADVANCE_DAYS, type SandboxState } from '../../../src-shared/contract/sandbox';
 import { formatRupees } from '../../../src-shared/domain/money';
-import { formatIstTime } from '../../../src-shared/domain/time-format';
-import type { Result } from '../../../src-shared/errors';
+import { formatIstTime, formatServiceTime } from '../../../src-shared/domain/time-format';
+import { plural } from '../../../src-shared/domain/words';
 import { call } from '../../api/core-ref';
-import { Icon } from '../../components/Icon';
-import { ViewHeader } from '../../components/ViewHeader';
-import { plural } from '../../lib/plural';
+import { SCROLL_REGION, ViewHeader } from '../../components/ViewHeader';
 import { useAccount } from '../../stores/account-store';
 import { useUi } from '../../stores/ui-store';
+import { ActionButton, SandboxActionsProvider, SandboxCard, useSandboxActions } from './SandboxCard';
 import './sandbox.css';
-
-type Card = 'clock' | 'wallet' | 'leads' | 'faults';
-type Said = { card: Card; tone: 'ok' | 'error'; text: string };
 
 const RATES: [number, string][] = [
   [0, 'Off'],
@@ -22,7 +18,7 @@ const RATES: [number, string][] = [
 const TOP_UPS = [10_000, 100_000];
 const dayLabel = (d: number) => (d === 7 ? 'a week' : plural(d, 'day'));
 
-/** What the real service does instead, one sentence per control (the point of the panel). */
+/** What the real service does instead, one sentence per card (the point of the panel). */
 const REAL = {
   clock:
     'On the real service time passes by itself: rent is charged at each midnight IST, and an account 30 days in arrears is closed and its files deleted.',
@@ -31,54 +27,175 @@ const REAL = {
   leads:
     'On the real service a visitor chatting with your bot raises these; the service signs each one and posts it to your webhook URL, retrying after 1 and 5 minutes if the app does not answer.',
   faults:
-    'The real service’s storage fails rarely; when it does the upload answers 502 STORAGE-FAILED, nothing is stored, and the app tries again later by itself.',
+    'The real service’s storage fails rarely; when it does the upload answers 502 STORAGE-FAILED, nothing is stored, and the app tries again later by itself. Faults last until the sandbox restarts.',
+  kb: 'The real knowledge-entry API can be out of reach (your network, its outage) or ask for fewer requests (429 with Retry-After); another editor can change an entry at any time. The app keeps your edits and sends them when it can, and shows a conflict rather than overwrite.',
+  remote:
+    'On the real service another device, a script or the service’s console can delete a file; nobody tells this app. It learns it at the file index’s next walk of the bucket, at most daily, or when a read answers 410.',
 } as const;
 
 /**
  * Steers the local sandbox (shown only while connected to it): its clock, its wallet, the demo
- * bot's leads and storage faults. The core calls the sandbox's admin surface; the renderer never
- * sees its token.
+ * bot's leads, storage faults, the knowledge-entry API's states and a delete behind the app's back.
+ * The core calls the sandbox's admin surface; the renderer never sees its token.
  */
 export function SandboxView() {
-  const [state, setState] = useState<SandboxState | null>(null);
-  const [busy, setBusy] = useState<string | null>(null);
-  const [said, setSaid] = useState<Said | null>(null);
-  const account = useAccount((s) => s.account?.value ?? null);
-  const go = useUi((s) => s.go);
+  return (
+    <SandboxActionsProvider>
+      <SandboxPanel />
+    </SandboxActionsProvider>
+  );
+}
 
+function SandboxPanel() {
+  const [state, setState] = useState<SandboxState | null>(null);
+  const { say } = useSandboxActions();
   useEffect(() => {
     void call('sandbox.state', {}).then((r) => {
       if (r.ok) setState(r.value);
-      else setSaid({ card: 'clock', tone: 'error', text: r.error.message });
+      else say({ card: 'clock', tone: 'error', text: r.error.message });
     });
-  }, []);
+  }, [say]);
+  return (
+    <>
+      <ViewHeader title="Sandbox" />
+      <div className="content stack" {...SCROLL_REGION}>
+        <p className="muted sandbox-intro">
+          The local sandbox is a copy of the service on this computer. Move its clock, its money, its
+          visitors, its storage and its knowledge API here to see what the app does when each happens for
+          real.
+        </p>
+        <div className="sandbox-grid">
+          <ClockCard state={state} setState={setState} />
+          <WalletCard />
+          <LeadsCard demoBot={state?.demoBot ?? null} />
+          <FaultsCard state={state} setState={setState} />
+          <KnowledgeCard state={state} setState={setState} />
+          <RemoteDeleteCard />
+        </div>
+      </div>
+    </>
+  );
+}
 
-  /** Runs one action: one at a time, its outcome said under its card. */
-  async function act<T>(
-    card: Card,
-    label: string,
-    run: () => Promise<Result<T>>,
-    done: (value: T) => string,
-  ): Promise<void> {
-    setBusy(label);
-    setSaid(null);
-    const r = await run();
-    setBusy(null);
-    setSaid(
-      r.ok ? { card, tone: 'ok', text: done(r.value) } : { card, tone: 'error', text: r.error.message },
-    );
-  }
+type StateProps = {
+  state: SandboxState | null;
+  setState(f: (s: SandboxState | null) => SandboxState | null): void;
+};
 
-  const note = (card: Card) =>
-    said?.card === card ? (
-      <p
-        className={said.tone === 'error' ? 'error-text' : 'sandbox-said'}
-        role={said.tone === 'error' ? 'alert' : 'status'}
-      >
-        {said.text}
+function ClockCard({ state, setState }: StateProps) {
+  return (
+    <SandboxCard id="clock" icon="activity" title="Service clock" real={REAL.clock}>
+      <p>
+        Service time{' '}
+        <strong className="num" data-testid="sandbox-time">
+          {state ? formatIstTime(Date.parse(state.clock.now)) : '…'}
+        </strong>
       </p>
-    ) : null;
+      <div className="row">
+        {SANDBOX_ADVANCE_DAYS.map((days) => (
+          <ActionButton
+            key={days}
+            card="clock"
+            id={`clock-${days}`}
+            label={`+ ${dayLabel(days)}`}
+            running="Moving…"
+            run={() => call('sandbox.advanceClock', { days })}
+            done={(s) => {
+              setState(() => s);
+              return `Moved ${dayLabel(days)}: the service’s time is now ${formatServiceTime(s.clock.ist)}. Every midnight on the way was billed.`;
+            }}
+          />
+        ))}
+      </div>
+    </SandboxCard>
+  );
+}
 
+function WalletCard() {
+  const account = useAccount((s) => s.account?.value ?? null);
+  return (
+    <SandboxCard id="wallet" icon="wallet" title="Wallet" real={REAL.wallet}>
+      <p className="num" data-testid="sandbox-wallet">
+        {account ? (
+          <>
+            Holds <strong>{formatRupees(account.wallet.balance_paise)}</strong>
+            {account.arrears.paise > 0 ? (
+              <>
+                {' '}
+                · <strong className="error-text">{formatRupees(account.arrears.paise)}</strong> in arrears
+              </>
+            ) : null}
+          </>
+        ) : (
+          '…'
+        )}
+      </p>
+      <div className="row">
+        {TOP_UPS.map((paise) => (
+          <ActionButton
+            key={paise}
+            card="wallet"
+            id={`top-${paise}`}
+            label={`Top up ${formatRupees(paise).replace(/\.00$/, '')}`}
+            run={() => call('sandbox.wallet', { topUpPaise: paise })}
+            done={(w) =>
+              `Topped up ${formatRupees(paise)}: the wallet holds ${formatRupees(w.balancePaise)}${
+                w.arrearsPaise > 0 ? `, ${formatRupees(w.arrearsPaise)} still in arrears` : ''
+              }.`
+            }
+          />
+        ))}
+        <ActionButton
+          card="wallet"
+          id="drain"
+          tone="danger"
+          label="Drain the wallet"
+          run={() => call('sandbox.wallet', { drain: true })}
+          done={(w) =>
+            `Drained: the wallet holds ${formatRupees(w.balancePaise)}. New uploads wait for a top-up; move the clock a day to fall into arrears.`
+          }
+        />
+      </div>
+    </SandboxCard>
+  );
+}
+
+function LeadsCard({ demoBot }: { demoBot: boolean | null }) {
+  const go = useUi((s) => s.go);
+  return (
+    <SandboxCard id="leads" icon="inbox" title="Leads" real={REAL.leads}>
+      <div className="row">
+        {(
+          [
+            ['LEAD-CAPTURED', 'Raise a lead'],
+            ['HANDOFF-REQUESTED', 'Raise a handoff'],
+          ] as const
+        ).map(([event, label]) => (
+          <ActionButton
+            key={event}
+            card="leads"
+            id={event}
+            label={label}
+            disabled={demoBot === false}
+            run={() => call('sandbox.raiseLead', { event })}
+            done={(l) =>
+              `${l.name} ${event === 'HANDOFF-REQUESTED' ? 'asked for a person' : 'left a lead'}: it arrives in Leads in a moment.`
+            }
+          />
+        ))}
+        <button type="button" className="btn ghost" onClick={() => go('leads')}>
+          Open Leads
+        </button>
+      </div>
+      {demoBot === false ? (
+        <p className="small error-text">The demo bot is not set up yet; see Knowledge.</p>
+      ) : null}
+    </SandboxCard>
+  );
+}
+
+function FaultsCard({ state, setState }: StateProps) {
+  const { busy, act } = useSandboxActions();
   const setFaults = (patch: { storageFailRate?: number; connectionResetRate?: number }) =>
     act(
       'faults',
@@ -94,178 +211,87 @@ export function SandboxView() {
             )}.`;
       },
     );
-
   return (
-    <>
-      <ViewHeader title="Sandbox" />
-      <div className="content stack">
-        <p className="muted sandbox-intro">
-          The local sandbox is a copy of the service on this computer. Move its clock, its money, its visitors
-          and its storage here to see what the app does when each happens for real.
-        </p>
-        <div className="sandbox-grid">
-          <section className="card stack" aria-labelledby="sandbox-clock">
-            <h2 id="sandbox-clock">
-              <Icon name="activity" /> Service clock
-            </h2>
-            <p>
-              Service time{' '}
-              <strong className="num" data-testid="sandbox-time">
-                {state ? formatIstTime(Date.parse(state.clock.now)) : '…'}
-              </strong>
-            </p>
-            <div className="row">
-              {SANDBOX_ADVANCE_DAYS.map((days) => (
-                <button
-                  key={days}
-                  type="button"
-                  className="btn"
-                  disabled={busy !== null}
-                  onClick={() =>
-                    void act(
-                      'clock',
-                      `clock-${days}`,
-                      () => call('sandbox.advanceClock', { days }),
-                      (s) => {
-                        setState(s);
-                        return `Moved ${dayLabel(days)}: the service’s time is now ${s.clock.ist} IST. Every midnight on the way was billed.`;
-                      },
-                    )
-                  }
-                >
-                  {busy === `clock-${days}` ? 'Moving…' : `+ ${dayLabel(days)}`}
-                </button>
-              ))}
-            </div>
-            <p className="small muted">{REAL.clock}</p>
-            {note('clock')}
-          </section>
+    <SandboxCard id="faults" icon="alert" title="Storage faults" real={REAL.faults}>
+      <FaultChoice
+        label="Uploads that fail in storage"
+        value={state?.faults.storageFailRate ?? 0}
+        disabled={busy !== null || !state}
+        onChange={(v) => void setFaults({ storageFailRate: v })}
+      />
+      <FaultChoice
+        label="Uploads that lose their connection"
+        value={state?.faults.connectionResetRate ?? 0}
+        disabled={busy !== null || !state}
+        onChange={(v) => void setFaults({ connectionResetRate: v })}
+      />
+    </SandboxCard>
+  );
+}
 
-          <section className="card stack" aria-labelledby="sandbox-wallet">
-            <h2 id="sandbox-wallet">
-              <Icon name="wallet" /> Wallet
-            </h2>
-            <p className="num" data-testid="sandbox-wallet">
-              {account ? (
-                <>
-                  Holds <strong>{formatRupees(account.wallet.balance_paise)}</strong>
-                  {account.arrears.paise > 0 ? (
-                    <>
-                      {' '}
-                      · <strong className="error-text">{formatRupees(account.arrears.paise)}</strong> in
-                      arrears
-                    </>
-                  ) : null}
-                </>
-              ) : (
-                '…'
-              )}
-            </p>
-            <div className="row">
-              {TOP_UPS.map((paise) => (
-                <button
-                  key={paise}
-                  type="button"
-                  className="btn"
-                  disabled={busy !== null}
-                  onClick={() =>
-                    void act(
-                      'wallet',
-                      `top-${paise}`,
-                      () => call('sandbox.wallet', { topUpPaise: paise }),
-                      (w) =>
-                        `Topped up ${formatRupees(paise)}: the wallet holds ${formatRupees(w.balancePaise)}${
-                          w.arrearsPaise > 0 ? `, ${formatRupees(w.arrearsPaise)} still in arrears` : ''
-                        }.`,
-                    )
-                  }
-                >
-                  Top up {formatRupees(paise).replace(/\.00$/, '')}
-                </button>
-              ))}
-              <button
-                type="button"
-                className="btn danger"
-                disabled={busy !== null}
-                onClick={() =>
-                  void act(
-                    'wallet',
-                    'drain',
-                    () => call('sandbox.wallet', { drain: true }),
-                    (w) =>
-                      `Drained: the wallet holds ${formatRupees(w.balancePaise)}. New uploads wait for a top-up; move the clock a day to fall into arrears.`,
-                  )
-                }
-              >
-                Drain the wallet
-              </button>
-            </div>
-            <p className="small muted">{REAL.wallet}</p>
-            {note('wallet')}
-          </section>
-
-          <section className="card stack" aria-labelledby="sandbox-leads">
-            <h2 id="sandbox-leads">
-              <Icon name="inbox" /> Leads
-            </h2>
-            <div className="row">
-              {(
-                [
-                  ['LEAD-CAPTURED', 'Raise a lead'],
-                  ['HANDOFF-REQUESTED', 'Raise a handoff'],
-                ] as const
-              ).map(([event, label]) => (
-                <button
-                  key={event}
-                  type="button"
-                  className="btn"
-                  disabled={busy !== null || state?.demoBot === false}
-                  onClick={() =>
-                    void act(
-                      'leads',
-                      event,
-                      () => call('sandbox.raiseLead', { event }),
-                      (l) =>
-                        `${l.name} ${event === 'HANDOFF-REQUESTED' ? 'asked for a person' : 'left a lead'}: it arrives in Leads in a moment.`,
-                    )
-                  }
-                >
-                  {label}
-                </button>
-              ))}
-              <button type="button" className="btn ghost" onClick={() => go('leads')}>
-                Open Leads
-              </button>
-            </div>
-            {state?.demoBot === false ? (
-              <p className="small error-text">The demo bot is not set up yet; see Knowledge.</p>
-            ) : null}
-            <p className="small muted">{REAL.leads}</p>
-            {note('leads')}
-          </section>
-
-          <section className="card stack" aria-labelledby="sandbox-faults">
-            <h2 id="sandbox-faults">
-              <Icon name="alert" /> Storage faults
-            </h2>
-            <FaultChoice
-              label="Uploads that fail in storage"
-              value={state?.faults.storageFailRate ?? 0}
-              disabled={busy !== null || !state}
-              onChange={(v) => void setFaults({ storageFailRate: v })}
-            />
-            <FaultChoice
-              label="Uploads that lose their connection"
-              value={state?.faults.connectionResetRate ?? 0}
-              disabled={busy !== null || !state}
-              onChange={(v) => void setFaults({ connectionResetRate: v })}
-            />
-            <p className="small muted">{REAL.faults} Faults last until the sandbox restarts.</p>
-            {note('faults')}
-          </section>
-        </div>
+function KnowledgeCard({ state, setState }: StateProps) {
+  const offline = state?.kb.offline ?? false;
+  const limited = (state?.kb.rateLimitedUntil ?? 0) > Date.now();
+  /** After a change of the API's state, the app's knowledge sync tries at once (not at its next round). */
+  const nudge = () => void call('kb.syncNow', {});
+  const kbSaid = (k: SandboxState['kb']) => {
+    setState((s) => (s ? { ...s, kb: k } : s));
+    nudge();
+    if (k.offline)
+      return 'The knowledge-entry API is offline: edits stay on this computer, marked as waiting, and are sent when it is back.';
+    if (k.rateLimitedUntil)
+      return `The knowledge-entry API answers 429 until ${formatIstTime(k.rateLimitedUntil)}: the app waits as Retry-After says, then sends.`;
+    return 'The knowledge-entry API answers again: the app sends what waits.';
+  };
+  return (
+    <SandboxCard id="kb" icon="book" title="Knowledge API" real={REAL.kb}>
+      <p data-testid="sandbox-kb">
+        {state ? (offline ? 'Offline' : limited ? 'Answering 429 (too many requests)' : 'Answering') : '…'}
+      </p>
+      <div className="row">
+        <ActionButton
+          card="kb"
+          id="kb-offline"
+          label={offline ? 'Bring it back' : 'Take it offline'}
+          disabled={!state}
+          run={() => call('sandbox.kbFaults', { offline: !offline })}
+          done={kbSaid}
+        />
+        <ActionButton
+          card="kb"
+          id="kb-429"
+          label={limited ? 'Stop the 429s' : 'Answer 429 for a minute'}
+          disabled={!state}
+          run={() => call('sandbox.kbFaults', { rateLimitedSeconds: limited ? 0 : 60 })}
+          done={kbSaid}
+        />
+        <ActionButton
+          card="kb"
+          id="kb-change"
+          label="Change an entry on the service"
+          disabled={state?.demoBot === false}
+          run={() => call('sandbox.changeEntry', {})}
+          done={(r) => r.said}
+        />
       </div>
-    </>
+    </SandboxCard>
+  );
+}
+
+function RemoteDeleteCard() {
+  return (
+    <SandboxCard id="remote" icon="trash" title="A delete elsewhere" real={REAL.remote}>
+      <div className="row">
+        <ActionButton
+          card="remote"
+          id="remote-delete"
+          tone="danger"
+          label="Delete a synced file on the service"
+          run={() => call('sandbox.deleteFile', {})}
+          done={(r) => r.said}
+        />
+      </div>
+    </SandboxCard>
   );
 }
 

@@ -1,5 +1,6 @@
 import type { UsageSnapshot } from '../../../src-shared/api/file-hosting';
 import { formatRupees } from '../../../src-shared/domain/money';
+import { formatServiceDay } from '../../../src-shared/domain/time-format';
 import { formatBytes } from '../../lib/format';
 import { plural } from '../../lib/plural';
 import { byteUnit, ticks } from './chart-scale';
@@ -89,7 +90,7 @@ export function UsageChart({ days }: { days: UsageSnapshot[] }) {
         {sorted.map((d, i) =>
           i % labelEvery === 0 ? (
             <text key={`l${d.usage_date}`} x={x(i)} y={H - 8} textAnchor="middle">
-              {d.usage_date.slice(5)}
+              {formatServiceDay(d.usage_date)}
             </text>
           ) : null,
         )}

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { USAGE_RANGES } from '../../../src-shared/contract';
 import { formatRupees } from '../../../src-shared/domain/money';
 import { Icon } from '../../components/Icon';
-import { ViewHeader } from '../../components/ViewHeader';
+import { SCROLL_REGION, ViewHeader } from '../../components/ViewHeader';
 import { formatBytes } from '../../lib/format';
 import { plural } from '../../lib/plural';
 import { useAccount } from '../../stores/account-store';
@@ -34,7 +34,7 @@ export function UsageView() {
           <Icon name="refresh" /> Refresh
         </button>
       </ViewHeader>
-      <div className="content stack">
+      <div className="content stack" {...SCROLL_REGION}>
         <section className="card stack">
           <div className="row">
             <h2 style={{ margin: 0 }}>Bytes and rent per day</h2>

@@ -72,6 +72,7 @@ describe('seeding files through the admin surface', () => {
   it('counts the API requests that reach a route, refused ones too (GET/DELETE /__admin/v1/requests)', async () => {
     expect((await srv.admin('DELETE', '/requests')).json).toEqual({
       total: 0,
+      rate_limited: 0,
       by_route: {},
       bytes_by_route: {},
     });
@@ -82,6 +83,7 @@ describe('seeding files through the admin surface', () => {
     const r = await srv.admin('GET', '/requests');
     expect(r.json).toMatchObject({
       total: 4,
+      rate_limited: 0,
       by_route: { 'GET /files': 2, 'GET /files/:id': 1, 'GET /me': 1 },
     });
     // Each request's bytes as read: a GET is its request line and headers, some dozens of bytes.

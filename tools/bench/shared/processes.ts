@@ -72,6 +72,8 @@ export async function startServer(
   dataDir: string,
   ratePerMinute: number,
   where: { netns?: string; host?: string } = {},
+  /** More flags of the server (`--rate-limit-mode fixed-strict`). */
+  extra: string[] = [],
 ): Promise<BenchServer> {
   const server = await startReadyChild([
     // `ip netns exec` execs the command in place: the child's pid is the server's, stopped by it.
@@ -86,6 +88,7 @@ export async function startServer(
     '--data-dir',
     dataDir,
     ...(where.host ? ['--host', where.host] : []),
+    ...extra,
   ]);
   const demo = server.ready.demo as { api_key?: string } | undefined;
   if (!demo?.api_key) throw new Error('the reference server printed no demo API key (data dir not new?)');

@@ -1,5 +1,7 @@
 import type { BulkDeleteJob, IndexedFile, Selection } from '../../../../src-shared/contract/remote-index';
+import { formatBytes } from '../../../../src-shared/domain/bytes';
 import { formatIstDate } from '../../../../src-shared/domain/ist-time';
+import { plural } from '../../../../src-shared/domain/words';
 import { type AppError, appError, err, ok, type Result } from '../../../../src-shared/errors';
 import { botIds } from '../../kb/bots';
 import { createEntryStore } from '../../kb/entries';
@@ -10,6 +12,7 @@ import { indexStore } from '../../remote-index/index-store';
 import { createLinkIntegrity } from '../../remote-index/link-integrity';
 import { type AccountIndex, createRemoteIndex } from '../../remote-index/remote-index';
 import { serviceIdentity } from '../../sync/account/service-identity';
+import { activityRecorder } from '../activity-record';
 import type { AppContext } from '../context';
 import { notConnected, plainError } from '../errors';
 import type { Section } from '../section';
@@ -34,6 +37,7 @@ type SelectionIn = Selection & { except?: number[] };
 export function remoteFilesSection(
   ctx: AppContext,
 ): Section & { touched(): void; statusComputations(): number } {
+  const record = activityRecorder(ctx);
   const remote = createRemoteIndex(ctx.db);
   const jobs = bulkDeleteStore(ctx.db);
   const entries = createEntryStore(ctx.db);
@@ -73,6 +77,8 @@ export function remoteFilesSection(
       },
     }).finally(() => {
       if (runner?.jobId === jobId) runner = null;
+      const job = jobs.get(jobId);
+      if (job && job.state !== 'running') record(bulkDeleteKind(job), bulkDeleteSentence(job));
     });
     runner = { jobId, abort, done };
   }
@@ -305,4 +311,21 @@ export function remoteFilesSection(
       await switchTo(null);
     },
   };
+}
+
+const bulkDeleteKind = (j: BulkDeleteJob) =>
+  j.failed > 0 || j.state === 'stopped' ? 'bulk-delete-failed' : 'bulk-delete';
+
+/** "Deleted 120 files (2.3 MiB) from the service.", with what did not go as asked. */
+function bulkDeleteSentence(j: BulkDeleteJob): string {
+  const deleted = j.done - j.failed;
+  const head =
+    j.state === 'cancelled'
+      ? `Delete of ${plural(j.total, 'file')} cancelled: ${deleted.toLocaleString('en')} deleted before it stopped`
+      : j.state === 'stopped'
+        ? `Delete of ${plural(j.total, 'file')} stopped after ${deleted.toLocaleString('en')}${j.lastError ? `: ${j.lastError.message}` : ''}`
+        : j.failed
+          ? `Deleted ${deleted.toLocaleString('en')} of ${plural(j.total, 'file')} from the service`
+          : `Deleted ${plural(deleted, 'file')} (${formatBytes(j.bytes)}) from the service`;
+  return `${head}${j.failed ? `; ${j.failed.toLocaleString('en')} could not be deleted` : ''}.`;
 }

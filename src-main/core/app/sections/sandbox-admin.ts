@@ -1,6 +1,6 @@
-import { request } from 'undici';
 import { z } from 'zod';
 import { type AppError, appError, err, ok, type Result } from '../../../../src-shared/errors';
+import { httpJson } from '../../service/http-json';
 
 /**
  * The sandbox's admin surface (`/__admin/v1`, docs/reference-server.md) over HTTP, the same way the
@@ -12,6 +12,8 @@ const Faults = z.object({ storage_fail_rate: z.number(), connection_reset_rate: 
 const Wallet = z.object({ balance_paise: z.number().int(), arrears_paise: z.number().int() });
 const Raised = z.object({ conversation_id: z.number().int(), delivery_id: z.number().int() });
 const ServerError = z.object({ error: z.string() });
+const KbFaults = z.object({ offline: z.boolean(), rate_limited_until: z.string().nullable() });
+const ChangedEntry = z.object({ entry: z.object({ id: z.number().int(), title: z.string() }) });
 
 export interface LeadEvent {
   event: 'LEAD-CAPTURED' | 'HANDOFF-REQUESTED';
@@ -26,31 +28,16 @@ export function sandboxAdmin(baseUrl: string, adminToken: string) {
     schema: z.ZodType<T>,
     timeoutMs = 15_000,
   ): Promise<Result<T, AppError>> {
-    let status: number;
-    let text: string;
-    try {
-      const res = await request(`${baseUrl}/__admin/v1${path}`, {
-        method,
-        headers: {
-          'x-admin-token': adminToken,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-      });
-      status = res.statusCode;
-      text = await res.body.text();
-    } catch (e) {
-      const why = (e as { code?: string }).code ?? (e as Error).name;
-      return err(appError('SANDBOX-UNREACHABLE', `The local sandbox did not answer (${why}).`));
-    }
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
+    const res = await httpJson({
+      url: `${baseUrl}/__admin/v1${path}`,
+      method,
+      headers: { 'x-admin-token': adminToken },
+      ...(body === undefined ? {} : { json: body }),
+      timeoutMs,
+    });
+    if (!res.ok)
+      return err(appError('SANDBOX-UNREACHABLE', `The local sandbox did not answer (${res.error.reason}).`));
+    const { status, json } = res.value;
     if (status >= 200 && status < 300) {
       const parsed = schema.safeParse(json);
       if (parsed.success) return ok(parsed.data);
@@ -79,6 +66,12 @@ export function sandboxAdmin(baseUrl: string, adminToken: string) {
       send('PUT', '/faults', patch, Faults),
     raise: (remoteBotId: number, event: LeadEvent) =>
       send('POST', `/bots/${remoteBotId}/events`, event, Raised),
+    /** The entry API's test aids (reference-server-kb.md, "Test aids"); an empty body reads them. */
+    kbFaults: (patch: { offline?: boolean; rate_limited_seconds?: number }) =>
+      send('PUT', '/kb/faults', patch, KbFaults),
+    /** An entry changed on the service's side, as another editor would. */
+    changeEntry: (remoteBotId: number, remoteEntryId: number) =>
+      send('PUT', `/bots/${remoteBotId}/entries/${remoteEntryId}`, {}, ChangedEntry),
   };
 }
 

@@ -1,5 +1,7 @@
 import type { SandboxFaults, SandboxState } from '../../../../src-shared/contract/sandbox';
+import { plural } from '../../../../src-shared/domain/words';
 import { type AppError, appError, err, ok, type Result } from '../../../../src-shared/errors';
+import { statements } from '../../../shared-node/statements';
 import { sandboxRemoteBotId } from '../../kb/bots';
 import { SANDBOX_CLIENT_ID } from '../../service/sandbox';
 import { refreshAccount } from '../account-refresh';
@@ -80,12 +82,14 @@ export function sandboxSection(ctx: AppContext): Section {
   };
 
   async function state(a: ReturnType<typeof sandboxAdmin>): Promise<Result<SandboxState, AppError>> {
-    const [clock, faults] = await Promise.all([a.clock(), a.faults({})]);
+    const [clock, faults, kb] = await Promise.all([a.clock(), a.faults({}), a.kbFaults({})]);
     if (!clock.ok) return clock;
     if (!faults.ok) return faults;
+    if (!kb.ok) return kb;
     return ok({
       clock: clock.value,
       faults: toFaults(faults.value),
+      kb: toKbFaults(kb.value),
       demoBot: sandboxRemoteBotId(ctx.db) !== null,
     });
   }
@@ -107,7 +111,7 @@ export function sandboxSection(ctx: AppContext): Section {
         if (!a) return notSandbox();
         const moved = await a.advance(days * DAY_S);
         if (!moved.ok) return moved;
-        ctx.log(`sandbox: clock moved ${days} day(s) to ${moved.value.ist} IST`);
+        ctx.log(`sandbox: clock moved ${plural(days, 'day')} to ${moved.value.ist} IST`);
         await follow();
         return state(a);
       },
@@ -163,6 +167,91 @@ export function sandboxSection(ctx: AppContext): Section {
         );
         return ok(f);
       },
+      'sandbox.kbFaults': async (patch) => {
+        const a = admin();
+        if (!a) return notSandbox();
+        const r = await a.kbFaults({
+          ...(patch.offline !== undefined ? { offline: patch.offline } : {}),
+          ...(patch.rateLimitedSeconds !== undefined
+            ? { rate_limited_seconds: patch.rateLimitedSeconds }
+            : {}),
+        });
+        if (!r.ok) return r;
+        const k = toKbFaults(r.value);
+        ctx.log(
+          `sandbox: entry API ${k.offline ? 'offline' : 'online'}${k.rateLimitedUntil ? ', answering 429' : ''}`,
+        );
+        return ok(k);
+      },
+      'sandbox.changeEntry': async ({ entryId }) => {
+        const a = admin();
+        if (!a) return notSandbox();
+        const bot = sandboxRemoteBotId(ctx.db);
+        if (bot === null)
+          return err(appError('NO-DEMO-BOT', 'The sandbox has no demo bot in Knowledge yet.'));
+        const target = remoteEntryOf(ctx, entryId);
+        if (!target)
+          return err(
+            appError(
+              'NO-ENTRY',
+              'No entry of the demo bot is on the service yet: add one in Knowledge first.',
+            ),
+          );
+        const r = await a.changeEntry(bot, target.remoteId);
+        if (!r.ok) return r;
+        ctx.log(`sandbox: entry ${target.remoteId} changed on the service`);
+        return ok({
+          title: r.value.entry.title,
+          said: `"${target.title}" was changed on the service, as another editor would change it. Edit it here before the app's next refresh and the edit meets a conflict: the real service keeps the other editor's version and this app asks which to keep.`,
+        });
+      },
+      'sandbox.deleteFile': async ({ fileId }) => {
+        if (!admin()) return notSandbox();
+        const live = ctx.session.live;
+        if (!live) return notSandbox();
+        const row = liveRowOf(ctx, fileId);
+        if (!row)
+          return err(
+            appError('NO-LIVE-FILE', 'No file of a watched folder is live yet: add a folder first.'),
+          );
+        const r = await live.client.deleteFile(row.remoteId);
+        if (!r.ok) return err(r.error);
+        ctx.log(`sandbox: remote file ${row.remoteId} deleted behind the app's back`);
+        return ok({
+          name: row.name,
+          said: `${row.name} was deleted on the service, as another device or the service's console would. The real service tells no one: the app learns it when the file index next walks the bucket (at most daily) or a read of it answers 410, and the copy on this computer stays.`,
+        });
+      },
     },
   };
+}
+
+function toKbFaults(k: { offline: boolean; rate_limited_until: string | null }) {
+  return {
+    offline: k.offline,
+    rateLimitedUntil: k.rate_limited_until ? Date.parse(k.rate_limited_until) : null,
+  };
+}
+
+/** The demo bot's entry to change: the one asked for (by local id), else the most recently changed. */
+function remoteEntryOf(
+  ctx: AppContext,
+  localId: number | undefined,
+): { remoteId: number; title: string } | null {
+  const r = statements(ctx.db)(
+    `SELECT e.remote_id AS remoteId, e.title AS title FROM kb_entries e JOIN kb_bots b ON b.local_id = e.bot_local_id
+       WHERE b.is_sandbox = 1 AND e.remote_id IS NOT NULL AND e.locally_deleted = 0 AND (? IS NULL OR e.local_id = ?)
+       ORDER BY e.local_id DESC LIMIT 1`,
+  ).get(localId ?? null, localId ?? null) as { remoteId: number; title: string } | undefined;
+  return r ?? null;
+}
+
+/** A live file of a watched folder: the one asked for (by row id), else the newest live one. */
+function liveRowOf(ctx: AppContext, fileId: number | undefined): { remoteId: number; name: string } | null {
+  const r = statements(ctx.db)(
+    `SELECT remote_id AS remoteId, name FROM sync_files
+       WHERE state = 'LIVE' AND remote_id IS NOT NULL AND (? IS NULL OR id = ?)
+       ORDER BY updated_at DESC LIMIT 1`,
+  ).get(fileId ?? null, fileId ?? null) as { remoteId: number; name: string } | undefined;
+  return r ?? null;
 }

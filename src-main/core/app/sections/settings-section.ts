@@ -23,8 +23,8 @@ export function settingsSection(ctx: AppContext, runtime: SyncRuntime): Section 
         // change: its start waits on the network and the request budget, which a settings save must not.
         if (live && next.concurrency !== before.concurrency)
           runtime.restart().catch((e: unknown) => ctx.log(`the sync engine did not restart: ${String(e)}`));
-        if (next.bwlimit !== before.bwlimit || next.bwSchedule !== before.bwSchedule)
-          runtime.engine?.setBandwidth(bandwidthOf(next));
+        const bandwidthKeys = ['bwlimit', 'bwSchedule', 'bwScheduleLimit', 'bwScheduleZone'] as const;
+        if (bandwidthKeys.some((k) => next[k] !== before[k])) runtime.engine?.setBandwidth(bandwidthOf(next));
         ctx.bus.emit('settings.changed', next);
         runtime.emitState();
         return ok(next);

@@ -1,3 +1,4 @@
+import { plural } from '../../../../src-shared/domain/words';
 import type { SyncContext } from '../context';
 import { describeAccount, type SyncAccount } from '../state/account-store';
 import type { FileRow, FileState } from '../types';
@@ -93,9 +94,9 @@ export function moveToAccount(ctx: SyncContext, from: SyncAccount | null, to: Sy
   ctx.log(
     'account-changed',
     `${from ? `The files were synced with ${describeAccount(from)}` : 'No account was on record for the synced files'}; now ${describeAccount(to)}. ` +
-      `${out.checking} file(s) are checked against its listing before anything is sent (files it already holds are adopted, the rest uploaded)` +
+      `${plural(out.checking, 'file')} ${out.checking === 1 ? 'is' : 'are'} checked against its listing before anything is sent (files it already holds are adopted, the rest uploaded)` +
       (out.deletesDropped
-        ? `; ${out.deletesDropped} remote delete(s) meant for the previous account were dropped.`
+        ? `; ${plural(out.deletesDropped, 'remote delete')} meant for the previous account were dropped.`
         : '.'),
   );
   return out;

@@ -1,6 +1,7 @@
 import type { Account } from '../../../../src-shared/api/file-hosting';
 import { ALLOWED_EXTENSIONS } from '../../../../src-shared/domain/extensions';
 import { MAX_FILE_BYTES } from '../../../../src-shared/domain/limits';
+import { arrearsSentence, lowBalanceSentence } from '../../../../src-shared/domain/wallet-text';
 import type { UploadRules } from '../local/local-checks';
 
 /** The documented rules, used until /me has answered (and whenever it cannot). */
@@ -29,11 +30,11 @@ export function pauseReason(account: Account): { code: string; message: string }
   if (account.arrears.paise > 0) {
     return {
       code: 'UPLOADS-PAUSED',
-      message: `Uploads are paused: ${account.arrears.paise} paise of rent are unpaid. Top up the wallet to resume.`,
+      message: arrearsSentence(account.arrears.paise),
     };
   }
   return {
     code: 'LOW-BALANCE',
-    message: `The wallet holds ${account.wallet.balance_paise} paise, under the upload floor of ${account.wallet.min_balance_to_upload_paise}. Top up to resume.`,
+    message: lowBalanceSentence(account.wallet.balance_paise, account.wallet.min_balance_to_upload_paise),
   };
 }

@@ -1,4 +1,4 @@
-import { backoffDelayMs } from '../../service/retry-policy';
+import { backoffDelayMs, engineAskAgain, pausePollBackoff } from '../../service/retry-policy';
 import { moveToAccount } from '../account/account-change';
 import { pauseReason, rulesFrom, uploadsAllowed } from '../account/account-gate';
 import type { SyncContext } from '../context';
@@ -31,9 +31,6 @@ export interface AccountSession {
   checkNow(): void;
 }
 
-/** The first poll of /me after a 402; each next one waits twice as long, up to `pausePollMs`. */
-export const PAUSE_POLL_FIRST_MS = 2_000;
-
 /**
  * The account gate: what the account allows. It pauses uploads on 402 and polls /me sparingly until they
  * may resume; it stops the engine on 401 and on a closed account; at start it confirms which account
@@ -57,13 +54,12 @@ export function createAccountSession(
     schedulePoll();
   }
 
-  // 2 s, 4 s, 8 s ... up to pausePollMs (a minute): a top-up is seen within seconds, and a long pause
-  // costs one request a minute of the budget. A wallet topped up after an hour waits at most that minute,
-  // unless the person says so ("Check now", the window regaining focus).
+  // pausePollBackoff: about 2 s, 4 s, 8 s ... up to pausePollMs (a minute). A wallet topped up after an
+  // hour waits at most that minute, unless the person says so ("Check now", the window regaining focus).
   function schedulePoll(delayMs?: number) {
     if (state.timers.poll || !state.running || state.stopped) return;
     const attempt = (state.pausePoll?.attempt ?? 0) + 1;
-    const wait = delayMs ?? Math.min(options.pausePollMs, PAUSE_POLL_FIRST_MS * 2 ** (attempt - 1));
+    const wait = delayMs ?? backoffDelayMs(attempt, pausePollBackoff(options.pausePollMs));
     state.pausePoll = { attempt, nextAt: ctx.now() + wait };
     state.timers.poll = setTimeout(() => {
       state.timers.poll = null;
@@ -177,7 +173,7 @@ export function createAccountSession(
           else state.startingUp = false;
         });
       },
-      Math.min(60_000, backoffDelayMs(attempt, options.backoff)),
+      backoffDelayMs(attempt, engineAskAgain(options.backoff)),
     );
   }
 

@@ -1,32 +1,14 @@
 /**
- * The upload rate limit: one pacer shared by every upload of the engine, in front of the bytes the
+ * The upload rate limit: one limiter shared by every upload of the engine, in front of the bytes the
  * upload body hands to the socket (multipart-body.ts asks it before each slice). A generic cell rate
  * algorithm (a token bucket kept as one number, the theoretical arrival time): each slice reserves
  * its time on one line, so parallel uploads share the rate first come first served, and the sum of
  * what they send never runs ahead of the limit by more than the burst.
  */
-export interface Clock {
-  now(): number;
-  /** Resolves after `ms` (rejects when `signal` aborts). Tests pass a fake clock. */
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
-}
+import { type Clock, realClock } from '../../service/clock';
 
-export const realClock: Clock = {
-  now: () => Date.now(),
-  sleep: (ms, signal) =>
-    new Promise((resolve, reject) => {
-      if (signal?.aborted) return reject(signal.reason);
-      const t = setTimeout(() => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      }, ms);
-      const onAbort = () => {
-        clearTimeout(t);
-        reject(signal?.reason);
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-    }),
-};
+// The clock lives in the service layer (the pacer sleeps on it too); re-exported for the engine's rooms.
+export { type Clock, realClock };
 
 /** The largest slice asked for at once: small enough that parallel uploads interleave smoothly. */
 const MAX_SLICE = 64 * 1024;

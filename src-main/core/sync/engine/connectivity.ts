@@ -1,16 +1,13 @@
 import type { ApiError } from '../../service/api-error';
 import { ApiFailure } from '../../service/api-error';
 import type { FileApiClient } from '../../service/file-api-client';
-import { backoffDelayMs } from '../../service/retry-policy';
+import { backoffDelayMs, OFFLINE_PROBE_BACKOFF } from '../../service/retry-policy';
 import type { SyncContext } from '../context';
 import { runInBackground } from './background';
 import type { EngineState } from './engine-state';
 
 /** The service did not answer at all: the connection failed (refused, reset, DNS) or timed out. */
 export const isConnectionError = (e: { code: string }) => e.code === 'NETWORK' || e.code === 'TIMEOUT';
-
-/** Probes of /me while offline: 2 s, 4 s, 8 s ... capped at a minute (a few requests of the budget a minute at most). */
-export const OFFLINE_PROBE = { baseMs: 2_000, capMs: 60_000 } as const;
 
 export interface Offline {
   /** Epoch ms of the first request that got no answer. */
@@ -93,7 +90,7 @@ export function createConnectivity(
     if (!o || !state.running || state.stopped) return;
     if (state.timers.probe) clearTimeout(state.timers.probe);
     o.attempt++;
-    const wait = delayMs ?? backoffDelayMs(o.attempt, OFFLINE_PROBE);
+    const wait = delayMs ?? backoffDelayMs(o.attempt, OFFLINE_PROBE_BACKOFF);
     o.nextTryAt = ctx.now() + wait;
     state.timers.probe = setTimeout(() => {
       state.timers.probe = null;

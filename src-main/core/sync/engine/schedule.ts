@@ -1,4 +1,9 @@
-import { type Limit, limitAt, type ScheduleEntry } from '../../../../src-shared/domain/bwlimit';
+import {
+  type Limit,
+  limitAt,
+  type ScheduleEntry,
+  type ScheduleZone,
+} from '../../../../src-shared/domain/bwlimit';
 import type { Clock, RateLimiter } from './bandwidth';
 import type { EngineState } from './engine-state';
 
@@ -6,6 +11,8 @@ import type { EngineState } from './engine-state';
 export interface BandwidthSetting {
   limit: Limit;
   schedule: readonly ScheduleEntry[];
+  /** The clock the timetable's days and hours are read on; absent: the machine's (rclone's `--bwlimit`). */
+  zone?: ScheduleZone;
 }
 
 /** What is in force now, and until when (epoch ms; null: until the setting changes). */
@@ -14,6 +21,8 @@ export interface InForce {
   until: number | null;
   /** `schedule` when the timetable decides, `limit` for the one rate. */
   source: 'limit' | 'schedule';
+  /** The timetable's clock, when the schedule decides. */
+  zone?: ScheduleZone;
 }
 
 export interface BandwidthSchedule {
@@ -41,7 +50,8 @@ export function createBandwidthSchedule(
 
   function compute(): InForce {
     if (setting.schedule.length === 0) return { limit: setting.limit, until: null, source: 'limit' };
-    return { ...limitAt(setting.schedule, deps.clock.now()), source: 'schedule' };
+    const zone = setting.zone ?? 'local';
+    return { ...limitAt(setting.schedule, deps.clock.now(), zone), source: 'schedule', zone };
   }
 
   function apply() {

@@ -1,4 +1,4 @@
-import { backoffDelayMs } from '../../service/retry-policy';
+import { backoffDelayMs, engineAskAgain } from '../../service/retry-policy';
 import type { SyncContext } from '../context';
 import { prepareFile } from '../hash/prepare';
 import type { FilePatch } from '../state/files-store';
@@ -205,9 +205,7 @@ export function createScheduler(ctx: SyncContext, state: EngineState, book: Prog
       // A listing that failed, or a reconciliation that threw: tried again with backoff.
       state.reconcileFailures = okAll ? 0 : state.reconcileFailures + 1;
       if (!okAll && !state.stopped)
-        requestReconcile(
-          backoffDelayMs(state.reconcileFailures, { baseMs: options.backoff.baseMs, capMs: 60_000 }),
-        );
+        requestReconcile(backoffDelayMs(state.reconcileFailures, engineAskAgain(options.backoff)));
       state.reconciling = false;
       wake();
     }

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { RemoteFile } from '../../../../src-shared/api/file-hosting';
+import { plural } from '../../../../src-shared/domain/words';
 import { ApiFailure } from '../../service/api-error';
 import type { SyncContext } from '../context';
 import type { FileRow, Folder } from '../types';
@@ -79,7 +80,7 @@ export async function adoptAtAdd(ctx: SyncContext, folder: Folder): Promise<{ ad
   if (adopted > 0)
     ctx.log(
       'adopted',
-      `${adopted} file(s) of ${folder.path} were already live in bucket ${folder.bucket} (same name, size and md5): adopted, not sent again.`,
+      `${plural(adopted, 'file')} of ${folder.path} ${adopted === 1 ? 'was' : 'were'} already live in bucket ${folder.bucket} (same name, size and md5): adopted, not sent again.`,
       { folderId: folder.id },
     );
   return { adopted };

@@ -1,4 +1,5 @@
 import type { RemoteFile } from '../../../../src-shared/api/file-hosting';
+import { plural } from '../../../../src-shared/domain/words';
 import { ApiFailure } from '../../service/api-error';
 import { ACCOUNT_CHANGED } from '../account/account-change';
 import type { SyncContext } from '../context';
@@ -87,7 +88,7 @@ export async function reconcileJournal(ctx: SyncContext, inFlight: ReadonlySet<n
     if (moved.adopted || moved.queued) {
       ctx.log(
         'account-checked',
-        `Bucket ${bucket}: ${moved.adopted} file(s) already on this account were adopted (not sent again), ${moved.queued} will be uploaded.`,
+        `Bucket ${bucket}: ${plural(moved.adopted, 'file')} already on this account ${moved.adopted === 1 ? 'was' : 'were'} adopted (not sent again), ${moved.queued} will be uploaded.`,
       );
     }
   }

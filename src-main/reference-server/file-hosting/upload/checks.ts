@@ -1,6 +1,7 @@
 import { BUCKET_PATTERN } from '../../../../src-shared/domain/bucket';
 import { extensionOf, isAllowedExtension, mimeForExtension } from '../../../../src-shared/domain/extensions';
 import { MIN_BALANCE_TO_UPLOAD_PAISE } from '../../../../src-shared/domain/limits';
+import { formatRupees } from '../../../../src-shared/domain/money';
 import { type ApiFailure, failure } from '../failure';
 import type { ClientRow } from '../store/clients';
 import { cleanDisplayName, urlSafeName } from './names';
@@ -20,12 +21,12 @@ export function checkUploadGate(client: ClientRow): ApiFailure | null {
   if (client.arrears_paise > 0)
     return failure(
       'UPLOADS-PAUSED',
-      `Uploads are paused: ${client.arrears_paise} paise of storage rent are unpaid. Top up the wallet to cover them; reads and deletes keep working.`,
+      `Uploads are paused: ${formatRupees(client.arrears_paise)} of storage rent is unpaid. Top up the wallet to cover it; reads and deletes keep working.`,
     );
   if (client.balance_paise < MIN_BALANCE_TO_UPLOAD_PAISE)
     return failure(
       'LOW-BALANCE',
-      `The wallet holds ${client.balance_paise} paise; uploads need at least ${MIN_BALANCE_TO_UPLOAD_PAISE}. Top it up.`,
+      `The wallet holds ${formatRupees(client.balance_paise)}; uploads need at least ${formatRupees(MIN_BALANCE_TO_UPLOAD_PAISE)}. Top it up.`,
     );
   return null;
 }

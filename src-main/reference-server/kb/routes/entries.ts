@@ -5,6 +5,7 @@ import { sendKbError } from '../../http/envelopes';
 import { requireBotToken } from '../auth';
 import type { BotStore } from '../bots';
 import type { EntryStore } from '../entries-store';
+import { applyKbFaults, type KbFaults } from '../faults';
 import type { MinuteLimiter } from '../rate-limit';
 import { checkCreate, checkUpdate } from '../validation';
 
@@ -12,11 +13,12 @@ import { checkCreate, checkUpdate } from '../validation';
 export async function registerEntryRoutes(
   app: FastifyInstance,
   ctx: ServerContext,
-  deps: { bots: BotStore; entries: EntryStore; limiter: MinuteLimiter },
+  deps: { bots: BotStore; entries: EntryStore; limiter: MinuteLimiter; faults?: KbFaults },
 ): Promise<void> {
   const { entries } = deps;
   await app.register(
     async (scope) => {
+      if (deps.faults) applyKbFaults(scope, deps.faults, () => ctx.clock.now());
       const auth = requireBotToken(scope, deps.bots, deps.limiter);
 
       scope.get('/', async (request) => ({ ok: true, entries: entries.list(auth.botOf(request).id) }));

@@ -1,0 +1,454 @@
+import { randomBytes } from 'node:crypto';
+import type { Discovery, Endpoint } from './discovery/discovery';
+import { chooseHolder, createTerms, earlier, HEARTBEAT_MS, isAlive } from './election';
+import { createHolder, type GrantOut, type Holder } from './holder';
+import {
+  type Demand,
+  decodeMessage,
+  encodeMessage,
+  MAX_PEERS,
+  type Message,
+  type MessageOf,
+  NO_DEMAND,
+  type OfficeState,
+} from './protocol';
+import type { Transport } from './transport';
+
+/**
+ * One desk of the office: it finds its peers (through the discoveries), says every second who it is and what
+ * it wants, agrees with the others on the holder (election.ts), and either holds the office's window
+ * (holder.ts) or asks the holder for leases. The request budget (office-budget.ts) is its only user: it
+ * reads `role()`, asks, and receives grants. Everything a peer says is advice: the budget never waits on a
+ * holder longer than its equal share would take, and its own 429s always win.
+ */
+/** A desk that heard no peer yet in its first moments treats itself as one of two, not as alone. */
+export const JOIN_MS = 1_500;
+/** Asks with the same content closer than this are one ask. */
+const ASK_REPEAT_MS = 250;
+/** A discovered endpoint that never answered is forgotten after this. */
+const ENDPOINT_FORGET_MS = 30_000;
+
+export type Role =
+  | { kind: 'alone'; joining: boolean }
+  | {
+      kind: 'holder' | 'follower';
+      holderId: string;
+      term: number;
+      desks: number;
+      ceiling: number;
+      share: number;
+      pauseUntil: number;
+    };
+
+export interface DeskReport {
+  demand: Demand;
+  /** Requests sent in the last 60 s. */
+  used: number;
+}
+
+export interface Grant {
+  n: number;
+  ttlMs: number;
+  probe: boolean;
+}
+
+export interface PeerView {
+  id: string;
+  name: string;
+  version: string;
+  share: number;
+  backlog: number;
+  holder: boolean;
+  self: boolean;
+}
+
+export interface DeskOptions {
+  scope: string;
+  key: Buffer | null;
+  name: string;
+  version: string;
+  transport: Transport;
+  discoveries: Discovery[];
+  /** The office's highest ceiling. */
+  max: number;
+  now?: () => number;
+  random?: () => number;
+  id?: string;
+  startedAt?: number;
+}
+
+export interface Desk {
+  readonly id: string;
+  readonly startedAt: number;
+  readonly port: number;
+  readonly discoveries: readonly Discovery[];
+  role(): Role;
+  /** What the heartbeat says about this desk: the budget's waiters and its last minute. */
+  report(fn: () => DeskReport): void;
+  ask(demand: Demand, held: number): void;
+  limited(retryAfterMs: number | null, probe: boolean): void;
+  probed(): void;
+  onGrant(fn: (g: Grant) => void): void;
+  onChange(fn: () => void): void;
+  peers(): PeerView[];
+  close(): Promise<void>;
+}
+
+interface Peer {
+  id: string;
+  start: number;
+  name: string;
+  version: string;
+  endpoint: Endpoint;
+  heard: number;
+  firstHeard: number;
+  demand: Demand;
+  used: number;
+  follows: string | null;
+}
+
+export function newInstanceId(): string {
+  return randomBytes(8).toString('hex');
+}
+
+export async function startDesk(o: DeskOptions): Promise<Desk> {
+  const now = o.now ?? Date.now;
+  const id = o.id ?? newInstanceId();
+  const startedAt = o.startedAt ?? now();
+  const self = { id, start: startedAt };
+  const max = o.max;
+  const terms = createTerms();
+  const peers = new Map<string, Peer>();
+  const endpoints = new Map<string, Endpoint & { found: number }>();
+  let holder: Holder | null = null;
+  let myTerm = 0;
+  let following: { id: string; term: number } | null = null;
+  /** The last office state the holder told (absolute pause end). */
+  let office: (Omit<OfficeState, 'pauseMs'> & { pauseUntil: number }) | null = null;
+  let lastCeiling = max;
+  let reporter: () => DeskReport = () => ({ demand: NO_DEMAND, used: 0 });
+  const grantListeners: ((g: Grant) => void)[] = [];
+  const changeListeners: (() => void)[] = [];
+  let lastAsk = { at: Number.NEGATIVE_INFINITY, text: '' };
+  let closed = false;
+
+  const send = (m: Message, to: Endpoint) => {
+    if (!closed) o.transport.send(encodeMessage(m, o.scope, o.key), to.address, to.port);
+  };
+  const keyOf = (e: Endpoint) => `${e.address}:${e.port}`;
+
+  function alivePeers(): Peer[] {
+    const t = now();
+    const alive = [...peers.values()].filter((p) => isAlive(p.heard, t));
+    // At most MAX_PEERS desks count: the ones known longest.
+    alive.sort((a, b) => a.firstHeard - b.firstHeard || (a.id < b.id ? -1 : 1));
+    return alive.slice(0, MAX_PEERS - 1);
+  }
+
+  function changed(): void {
+    for (const l of changeListeners) l();
+  }
+
+  function elect(): void {
+    if (closed) return;
+    const alive = alivePeers();
+    for (const [pid, p] of peers) if (!isAlive(p.heard, now())) peers.delete(pid);
+    const chosen = alive.length === 0 ? null : chooseHolder(self, alive);
+    if (chosen && chosen.id === id) {
+      if (!holder) {
+        myTerm = terms.open();
+        following = null;
+        holder = createHolder({
+          max,
+          now,
+          send: sendGrant,
+          onPause: () => {
+            for (const p of alivePeers()) heartbeat(p.endpoint);
+          },
+          ceiling: office?.ceiling ?? lastCeiling,
+          ...(o.random ? { random: o.random } : {}),
+        });
+        holder.members([id, ...alive.map((p) => p.id)]);
+        holder.seed(alive.reduce((n, p) => n + p.used, reporter().used));
+      } else holder.members([id, ...alive.map((p) => p.id)]);
+    } else {
+      if (holder) {
+        lastCeiling = holder.ceiling;
+        holder.close();
+        holder = null;
+      }
+      if (!chosen) {
+        following = null;
+        office = null;
+      } else if (following?.id !== chosen.id) {
+        following = { id: chosen.id, term: 0 };
+        office = null;
+      }
+    }
+    changed();
+  }
+
+  function sendGrant(g: GrantOut): void {
+    const grant = { n: g.n, ttlMs: g.ttlMs, probe: g.probe };
+    if (g.to === id) {
+      queueMicrotask(() => {
+        for (const l of grantListeners) l(grant);
+      });
+      return;
+    }
+    const p = peers.get(g.to);
+    if (!p) return;
+    send({ t: 'grant', from: id, term: myTerm, ...g }, p.endpoint);
+  }
+
+  function heartbeat(to: Endpoint): void {
+    const r = reporter();
+    send(
+      {
+        t: 'hb',
+        from: id,
+        term: holder ? myTerm : (following?.term ?? 0),
+        start: startedAt,
+        name: o.name,
+        ver: o.version,
+        demand: r.demand,
+        used: r.used,
+        holder: holder ? id : (following?.id ?? null),
+        ...(holder ? { office: holder.state() } : {}),
+      },
+      to,
+    );
+  }
+
+  function tick(): void {
+    if (closed) return;
+    const t = now();
+    for (const [k, e] of endpoints) if (t - e.found > ENDPOINT_FORGET_MS) endpoints.delete(k);
+    elect();
+    if (holder) {
+      for (const p of alivePeers()) holder.heard(p.id, p.used, p.demand);
+      const r = reporter();
+      holder.heard(id, r.used, r.demand);
+    }
+    const sent = new Set<string>();
+    for (const p of alivePeers()) {
+      sent.add(keyOf(p.endpoint));
+      heartbeat(p.endpoint);
+    }
+    for (const [k, e] of endpoints) if (!sent.has(k)) heartbeat(e);
+  }
+
+  function onMessage(data: Buffer, from: Endpoint): void {
+    if (closed) return;
+    const m = decodeMessage(data, o.scope, o.key);
+    if (!m || m.from === id) return;
+    if (m.t === 'hb') {
+      onHeartbeat(m, from);
+      return;
+    }
+    const peer = peers.get(m.from);
+    if (!peer || !isAlive(peer.heard, now())) return;
+    switch (m.t) {
+      case 'bye':
+        peers.delete(m.from);
+        elect();
+        return;
+      case 'ask':
+        if (holder && m.term === myTerm) holder.ask(m.from, m.demand, m.held);
+        return;
+      case 'limited':
+        if (holder && m.term === myTerm) holder.limited(m.from, m.retryAfterMs, m.probe);
+        return;
+      case 'probed':
+        if (holder && m.term === myTerm) holder.probed(m.from);
+        return;
+      case 'grant':
+        onGrantMessage(m);
+        return;
+    }
+  }
+
+  function onHeartbeat(m: MessageOf<'hb'>, from: Endpoint): void {
+    const t = now();
+    const known = peers.get(m.from);
+    if (!known && alivePeers().length >= MAX_PEERS - 1) return;
+    const peer: Peer = {
+      id: m.from,
+      start: m.start,
+      name: m.name,
+      version: m.ver,
+      endpoint: from,
+      heard: t,
+      firstHeard: known?.firstHeard ?? t,
+      demand: m.demand,
+      used: m.used,
+      follows: m.holder,
+    };
+    peers.set(m.from, peer);
+    endpoints.delete(keyOf(from));
+    terms.hear(m.term);
+    if (m.office && m.holder === m.from && following?.id === m.from && m.term >= following.term) {
+      following.term = m.term;
+      office = { ...m.office, pauseUntil: t + Math.min(60_000, m.office.pauseMs) };
+      lastCeiling = m.office.ceiling;
+    }
+    if (holder) holder.heard(m.from, m.used, m.demand);
+    if (!known) {
+      // A new desk: answer at once so that it learns this one without waiting a beat, then re-elect.
+      heartbeat(from);
+      elect();
+      return;
+    }
+    // A desk that started earlier says it holds the office: this one steps down (a healed partition).
+    if (holder && m.holder === m.from && earlier(peer, self)) {
+      elect();
+      return;
+    }
+    changed();
+  }
+
+  function onGrantMessage(m: MessageOf<'grant'>): void {
+    if (m.to !== id || !following || m.from !== following.id) return;
+    if (!terms.hear(m.term) || m.term < following.term) return;
+    following.term = m.term;
+    const t = now();
+    office = {
+      ceiling: m.ceiling,
+      desks: m.desks,
+      pauseUntil: t + Math.min(60_000, m.pauseMs),
+      shares: office?.shares.filter((s) => s.id !== id).concat({ id, share: m.share }) ?? [
+        { id, share: m.share },
+      ],
+    };
+    lastCeiling = m.ceiling;
+    const grant = { n: m.n, ttlMs: Math.min(m.ttlMs, 10_000), probe: m.probe };
+    for (const l of grantListeners) l(grant);
+  }
+
+  function role(): Role {
+    const t = now();
+    const alive = alivePeers();
+    if (holder) {
+      const s = holder.state();
+      return {
+        kind: 'holder',
+        holderId: id,
+        term: myTerm,
+        desks: s.desks,
+        ceiling: s.ceiling,
+        share: holder.shareOf(id),
+        pauseUntil: t + s.pauseMs,
+      };
+    }
+    if (following && alive.length > 0) {
+      const desks = office?.desks ?? alive.length + 1;
+      const ceiling = office?.ceiling ?? lastCeiling;
+      return {
+        kind: 'follower',
+        holderId: following.id,
+        term: following.term,
+        desks,
+        ceiling,
+        share: office?.shares.find((s) => s.id === id)?.share ?? ceiling / desks,
+        pauseUntil: office?.pauseUntil ?? 0,
+      };
+    }
+    return { kind: 'alone', joining: t - startedAt < JOIN_MS };
+  }
+
+  o.transport.onMessage(onMessage);
+  const beat = setInterval(tick, HEARTBEAT_MS);
+  beat.unref?.();
+  // The end of the joining moment is a change of role too.
+  const joined = setTimeout(changed, JOIN_MS);
+  joined.unref?.();
+  const found = (e: Endpoint) => {
+    const k = keyOf(e);
+    if ([...peers.values()].some((p) => keyOf(p.endpoint) === k)) return;
+    const isNew = !endpoints.has(k);
+    endpoints.set(k, { ...e, found: now() });
+    if (isNew) heartbeat(e);
+  };
+  await Promise.all(o.discoveries.map((d) => d.start(found)));
+
+  return {
+    id,
+    startedAt,
+    port: o.transport.port,
+    discoveries: o.discoveries,
+    role,
+    report(fn) {
+      reporter = fn;
+    },
+    ask(demand, held) {
+      if (holder) return holder.ask(id, demand, held);
+      if (!following) return;
+      const p = peers.get(following.id);
+      if (!p) return;
+      const text = `${demand.now},${demand.sync},${demand.bg},${held}`;
+      const t = now();
+      if (text === lastAsk.text && t - lastAsk.at < ASK_REPEAT_MS) return;
+      lastAsk = { at: t, text };
+      send({ t: 'ask', from: id, term: following.term, demand, held }, p.endpoint);
+    },
+    limited(retryAfterMs, probe) {
+      const ms = retryAfterMs === null ? null : Math.min(600_000, Math.max(0, Math.round(retryAfterMs)));
+      if (holder) return holder.limited(id, ms, probe);
+      const p = following ? peers.get(following.id) : undefined;
+      if (p && following)
+        send({ t: 'limited', from: id, term: following.term, retryAfterMs: ms, probe }, p.endpoint);
+    },
+    probed() {
+      if (holder) return holder.probed(id);
+      const p = following ? peers.get(following.id) : undefined;
+      if (p && following) send({ t: 'probed', from: id, term: following.term }, p.endpoint);
+    },
+    onGrant(fn) {
+      grantListeners.push(fn);
+    },
+    onChange(fn) {
+      changeListeners.push(fn);
+    },
+    peers() {
+      const r = role();
+      const shares = holder ? holder.state().shares : (office?.shares ?? []);
+      const shareOf = (pid: string) => shares.find((s) => s.id === pid)?.share ?? 0;
+      const mine = reporter();
+      const list: PeerView[] = [
+        {
+          id,
+          name: o.name,
+          version: o.version,
+          share: r.kind === 'alone' ? 0 : r.share,
+          backlog: mine.demand.now + mine.demand.sync + mine.demand.bg,
+          holder: r.kind === 'holder',
+          self: true,
+        },
+      ];
+      const holderId = r.kind === 'alone' ? null : r.holderId;
+      for (const p of alivePeers())
+        list.push({
+          id: p.id,
+          name: p.name,
+          version: p.version,
+          share: shareOf(p.id),
+          backlog: p.demand.now + p.demand.sync + p.demand.bg,
+          holder: p.id === holderId,
+          self: false,
+        });
+      return list;
+    },
+    async close() {
+      if (closed) return;
+      for (const p of alivePeers())
+        send({ t: 'bye', from: id, term: holder ? myTerm : (following?.term ?? 0) }, p.endpoint);
+      closed = true;
+      clearInterval(beat);
+      clearTimeout(joined);
+      holder?.close();
+      holder = null;
+      await Promise.all(o.discoveries.map((d) => d.close().catch(() => {})));
+      await o.transport.close();
+    },
+  };
+}

@@ -1,0 +1,308 @@
+import { type Aimd, createAimd, OFFICE_AIMD, probeDelayMs } from './aimd';
+import { CLASSES, type Contender, type DemandClass, pickNext, waterFill } from './fair-share';
+import { type Demand, NO_DEMAND, type OfficeState } from './protocol';
+
+/**
+ * The holder's side of the office: the only window of the address. It grants short leases (a few places,
+ * each to be used within `LEASE_TTL_MS`); a granted place counts as spent, used or not. Places go out one at
+ * a time by `pickNext` (fair by demand, lanes first), at most `ceiling` in any 60 s and paced: a burst of
+ * `BURST` at most, then twice the ceiling's steady rate (`PACE`), so that a desk that starts a second earlier cannot take the
+ * whole minute before the others have asked. The ceiling is the office's AIMD: any desk's 429 lowers it. A 429
+ * without Retry-After pauses every desk and sends one probe after 2, 4, 8 ... 60 s; a probe answered resumes.
+ */
+export const WINDOW_MS = 60_000;
+export const LEASE_TTL_MS = 5_000;
+/** Places a desk may hold at once (unused places of its leases plus new ones). */
+export const LEASE_MAX = 4;
+/** The most places granted at once beyond the steady rate. */
+export const BURST = 20;
+/**
+ * The pace of places, in ceilings a minute. At 1, a minute's places would spread over the whole minute and
+ * the next minute's would free at that pace too (a run of a little more than one allowance waits most of a
+ * second minute); at 2, a minute's places go out in its first half and a late desk still finds room.
+ */
+export const PACE = 2;
+/** Background walks get at most this share of the window (as the single desk's budget). */
+const BACKGROUND_SHARE = 0.05;
+/** A probe whose answer never comes (its desk left) is sent again after this. */
+const PROBE_ANSWER_MS = 30_000;
+
+export interface GrantOut {
+  to: string;
+  n: number;
+  ttlMs: number;
+  probe: boolean;
+  share: number;
+  ceiling: number;
+  desks: number;
+  pauseMs: number;
+}
+
+export interface HolderOptions {
+  /** The highest ceiling (the single desk's budget, or the user's lower setting). */
+  max: number;
+  now: () => number;
+  send: (grant: GrantOut) => void;
+  /** A pause began or ended: the desk tells everyone at once (not at the next heartbeat). */
+  onPause?: () => void;
+  random?: () => number;
+  /** The ceiling to start from (the office's last known one when a holder takes over). */
+  ceiling?: number;
+}
+
+interface DeskDemand {
+  want: Demand;
+  busy: boolean;
+  used: number;
+}
+
+export interface Holder {
+  readonly ceiling: number;
+  /** A desk's wish: its waiting requests by class and the unused places it still holds. */
+  ask(from: string, demand: Demand, held: number): void;
+  /** A desk's heartbeat: what it sent in the last minute and whether it has a backlog. */
+  heard(from: string, used: number, demand: Demand): void;
+  /** The desks alive now (self included); places of the gone are simply not granted again. */
+  members(ids: readonly string[]): void;
+  limited(from: string, retryAfterMs: number | null, probe: boolean): void;
+  probed(from: string): void;
+  /** Starts the window from what the desks say they sent in the last minute (a new holder). */
+  seed(used: number): void;
+  state(): OfficeState;
+  shareOf(id: string): number;
+  close(): void;
+}
+
+export function createHolder(opts: HolderOptions): Holder {
+  const { now } = opts;
+  const random = opts.random ?? Math.random;
+  const aimd: Aimd = createAimd({ ...OFFICE_AIMD, max: opts.max }, now());
+  if (opts.ceiling !== undefined) aimd.reset(opts.ceiling, now());
+  let window: { at: number; to: string; cls: DemandClass | 'seed' }[] = [];
+  let tokens = BURST;
+  let refilledAt = now();
+  const desks = new Map<string, DeskDemand>();
+  let members: readonly string[] = [];
+  let pausedUntil = 0;
+  let probing: { attempt: number; out: string | null; sentAt: number } | null = null;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let closed = false;
+
+  const deskOf = (id: string): DeskDemand => {
+    let d = desks.get(id);
+    if (!d) {
+      d = { want: { ...NO_DEMAND }, busy: false, used: 0 };
+      desks.set(id, d);
+    }
+    return d;
+  };
+
+  function expire(t: number): void {
+    let drop = 0;
+    while (drop < window.length && window[drop]!.at <= t - WINDOW_MS) drop++;
+    if (drop > 0) window = window.slice(drop);
+  }
+
+  function refill(t: number): void {
+    const rate = (PACE * aimd.value) / WINDOW_MS;
+    tokens = Math.min(BURST, tokens + (t - refilledAt) * rate);
+    refilledAt = t;
+  }
+
+  function shares(): Map<string, number> {
+    const list = members.map((id) => {
+      const d = desks.get(id);
+      return { id, demand: !d || d.busy ? Number.POSITIVE_INFINITY : d.used };
+    });
+    return waterFill(aimd.value, list);
+  }
+
+  function schedule(ms: number): void {
+    if (closed) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(pump, Math.max(1, Math.ceil(ms)));
+  }
+
+  function grantOut(batch: Map<string, { n: number; probe: boolean }>): void {
+    const s = shares();
+    const t = now();
+    for (const [to, g] of batch)
+      opts.send({
+        to,
+        n: g.n,
+        ttlMs: LEASE_TTL_MS,
+        probe: g.probe,
+        share: Math.round(s.get(to) ?? 0),
+        ceiling: aimd.value,
+        desks: Math.max(1, members.length),
+        pauseMs: pauseLeft(t),
+      });
+  }
+
+  /** While probing, the office stays paused past the timer: until a probe is answered (a heartbeat renews it). */
+  function pauseLeft(t: number): number {
+    const left = Math.max(0, Math.ceil(pausedUntil - t));
+    return Math.min(60_000, probing ? Math.max(left, 2 * 1_000) : left);
+  }
+
+  function contenders(): Contender[] {
+    const inWindow = new Map<string, number>();
+    for (const g of window) inWindow.set(g.to, (inWindow.get(g.to) ?? 0) + 1);
+    return members.flatMap((id) => {
+      const d = desks.get(id);
+      return d ? [{ id, want: d.want, inWindow: inWindow.get(id) ?? 0 }] : [];
+    });
+  }
+
+  function pump(): void {
+    if (timer) {
+      clearTimeout(timer);
+      timer = null;
+    }
+    if (closed) return;
+    const t = now();
+    aimd.tick(t);
+    expire(t);
+    refill(t);
+    const batch = new Map<string, { n: number; probe: boolean }>();
+    const add = (to: string, probe: boolean) => {
+      const b = batch.get(to) ?? { n: 0, probe };
+      b.n++;
+      batch.set(to, b);
+    };
+    try {
+      if (t < pausedUntil) {
+        schedule(pausedUntil - t);
+        return;
+      }
+      if (probing) {
+        // One request at a time until a probe is answered without a 429.
+        if (probing.out !== null && t - probing.sentAt < PROBE_ANSWER_MS) {
+          schedule(probing.sentAt + PROBE_ANSWER_MS - t);
+          return;
+        }
+        const next = pickNext(contenders());
+        if (!next) return;
+        probing.out = next.id;
+        probing.sentAt = t;
+        take(next.id, next.cls, t);
+        add(next.id, true);
+        schedule(PROBE_ANSWER_MS);
+        return;
+      }
+      const cap = aimd.value;
+      const bgCap = Math.max(1, Math.floor(cap * BACKGROUND_SHARE));
+      for (;;) {
+        const bgIn = window.reduce((n, g) => n + (g.cls === 'bg' ? 1 : 0), 0);
+        const next = pickNext(contenders(), bgIn < bgCap);
+        if (!next) return;
+        if (window.length >= cap) {
+          schedule(window[window.length - cap]!.at + WINDOW_MS - t);
+          return;
+        }
+        if (tokens < 1) {
+          schedule((1 - tokens) / ((PACE * cap) / WINDOW_MS));
+          return;
+        }
+        tokens -= 1;
+        take(next.id, next.cls, t);
+        add(next.id, false);
+      }
+    } finally {
+      if (batch.size > 0) grantOut(batch);
+    }
+  }
+
+  function take(id: string, cls: DemandClass, t: number): void {
+    const d = deskOf(id);
+    d.want = { ...d.want, [cls]: d.want[cls] - 1 };
+    window.push({ at: t, to: id, cls });
+    // A period with places granted and no 429 reported is a clean one (the increase of AIMD).
+    aimd.answered(t);
+  }
+
+  return {
+    get ceiling() {
+      return aimd.value;
+    },
+    ask(from, demand, held) {
+      const d = deskOf(from);
+      let room = Math.max(0, LEASE_MAX - held);
+      const want = { ...NO_DEMAND };
+      for (const cls of CLASSES) {
+        const n = Math.min(room, demand[cls]);
+        want[cls] = n;
+        room -= n;
+      }
+      d.want = want;
+      d.busy = demand.now + demand.sync + demand.bg > 0;
+      pump();
+    },
+    heard(from, used, demand) {
+      const d = deskOf(from);
+      d.used = used;
+      d.busy = demand.now + demand.sync + demand.bg > 0;
+    },
+    members(ids) {
+      members = [...ids];
+      for (const id of [...desks.keys()]) if (!ids.includes(id)) desks.delete(id);
+      if (probing?.out && !ids.includes(probing.out)) probing.out = null;
+      pump();
+    },
+    limited(from, retryAfterMs, probe) {
+      const t = now();
+      aimd.limited(t);
+      const before = pausedUntil;
+      if (retryAfterMs !== null) {
+        pausedUntil = Math.max(pausedUntil, t + retryAfterMs);
+      } else if (!probing || (probe && probing.out === from)) {
+        const attempt = probing ? probing.attempt + 1 : 1;
+        probing = { attempt, out: null, sentAt: 0 };
+        pausedUntil = Math.max(pausedUntil, t + probeDelayMs(attempt, random));
+      }
+      if (pausedUntil !== before) opts.onPause?.();
+      pump();
+    },
+    probed(from) {
+      if (probing && probing.out === from) {
+        probing = null;
+        pausedUntil = 0;
+        opts.onPause?.();
+        pump();
+      }
+    },
+    seed(used) {
+      // The last minute's requests, spread evenly: places free one by one at the steady rate.
+      const t = now();
+      const n = Math.min(used, aimd.value);
+      const step = WINDOW_MS / Math.max(1, n);
+      window = Array.from({ length: n }, (_, i) => ({
+        at: t - WINDOW_MS + (i + 1) * step,
+        to: '',
+        cls: 'seed' as const,
+      }));
+      tokens = 1;
+      refilledAt = t;
+      pump();
+    },
+    state() {
+      const t = now();
+      aimd.tick(t);
+      const s = shares();
+      return {
+        ceiling: aimd.value,
+        desks: Math.max(1, members.length),
+        pauseMs: pauseLeft(t),
+        shares: members.map((id) => ({ id, share: Math.round((s.get(id) ?? 0) * 10) / 10 })),
+      };
+    },
+    shareOf(id) {
+      return shares().get(id) ?? 0;
+    },
+    close() {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      timer = null;
+    },
+  };
+}

@@ -1,0 +1,349 @@
+import {
+  DEFAULT_BACKGROUND_SHARE,
+  LANES,
+  type Lane,
+  type RequestBudget,
+  release,
+  type Waiter,
+  waitInQueue,
+} from '../service/request-budget';
+import { type Aimd, createAimd, OFFICE_AIMD, probeDelayMs } from './aimd';
+import type { Desk, Grant, Role } from './desk';
+import { BURST, PACE, WINDOW_MS } from './holder';
+import type { Demand } from './protocol';
+
+/**
+ * The file API's request budget of a desk (RequestBudget, as request-budget.ts): the same lanes and waiters,
+ * but places come from the office. With peers, from the holder's leases; alone (no peer found, or the office
+ * left in Settings), from its own sliding window. Either way the desk keeps its own window at its own AIMD
+ * ceiling, which only its own replies move: a holder's lease never sends past what this desk's 429s allow.
+ *
+ * Advice, never a dependency: a desk that asked and got nothing for as long as its equal share would take
+ * (ceiling / desks, with half again for jitter) sends one request on its own, as long as it sent less than
+ * that equal share in the last minute. So a dead holder (until the others elect a new one) or a holder that
+ * grants nothing leaves a desk its equal share: what no coordination would give it at best.
+ */
+export interface OfficeBudget extends RequestBudget {
+  /** This desk's requests of the last minute. */
+  readonly used: number;
+  readonly ownCeiling: number;
+  /** Requests sent without a lease while in an office (the holder silent for an equal share's wait). */
+  readonly sentOnOwn: number;
+  /** What it may send a minute now: its share in an office, its own ceiling alone. */
+  readonly share: number;
+  role(): Role;
+  /** The desk, once started (its places then come from the office). */
+  attach(desk: Desk): void;
+  /** The desk left: alone again from now on. */
+  detach(): void;
+}
+
+interface Lease {
+  left: number;
+  until: number;
+  probe: boolean;
+}
+
+/** The ceiling of a budget set to 0 (unlimited): it takes no place from the office anyway. */
+const OFFICE_AIMD_UNLIMITED = 10_000;
+
+/** Equal-share wait: half again the interval of one place at ceiling / desks, at least a second. */
+export function equalShareWaitMs(ceiling: number, desks: number): number {
+  return Math.max(1_000, (1.5 * WINDOW_MS) / Math.max(0.1, ceiling / Math.max(1, desks)));
+}
+
+export function createOfficeBudget(opts: {
+  /**
+   * true: a desk of an office, attached with `attach` once it has started (until then it is joining);
+   * false: the office is left (Settings) and the desk plans alone with the same AIMD.
+   */
+  office: boolean;
+  perMinute: number;
+  backgroundShare?: number;
+  now?: () => number;
+  random?: () => number;
+}): OfficeBudget {
+  const now = opts.now ?? Date.now;
+  const random = opts.random ?? Math.random;
+  let desk: Desk | null = null;
+  let perMinute = opts.perMinute;
+  let backgroundShare = opts.backgroundShare ?? DEFAULT_BACKGROUND_SHARE;
+  const aimd: Aimd = createAimd({ ...OFFICE_AIMD, max: perMinute || OFFICE_AIMD_UNLIMITED }, now());
+  const queues: Record<Lane, Waiter[]> = { sync: [], user: [], background: [] };
+  let sent: { at: number; lane: Lane }[] = [];
+  let leases: Lease[] = [];
+  let notBefore = 0;
+  /** Alone, after a 429 without Retry-After: one request at a time until one is answered. */
+  let ownProbe: { attempt: number; out: boolean } | null = null;
+  /** In an office: a probe lease was used and its answer is awaited. */
+  let probeOut = false;
+  let lastPlaceAt = Number.NEGATIVE_INFINITY;
+  /** Requests sent on this desk's own word while in an office (the holder was silent too long). */
+  let onOwn = 0;
+  /** The end of the last pause seen (the office's or this desk's own). */
+  let pausedTill = 0;
+  let waitingFrom: number | null = null;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  /** Alone, the same pacing as the holder's: a burst, then twice the ceiling's steady rate. */
+  let tokens = BURST;
+  let refilledAt = now();
+  function refill(t: number, cap: number): void {
+    tokens = Math.min(BURST, tokens + ((t - refilledAt) * PACE * cap) / WINDOW_MS);
+    refilledAt = t;
+  }
+
+  let left = !opts.office;
+  // Until its desk has started (or failed to: `detach`), a desk of an office is joining: on a loaded machine
+  // the start can take seconds, and a desk alone meanwhile would spend a burst the others cannot see.
+  const roleNow = (): Role => desk?.role() ?? { kind: 'alone', joining: !left };
+  const waitingCount = () => queues.sync.length + queues.user.length + queues.background.length;
+
+  function demand(): Demand {
+    const firstSync = queues.sync.filter((w) => w.first).length;
+    return {
+      now: firstSync + queues.user.length,
+      sync: queues.sync.length - firstSync,
+      bg: queues.background.length,
+    };
+  }
+
+  function expire(t: number): void {
+    let drop = 0;
+    while (drop < sent.length && sent[drop]!.at <= t - WINDOW_MS) drop++;
+    if (drop > 0) sent = sent.slice(drop);
+    leases = leases.filter((l) => l.left > 0 && l.until > t);
+  }
+
+  const countIn = (lane: Lane) => sent.reduce((n, s) => n + (s.lane === lane ? 1 : 0), 0);
+  const held = () => leases.reduce((n, l) => n + l.left, 0);
+
+  let officeSince: { holder: string; at: number } | null = null;
+  function inOfficeSince(role: Extract<Role, { holderId: string }>, t: number): number {
+    if (officeSince?.holder !== role.holderId) officeSince = { holder: role.holderId, at: t };
+    return officeSince.at;
+  }
+
+  function schedule(ms: number): void {
+    if (timer) clearTimeout(timer);
+    // Not unref'd: a waiting CLI must not exit mid-run (as the single budget).
+    timer = setTimeout(pump, Math.max(1, Math.ceil(ms)));
+  }
+
+  function grant(lane: Lane, t: number): void {
+    sent.push({ at: t, lane });
+    lastPlaceAt = t;
+    release(queues[lane]);
+    waitingFrom = waitingCount() > 0 ? t : null;
+  }
+
+  function pump(): void {
+    if (timer) {
+      clearTimeout(timer);
+      timer = null;
+    }
+    for (;;) {
+      const lane = LANES.find((l) => queues[l].length > 0);
+      if (!lane) {
+        waitingFrom = null;
+        return;
+      }
+      const t = now();
+      waitingFrom ??= t;
+      if (perMinute === 0) {
+        grant(lane, t);
+        continue;
+      }
+      aimd.tick(t);
+      expire(t);
+      if (t < notBefore) {
+        schedule(notBefore - t);
+        return;
+      }
+      const cap = aimd.value;
+      if (sent.length >= cap) {
+        schedule(sent[sent.length - cap]!.at + WINDOW_MS - t);
+        return;
+      }
+      if (lane === 'background') {
+        const bgCap = Math.max(1, Math.floor(cap * backgroundShare));
+        if (countIn('background') >= bgCap) {
+          const mine = sent.filter((s) => s.lane === 'background');
+          schedule(mine[mine.length - bgCap]!.at + WINDOW_MS - t);
+          return;
+        }
+      }
+      const role = roleNow();
+      if (role.kind === 'alone') {
+        if (ownProbe) {
+          if (ownProbe.out) return;
+          ownProbe.out = true;
+        } else if (role.joining) {
+          // The first moments: as one of two desks until discovery has had its say.
+          const gap = equalShareWaitMs(cap, 2) / 1.5;
+          if (t - lastPlaceAt < gap) {
+            schedule(lastPlaceAt + gap - t);
+            return;
+          }
+        } else {
+          // Paced as the holder paces an office: desks that cannot see each other then meet the service's
+          // limit one request at a time, not with a burst each.
+          refill(t, cap);
+          if (tokens < 1) {
+            schedule((1 - tokens) / ((PACE * cap) / WINDOW_MS));
+            return;
+          }
+          tokens -= 1;
+        }
+        grant(lane, t);
+        continue;
+      }
+      const probeLease = leases.find((l) => l.probe && l.left > 0);
+      if (probeLease) {
+        probeLease.left--;
+        probeOut = true;
+        grant(lane, t);
+        continue;
+      }
+      // Asked even while paused: the holder sends its probe to a desk that wants to send.
+      if (!leases.some((l) => !l.probe && l.left > 0)) desk!.ask(demand(), held());
+      if (t < role.pauseUntil) {
+        pausedTill = Math.max(pausedTill, role.pauseUntil);
+        schedule(Math.min(role.pauseUntil - t, 1_000));
+        return;
+      }
+      const lease = leases.find((l) => !l.probe && l.left > 0);
+      if (lease) {
+        lease.left--;
+        grant(lane, t);
+        continue;
+      }
+      // On its own only while behind what its equal share would have given it: a holder whose window is
+      // full, or that is making up for this desk's head start, owes it nothing yet.
+      const wait = equalShareWaitMs(role.ceiling, role.desks);
+      // Time paused (the office's word or this desk's own 429) is not time waited on the holder.
+      const since = Math.max(lastPlaceAt, waitingFrom, pausedTill, notBefore);
+      // What an equal share would have given this desk since it joined (a minute at most).
+      const owed = (role.ceiling / role.desks) * Math.min(1, (t - inOfficeSince(role, t)) / WINDOW_MS);
+      if (t - since >= wait && sent.length < owed) {
+        onOwn++;
+        grant(lane, t);
+        continue;
+      }
+      schedule(since + wait - t);
+      return;
+    }
+  }
+
+  function attach(d: Desk): void {
+    desk = d;
+    d.report(() => {
+      expire(now());
+      return { demand: demand(), used: sent.length };
+    });
+    d.onGrant((g: Grant) => {
+      leases.push({ left: g.n, until: now() + g.ttlMs, probe: g.probe });
+      pump();
+    });
+    d.onChange(pump);
+    pump();
+  }
+
+  const budget: OfficeBudget = {
+    take(signal, lane = 'user', first = false) {
+      return waitInQueue(queues[lane], signal, first, pump);
+    },
+    deferUntil(epochMs) {
+      notBefore = Math.max(notBefore, epochMs);
+      pump();
+    },
+    rateLimited(retryAfterMs) {
+      const t = now();
+      expire(t);
+      const role = roleNow();
+      // Alone, the cut also goes under what this desk really sent: desks that cannot see each other then
+      // settle near their real shares at once instead of after many refusals.
+      aimd.limited(t, role.kind === 'alone' ? sent.length : undefined);
+      const wasProbe = probeOut || ownProbe?.out === true;
+      probeOut = false;
+      leases = [];
+      if (retryAfterMs !== undefined) {
+        ownProbe = null;
+        // Jitter: desks that got the same Retry-After do not all come back in the same millisecond.
+        notBefore = Math.max(notBefore, t + retryAfterMs + Math.round(random() * 1_000));
+      } else if (role.kind === 'alone') {
+        const attempt = ownProbe ? ownProbe.attempt + 1 : 1;
+        ownProbe = { attempt, out: false };
+        notBefore = Math.max(notBefore, t + probeDelayMs(attempt, random));
+      } else {
+        // The holder pauses everyone and probes; this desk waits at least the first step on its own word.
+        notBefore = Math.max(notBefore, t + probeDelayMs(1, random));
+      }
+      if (role.kind !== 'alone') desk?.limited(retryAfterMs ?? null, wasProbe);
+      pump();
+    },
+    replied(status) {
+      if (status === 429) return;
+      aimd.answered(now());
+      if (probeOut) {
+        probeOut = false;
+        desk?.probed();
+      }
+      if (ownProbe?.out) {
+        ownProbe = null;
+        notBefore = 0;
+      }
+      pump();
+    },
+    configure(p) {
+      if (!Number.isFinite(p.perMinute) || p.perMinute < 0)
+        throw new RangeError('perMinute must be 0 or more');
+      perMinute = Math.floor(p.perMinute);
+      if (p.backgroundShare !== undefined) backgroundShare = p.backgroundShare;
+      if (perMinute > 0) {
+        // This desk's own cap only: the office's ceiling is the holder's (a desk's setting is its own).
+        aimd.setMax(perMinute);
+      }
+      pump();
+    },
+    get perMinute() {
+      return perMinute === 0 ? 0 : Math.max(1, Math.floor(budget.share));
+    },
+    get backgroundShare() {
+      return backgroundShare;
+    },
+    get waiting() {
+      return waitingCount();
+    },
+    waitingIn: (lane) => queues[lane].length,
+    grantedIn(lane) {
+      expire(now());
+      return countIn(lane);
+    },
+    get used() {
+      expire(now());
+      return sent.length;
+    },
+    get sentOnOwn() {
+      return onOwn;
+    },
+    get ownCeiling() {
+      aimd.tick(now());
+      return aimd.value;
+    },
+    get share() {
+      aimd.tick(now());
+      const role = roleNow();
+      if (role.kind === 'alone') return aimd.value;
+      return Math.min(aimd.value, role.share > 0 ? role.share : role.ceiling / role.desks);
+    },
+    role: roleNow,
+    attach,
+    detach() {
+      desk = null;
+      left = true;
+      leases = [];
+      pump();
+    },
+  };
+  return budget;
+}

@@ -1,0 +1,147 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+
+/**
+ * Connection and rate limits for a server the internet reaches (the desktop lead receiver behind a
+ * tunnel, the relay). Node's own `server.maxConnections` closes every new connection once full,
+ * so 300 idle sockets from one process locked real requests out (the probe of issue 22). Here a
+ * full server closes its oldest idle connection instead (one without a request in progress: kept
+ * alive between requests, or connected and still sending headers), and refuses the newcomer only
+ * when every connection is busy; a greedy peer meets its own cap first.
+ *
+ * Per-peer limits count the socket's remote address. A loopback peer is a local tunnel or reverse
+ * proxy speaking for many clients, so by default it meets only the global cap: per-client limits
+ * then belong in the proxy (docs/relay.md).
+ */
+export interface GuardLimits {
+  /** Connections at once; past it the oldest idle one is closed, or the new one if none is idle. */
+  maxConnections: number;
+  /** Connections at once from one address. */
+  maxPerPeer: number;
+  /** Requests a minute from one address (a sliding minute); 0 turns it off. */
+  requestsPerPeerPerMinute: number;
+  /** Whether loopback peers meet the per-peer limits too (tests); default false. */
+  limitLoopback?: boolean;
+}
+
+export interface ConnectionGuard {
+  /** Call first in the request handler: false means a 429 was answered and the handler must stop. */
+  admit(req: IncomingMessage, res: ServerResponse): boolean;
+  stats(): { open: number; idle: number; evicted: number; refused: number; limited: number };
+}
+
+interface Tracked {
+  peer: string;
+  busy: number;
+}
+
+const WINDOW_MS = 60_000;
+const isLoopback = (address: string) =>
+  address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
+
+export function guardConnections(
+  server: Server,
+  limits: GuardLimits,
+  now: () => number = Date.now,
+): ConnectionGuard {
+  const sockets = new Map<Socket, Tracked>();
+  // Idle sockets in the order they became idle: the first is the one to close.
+  const idle = new Set<Socket>();
+  const perPeer = new Map<string, Set<Socket>>();
+  const hits = new Map<string, number[]>();
+  const counts = { evicted: 0, refused: 0, limited: 0 };
+  const limited = (peer: string) => limits.limitLoopback === true || !isLoopback(peer);
+
+  const oldestIdle = (): Socket | null => idle.values().next().value ?? null;
+  const evict = (s: Socket) => {
+    counts.evicted++;
+    forget(s);
+    s.destroy();
+  };
+  const forget = (s: Socket) => {
+    const t = sockets.get(s);
+    if (!t) return;
+    sockets.delete(s);
+    idle.delete(s);
+    const mine = perPeer.get(t.peer);
+    mine?.delete(s);
+    if (mine?.size === 0) perPeer.delete(t.peer);
+  };
+
+  server.on('connection', (socket: Socket) => {
+    const peer = socket.remoteAddress ?? 'unknown';
+    const mine = perPeer.get(peer);
+    if (limited(peer) && mine && mine.size >= limits.maxPerPeer) {
+      const victim = [...idle].find((s) => mine.has(s));
+      if (!victim) {
+        counts.refused++;
+        socket.destroy();
+        return;
+      }
+      evict(victim);
+    }
+    if (sockets.size >= limits.maxConnections) {
+      const victim = oldestIdle();
+      if (!victim) {
+        counts.refused++;
+        socket.destroy();
+        return;
+      }
+      evict(victim);
+    }
+    sockets.set(socket, { peer, busy: 0 });
+    idle.add(socket);
+    if (!perPeer.has(peer)) perPeer.set(peer, new Set());
+    perPeer.get(peer)!.add(socket);
+    socket.once('close', () => forget(socket));
+  });
+
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket;
+    const t = sockets.get(socket);
+    if (!t) return;
+    t.busy++;
+    idle.delete(socket);
+    res.once('close', () => {
+      t.busy--;
+      // Back at the end of the line: the most recently used connection is the last to be closed.
+      if (t.busy === 0 && sockets.has(socket)) idle.add(socket);
+    });
+  });
+
+  function overRate(peer: string): number | null {
+    if (limits.requestsPerPeerPerMinute <= 0 || !limited(peer)) return null;
+    const t = now();
+    const mine = (hits.get(peer) ?? []).filter((at) => at > t - WINDOW_MS);
+    if (mine.length >= limits.requestsPerPeerPerMinute) {
+      hits.set(peer, mine);
+      return Math.max(1, Math.ceil((mine[0]! + WINDOW_MS - t) / 1000));
+    }
+    mine.push(t);
+    hits.set(peer, mine);
+    // Peers gone quiet are forgotten, so the map stays as small as the busy minute's peers.
+    if (hits.size > 10_000)
+      for (const [p, list] of hits) if (list.every((at) => at <= t - WINDOW_MS)) hits.delete(p);
+    return null;
+  }
+
+  return {
+    admit(req, res) {
+      const wait = overRate(req.socket.remoteAddress ?? 'unknown');
+      if (wait === null) return true;
+      counts.limited++;
+      const body = JSON.stringify({
+        ok: false,
+        error: `Too many requests from this address; retry in ${wait} s.`,
+      });
+      res.writeHead(429, {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(body),
+        'retry-after': String(wait),
+      });
+      res.end(body);
+      return false;
+    },
+    stats: () => ({ open: sockets.size, idle: idle.size, ...counts }),
+  };
+}

@@ -1,0 +1,65 @@
+/**
+ * Words for people, shared by the renderer, the CLI and the core (issue 23): counts whose noun agrees
+ * ("1 file", "2 files", never "file(s)"), durations said as a person would ("under a second", "about
+ * 3 min"), and the reasons behind the codes a file is skipped for. Codes stay in `--json` and in a
+ * detail a person can open; a sentence names the reason.
+ */
+const rules = new Intl.PluralRules('en');
+
+/** "1 file", "2 files", "1,000 files": the count with the word agreeing (English rules). */
+export function plural(n: number, one: string, other = `${one}s`): string {
+  return `${n.toLocaleString('en')} ${rules.select(n) === 'one' ? one : other}`;
+}
+
+/** The noun alone, agreeing with n ("file" / "files"), for sentences that put the count elsewhere. */
+export function noun(n: number, one: string, other = `${one}s`): string {
+  return rules.select(n) === 'one' ? one : other;
+}
+
+/**
+ * How long something takes, roughly: "under a second", "about 5 s", "about 3 min", "about 1 h 20 min",
+ * "about 3 days". Never "0 s" for work that is not nothing.
+ */
+export function aboutDuration(seconds: number): string {
+  if (!Number.isFinite(seconds) || seconds < 0) return 'an unknown time';
+  if (seconds < 1) return 'under a second';
+  if (seconds < 60) return `about ${Math.round(seconds)} s`;
+  if (seconds < 3600) return `about ${Math.round(seconds / 60)} min`;
+  const h = Math.floor(seconds / 3600);
+  if (h < 48) {
+    const m = Math.round((seconds % 3600) / 60);
+    return `about ${h} h${m ? ` ${m} min` : ''}`;
+  }
+  return `about ${Math.round(h / 24)} days`;
+}
+
+/** Time left, for a line that counts down: "under a second left"... as aboutDuration, shorter. */
+export function timeLeftText(seconds: number): string {
+  if (seconds < 1) return 'under a second';
+  if (seconds < 60) return `${Math.round(seconds)} s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`;
+  const h = Math.floor(seconds / 3600);
+  if (h < 48) return `${h} h ${Math.floor((seconds % 3600) / 60)} min`;
+  return `${Math.floor(h / 24)} days`;
+}
+
+/** Why a file is left out (its skip code), as a person reads it. Unknown codes fall back to the code. */
+const SKIP_REASON: Record<string, string> = {
+  'EXTENSION-NOT-ALLOWED': 'file types the service does not accept',
+  'FILE-TOO-LARGE': 'over the size the service accepts',
+  EMPTY: 'empty files',
+  'FILE-EMPTY': 'empty files',
+  'NAME-TOO-LONG': 'names too long for the service',
+  'NOT-A-FILE': 'not regular files',
+  UNREADABLE: 'could not be read',
+  'LINK-LOOP': 'links that loop',
+  'BROKEN-LINK': 'links to nothing',
+  'LINK-OUTSIDE-FOLDER': 'links to places outside the folder',
+  'LINKED-FOLDER': 'linked folders',
+  'FOLDER-UNREADABLE': 'folders that could not be read',
+  'BUCKET-INVALID': 'not allowed in this bucket',
+};
+
+export function skipReasonText(code: string): string {
+  return SKIP_REASON[code] ?? code.toLowerCase().replace(/-/g, ' ');
+}

@@ -1,0 +1,125 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppService } from '../../src-main/core/app/app-service';
+import { botTokenAccount } from '../../src-main/core/kb/bots';
+import { call } from '../support/reference-server';
+import { appOnSandbox } from './sandbox-app';
+
+const value = async <T>(p: Promise<{ ok: boolean; value?: unknown; error?: unknown }>): Promise<T> => {
+  const r = await p;
+  if (!r.ok) throw new Error(JSON.stringify(r.error));
+  return r.value as T;
+};
+
+/**
+ * Issue 23, "The sandbox shows every state": the knowledge-entry API offline and back, answering 429
+ * for a while, an entry changed on the service's side (the next edit meets a conflict), a file deleted
+ * on the service's side. Each through the app's contract commands, on the real sandbox.
+ */
+describe('the sandbox shows every state', () => {
+  let root: string;
+  let app: AppService;
+  let botId: number;
+  let entryUrl: string;
+  let botToken: string;
+
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), 'sandbox-states-'));
+    app = await appOnSandbox(root);
+    type Bots = { bots: { id: number; isSandbox: boolean; baseUrl: string; hasToken: boolean }[] };
+    // The demo bot is set up in the background once the sandbox is up.
+    const ready = new Promise<void>((resolve) => {
+      const off = app.subscribe((e) => {
+        if (e.event === 'kb.botsChanged' && e.payload.bots.some((b) => b.isSandbox && b.hasToken)) {
+          off();
+          resolve();
+        }
+      });
+    });
+    const now = await value<Bots>(app.call('kb.bots', {}));
+    if (!now.bots.some((b) => b.isSandbox && b.hasToken)) await ready;
+    const demo = (await value<Bots>(app.call('kb.bots', {}))).bots.find((b) => b.isSandbox);
+    botId = demo!.id;
+    entryUrl = `${demo!.baseUrl}/api/mebot/kb/entries`;
+    botToken = app.context.secrets.get(botTokenAccount(botId)) ?? '';
+    expect(botToken).not.toBe('');
+  });
+  afterAll(async () => {
+    await app?.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('the entry API goes offline and comes back; the app says offline, then syncs', async () => {
+    const state = await value<{ kb: { offline: boolean } }>(app.call('sandbox.state', {}));
+    expect(state.kb).toEqual({ offline: false, rateLimitedUntil: null });
+    expect(await value(app.call('sandbox.kbFaults', { offline: true }))).toEqual({
+      offline: true,
+      rateLimitedUntil: null,
+    });
+    await value(app.call('kb.syncNow', { botId }));
+    const sync = async () =>
+      (await value<{ bots: { id: number; sync: { state: string } }[] }>(app.call('kb.bots', {}))).bots.find(
+        (b) => b.id === botId,
+      )!.sync.state;
+    await expect.poll(sync).toBe('offline');
+    await value(app.call('sandbox.kbFaults', { offline: false }));
+    await value(app.call('kb.syncNow', { botId }));
+    await expect.poll(sync).toBe('idle');
+  });
+
+  it('the entry API answers 429 with Retry-After for the seconds asked, then lets requests in', async () => {
+    const k = await value<{ rateLimitedUntil: number | null }>(
+      app.call('sandbox.kbFaults', { rateLimitedSeconds: 30 }),
+    );
+    expect(k.rateLimitedUntil).toBeGreaterThan(Date.now());
+    const r = await call(entryUrl, { headers: { 'x-bot-token': botToken } });
+    expect(r.status).toBe(429);
+    expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
+    await value(app.call('sandbox.kbFaults', { rateLimitedSeconds: 0 }));
+    const s = await value<{ kb: { rateLimitedUntil: number | null } }>(app.call('sandbox.state', {}));
+    expect(s.kb.rateLimitedUntil).toBeNull();
+  });
+
+  it('an entry changed on the service makes the next edit here a conflict', async () => {
+    const created = await value<{ id: number }>(
+      app.call('kb.create', { botId, title: 'Opening hours', description: 'Nine to five.' }),
+    );
+    const synced = async () =>
+      (
+        await value<{ entries: { id: number; state: string; remoteId: number | null }[] }>(
+          app.call('kb.entries', { botId }),
+        )
+      ).entries.find((e) => e.id === created.id);
+    await expect.poll(async () => (await synced())?.state).toBe('synced');
+    const changed = await value<{ title: string; said: string }>(
+      app.call('sandbox.changeEntry', { entryId: created.id }),
+    );
+    expect(changed.title).toBe('Opening hours (changed on the service)');
+    expect(changed.said).toMatch(/meets a conflict/);
+    await value(
+      app.call('kb.edit', { entryId: created.id, title: 'Opening hours', description: 'Nine to six.' }),
+    );
+    await value(app.call('kb.syncNow', { botId }));
+    await expect.poll(async () => (await synced())?.state).toBe('conflict');
+  });
+
+  it('a file deleted on the service is gone there, and the sentence says what the real service does', async () => {
+    const dir = join(root, 'site');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'a.txt'), 'a\n');
+    await value(app.call('sync.folders.add', { path: dir, bucket: 'site' }));
+    const live = async () =>
+      (await value<{ folders: { counts: { live: number } }[] }>(app.call('sync.overview', {}))).folders[0]
+        ?.counts.live;
+    await expect.poll(live).toBe(1);
+    const r = await value<{ name: string; said: string }>(app.call('sandbox.deleteFile', {}));
+    expect(r.name).toBe('a.txt');
+    expect(r.said).toMatch(/^a\.txt was deleted on the service/);
+    const f = await app.call('files.index.refresh', {});
+    expect(f.ok).toBe(true);
+    const summary = await value<{ count: number }>(app.call('files.index.summary', {}));
+    expect(summary.count).toBe(0);
+  });
+});

@@ -1,0 +1,71 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { chooseHolder, createTerms, PEER_TIMEOUT_MS } from '../../src-main/core/office/election';
+import { ids, memoryLink } from './link';
+
+beforeEach(() => {
+  vi.useFakeTimers({ now: 1_700_000_000_000 });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** Three desks on a link, started 3, 2 and 1 s ago, after two heartbeats. */
+async function threeDesks() {
+  const link = memoryLink();
+  const t0 = Date.now();
+  const a = await link.desk({ id: ids(1), startedAt: t0 - 3_000 });
+  const b = await link.desk({ id: ids(2), startedAt: t0 - 2_000 });
+  const c = await link.desk({ id: ids(3), startedAt: t0 - 1_000 });
+  await vi.advanceTimersByTimeAsync(2_000);
+  return { link, a, b, c };
+}
+
+describe('holder election', () => {
+  it('chooses the desk that started first, then the lowest instance id', () => {
+    const a = { id: ids(3), start: 100 };
+    const b = { id: ids(1), start: 200 };
+    const c = { id: ids(2), start: 100 };
+    expect(chooseHolder(b, [a, c]).id).toBe(ids(2));
+    expect(chooseHolder(a, []).id).toBe(ids(3));
+  });
+
+  it('terms only grow: a term below the highest heard is stale', () => {
+    const t = createTerms();
+    expect(t.hear(3)).toBe(true);
+    expect(t.open()).toBe(4);
+    expect(t.hear(2)).toBe(false);
+    expect(t.hear(4)).toBe(true);
+  });
+
+  it('three desks agree on one holder; when it is killed, another holds within 3 missed heartbeats, with a higher term', async () => {
+    const { link, a, b, c } = await threeDesks();
+    expect(a.desk.role().kind).toBe('holder');
+    for (const d of [b, c])
+      expect(d.desk.role()).toMatchObject({ kind: 'follower', holderId: ids(1), desks: 3 });
+    const oldTerm = a.desk.role().kind === 'holder' ? (a.desk.role() as { term: number }).term : -1;
+
+    link.kill(a.port);
+    const killedAt = Date.now();
+    while (b.desk.role().kind !== 'holder') await vi.advanceTimersByTimeAsync(100);
+    const took = Date.now() - killedAt;
+    expect(took).toBeLessThanOrEqual(PEER_TIMEOUT_MS + 1_000);
+    await vi.advanceTimersByTimeAsync(1_000);
+    const role = b.desk.role() as { term: number; desks: number };
+    expect(role.term).toBeGreaterThan(oldTerm);
+    expect(role.desks).toBe(2);
+    expect(c.desk.role()).toMatchObject({ kind: 'follower', holderId: ids(2) });
+    for (const d of [b, c]) await d.desk.close();
+  });
+
+  it('a desk that says goodbye is out at once: its share goes back to the others', async () => {
+    const { a, b, c } = await threeDesks();
+    expect((a.desk.role() as { desks: number }).desks).toBe(3);
+    await c.desk.close();
+    await vi.advanceTimersByTimeAsync(0);
+    expect((a.desk.role() as { desks: number }).desks).toBe(2);
+    await vi.advanceTimersByTimeAsync(1_500);
+    expect((b.desk.role() as { desks: number }).desks).toBe(2);
+    await a.desk.close();
+    await b.desk.close();
+  });
+});

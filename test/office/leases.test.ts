@@ -1,0 +1,196 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createAimd, OFFICE_AIMD } from '../../src-main/core/office/aimd';
+import { decodeMessage } from '../../src-main/core/office/protocol';
+import { ids, memoryLink } from './link';
+
+// The holder and the desks' budgets on a fake clock: vitest's fake timers drive Date.now and the timers.
+beforeEach(() => {
+  vi.useFakeTimers({ now: 1_700_000_000_000 });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+async function office(n: number) {
+  const link = memoryLink();
+  const t0 = Date.now();
+  const desks = [];
+  for (let i = 1; i <= n; i++) desks.push(await link.desk({ id: ids(i), startedAt: t0 - 10_000 + i }));
+  await vi.advanceTimersByTimeAsync(2_000);
+  return { link, desks };
+}
+
+/** Starts `n` takes on a budget and counts how many were granted. */
+function takes(budget: { take(s?: AbortSignal, lane?: 'sync'): Promise<void> }, n: number) {
+  const got = { n: 0 };
+  for (let i = 0; i < n; i++) void budget.take(undefined, 'sync').then(() => got.n++);
+  return got;
+}
+
+const grantsTo = (sent: { to: number; data: Buffer }[], port: number) =>
+  sent.filter((s) => s.to === port && decodeMessage(s.data, '00000000000000aa', null)?.t === 'grant').length;
+
+describe('the office budget: leases from the holder', () => {
+  it('is max-min fair by demand: a desk that wants 3 gets 3, the busy ones split the rest evenly', async () => {
+    const { desks } = await office(3);
+    const [a, b, c] = desks as [(typeof desks)[0], (typeof desks)[0], (typeof desks)[0]];
+    expect(a.desk.role().kind).toBe('holder');
+    const small = takes(b.budget, 3);
+    const big1 = takes(a.budget, 200);
+    const big2 = takes(c.budget, 200);
+    // Just under a minute: the places of the first moment free again at 60 s.
+    await vi.advanceTimersByTimeAsync(59_000);
+    expect(small.n).toBe(3);
+    // The holder was alive throughout: no desk sent on its own word.
+    expect(desks.map((d) => d.budget.sentOnOwn)).toEqual([0, 0, 0]);
+    // One window: at most the ceiling in all, less the small desk's 3, split evenly (one lease of slack).
+    expect(small.n + big1.n + big2.n).toBeLessThanOrEqual(115);
+    expect(Math.abs(big1.n - big2.n)).toBeLessThanOrEqual(4);
+    expect(big1.n + big2.n).toBeGreaterThanOrEqual(100);
+    for (const d of desks) await d.desk.close();
+  });
+
+  it('an idle desk takes nothing: the busy desk gets the whole window', async () => {
+    const { desks } = await office(2);
+    const busy = takes(desks[1]!.budget, 200);
+    await vi.advanceTimersByTimeAsync(59_000);
+    expect(busy.n).toBeGreaterThanOrEqual(110);
+    expect(busy.n).toBeLessThanOrEqual(115);
+    for (const d of desks) await d.desk.close();
+  });
+
+  it('a lease not used within its few seconds is lost: the next request asks the holder again', async () => {
+    const { link, desks } = await office(2);
+    const b = desks[1]!;
+    const abort = new AbortController();
+    const waiting = b.budget.take(abort.signal, 'sync').catch(() => 'aborted');
+    abort.abort();
+    expect(await waiting).toBe('aborted');
+    await vi.advanceTimersByTimeAsync(100);
+    expect(grantsTo(link.sent, b.port)).toBe(1);
+    // The place granted for the aborted request is held, unused, past its time to live.
+    await vi.advanceTimersByTimeAsync(6_000);
+    let granted = false;
+    void b.budget.take(undefined, 'sync').then(() => {
+      granted = true;
+    });
+    await vi.advanceTimersByTimeAsync(100);
+    expect(granted).toBe(true);
+    expect(grantsTo(link.sent, b.port)).toBe(2);
+    for (const d of desks) await d.desk.close();
+  });
+
+  it('a holder that grants nothing (killed) costs a desk at most its equal share: it sends on its own meanwhile', async () => {
+    const { link, desks } = await office(3);
+    const [a, b] = desks as [(typeof desks)[0], (typeof desks)[0]];
+    link.kill(a.port);
+    const got = takes(b.budget, 10);
+    // Before anyone notices the holder is gone (3.5 s), b still gets places at ceiling / 3 desks at least.
+    await vi.advanceTimersByTimeAsync(3_000);
+    expect(got.n).toBeGreaterThanOrEqual(1);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(b.desk.role().kind).toBe('holder');
+    expect(got.n).toBe(10);
+    for (const d of desks.slice(1)) await d.desk.close();
+  });
+});
+
+describe('AIMD', () => {
+  it('clean periods raise the ceiling again: slowly near where the 429 came, then faster, never above the max', () => {
+    const a = createAimd({ ...OFFICE_AIMD, max: 115 }, 0);
+    let t = 0;
+    const clean = (ms: number) => {
+      for (const end = t + ms; t < end; t += 1_000) a.answered(t);
+      a.tick(t);
+    };
+    a.limited(t);
+    expect(a.value).toBe(97);
+    // A minute of holding (the service still counts the higher rate), then 1 a minute every 30 s.
+    clean(60_000);
+    expect(a.value).toBe(97);
+    clean(60_000);
+    expect(a.value).toBe(99);
+    clean(600_000);
+    expect(a.value).toBe(115);
+    // A period with no request answered raises nothing.
+    a.limited(t);
+    const low = a.value;
+    t += 600_000;
+    a.tick(t);
+    expect(a.value).toBe(low);
+    // Alone, the cut also goes under what was really sent.
+    t += 10_000;
+    a.limited(t, 20);
+    expect(a.value).toBe(17);
+  });
+});
+
+describe("the user's request rate (Settings) on a desk", () => {
+  it('caps what the AIMD allows; lowered to 1 and raised again, the learned ceiling is back at once', () => {
+    const a = createAimd({ ...OFFICE_AIMD, max: 115 }, 0);
+    a.setMax(1);
+    expect(a.value).toBe(1);
+    a.setMax(115);
+    expect(a.value).toBe(115);
+  });
+});
+
+describe('the office budget: 429s', () => {
+  it("any desk's 429 lowers the office's ceiling multiplicatively, once per crowded moment", async () => {
+    const { desks } = await office(2);
+    const [a, b] = desks as [(typeof desks)[0], (typeof desks)[0]];
+    const ceiling = () => (a.desk.role() as { ceiling: number }).ceiling;
+    expect(ceiling()).toBe(115);
+    b.budget.rateLimited(10_000);
+    await vi.advanceTimersByTimeAsync(10);
+    expect(ceiling()).toBe(Math.floor(115 * 0.85));
+    // A second 429 of the same crowded moment lowers nothing more.
+    b.budget.rateLimited(10_000);
+    await vi.advanceTimersByTimeAsync(10);
+    expect(ceiling()).toBe(Math.floor(115 * 0.85));
+    for (const d of desks) await d.desk.close();
+  });
+
+  it('a 429 without Retry-After pauses every desk, then sends one probe after about 2 s, then 4 s; an answer resumes', async () => {
+    const { desks } = await office(3);
+    const [a, b, c] = desks as [(typeof desks)[0], (typeof desks)[0], (typeof desks)[0]];
+    b.budget.rateLimited(undefined);
+    await vi.advanceTimersByTimeAsync(50);
+    const ga = takes(a.budget, 5);
+    const gc = takes(c.budget, 5);
+    await vi.advanceTimersByTimeAsync(1_900);
+    expect(ga.n + gc.n).toBe(0);
+    await vi.advanceTimersByTimeAsync(200);
+    // One probe, to one desk.
+    expect(ga.n + gc.n).toBe(1);
+    const prober = ga.n === 1 ? a : c;
+    prober.budget.rateLimited(undefined);
+    await vi.advanceTimersByTimeAsync(3_900);
+    expect(ga.n + gc.n).toBe(1);
+    const before = { a: ga.n, c: gc.n };
+    await vi.advanceTimersByTimeAsync(200);
+    // The second probe, after about 4 s: one more request in all, from whichever desk it went to.
+    expect(ga.n + gc.n).toBe(2);
+    const second = ga.n > before.a ? a : c;
+    second.budget.replied(200);
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(ga.n + gc.n).toBe(10);
+    for (const d of desks) await d.desk.close();
+  });
+
+  it('a desk alone runs the same AIMD on its own window, and never trusts a lease over its own 429s', async () => {
+    const link = memoryLink();
+    const { desk, budget } = await link.desk({ id: ids(1), startedAt: Date.now() - 10_000 });
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(desk.role().kind).toBe('alone');
+    const got = takes(budget, 200);
+    // Paced as an office's holder paces: a burst of 20, then twice the steady rate, the window's 115 at most.
+    await vi.advanceTimersByTimeAsync(100);
+    expect(got.n).toBe(20);
+    await vi.advanceTimersByTimeAsync(59_000);
+    expect(got.n).toBe(115);
+    budget.rateLimited(1_000);
+    expect(budget.ownCeiling).toBeLessThan(115);
+    await desk.close();
+  });
+});

@@ -1,0 +1,107 @@
+import { type Desk, startDesk } from '../../src-main/core/office/desk';
+import type { Discovery } from '../../src-main/core/office/discovery/discovery';
+import { createOfficeBudget, type OfficeBudget } from '../../src-main/core/office/office-budget';
+import type { Transport } from '../../src-main/core/office/transport';
+
+/**
+ * Desks on an in-memory link (for the protocol's tests on a fake clock): datagrams are delivered in a
+ * microtask, a desk can be cut off (killed with -9: it neither sends nor hears), and anyone may inject raw
+ * bytes as if from a peer. The desks themselves, their holder and their budgets are the real ones.
+ */
+export function memoryLink() {
+  const sockets = new Map<
+    number,
+    { deliver: (d: Buffer, from: { address: string; port: number }) => void }
+  >();
+  const cut = new Set<number>();
+  let nextPort = 40_000;
+  const sent: { from: number; to: number; data: Buffer }[] = [];
+
+  function transport(): Transport {
+    const port = nextPort++;
+    const listeners: ((d: Buffer, f: { address: string; port: number }) => void)[] = [];
+    sockets.set(port, {
+      deliver: (d, f) => {
+        for (const l of listeners) l(d, f);
+      },
+    });
+    return {
+      port,
+      send(data, address, to) {
+        if (cut.has(port) || address !== '127.0.0.1') return;
+        sent.push({ from: port, to, data });
+        queueMicrotask(() => {
+          if (cut.has(to)) return;
+          sockets.get(to)?.deliver(data, { address: '127.0.0.1', port });
+        });
+      },
+      onMessage(fn) {
+        listeners.push(fn);
+      },
+      async close() {
+        sockets.delete(port);
+      },
+    };
+  }
+
+  /** Discovery by the link itself: every desk is offered every port now open. */
+  function discovery(): Discovery {
+    let timer: ReturnType<typeof setInterval> | null = null;
+    return {
+      name: 'local',
+      state: 'on',
+      detail: null,
+      async start(found) {
+        const offer = () => {
+          for (const port of sockets.keys()) found({ address: '127.0.0.1', port });
+        };
+        offer();
+        timer = setInterval(offer, 1_000);
+      },
+      async close() {
+        if (timer) clearInterval(timer);
+      },
+    };
+  }
+
+  return {
+    sent,
+    /** A desk with its office budget on this link. */
+    async desk(o: { id: string; startedAt: number; max?: number; random?: () => number }): Promise<{
+      desk: Desk;
+      budget: OfficeBudget;
+      port: number;
+    }> {
+      const budget = createOfficeBudget({
+        office: true,
+        perMinute: o.max ?? 115,
+        random: o.random ?? (() => 0),
+      });
+      const t = transport();
+      const desk = await startDesk({
+        id: o.id,
+        startedAt: o.startedAt,
+        scope: '00000000000000aa',
+        key: null,
+        name: `desk ${o.id.slice(-2)}`,
+        version: 'test',
+        transport: t,
+        discoveries: [discovery()],
+        max: o.max ?? 115,
+        random: o.random ?? (() => 0),
+      });
+      budget.attach(desk);
+      return { desk, budget, port: t.port };
+    },
+    /** Cuts a desk off the link: it is gone for the others, as after kill -9. */
+    kill(port: number) {
+      cut.add(port);
+    },
+    /** Raw bytes to `port`, as if from `fromPort`. */
+    inject(port: number, data: Buffer, fromPort = 1) {
+      sockets.get(port)?.deliver(data, { address: '127.0.0.1', port: fromPort });
+    },
+  };
+}
+
+export const ids = (n: number) => `${'0'.repeat(15)}${n.toString(16)}`;
