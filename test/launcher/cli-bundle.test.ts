@@ -137,7 +137,9 @@ describe('the CLI runs from its bundle (out/cli)', () => {
     const bundled = await tools();
     expect(existsSync(join(cliOutDir(root), 'tools.mjs'))).toBe(true);
     expect(bundled.code).toBe(2);
-    expect(bundled.stderr).toMatch(/^tools: name one of: server, remote, remote-child, sync, webhooks, soak/);
+    expect(bundled.stderr).toMatch(
+      /^tools: name one of: server, remote, remote-child, sync, office, webhooks, relay, soak/,
+    );
     expect(bundled).toEqual(await tools({ ASSETS_SYNC_TSX: '1' }));
   });
 
