@@ -23,7 +23,7 @@ describe('sync: the upload limit in force, said at start', () => {
   const cli = (...args: string[]) =>
     runCli([...args, '--base-url', server.baseUrl, '--data-dir', dataDir], env);
   const limitLines = (text: string) => text.split('\n').filter((l) => l.startsWith('Upload limit'));
-  const save = (patch: { bwlimit?: string; bwSchedule?: string }) => {
+  const save = (patch: { bwlimit?: string; bwSchedule?: string; bwScheduleLimit?: string }) => {
     const db = openDatabase(join(dataDir, 'app.sqlite'), APP_MIGRATIONS);
     try {
       createSettingsStore(db).update(patch);
@@ -67,12 +67,12 @@ describe('sync: the upload limit in force, said at start', () => {
       "Upload limit: none; the app's saved limit 512k is for the app only, --bwlimit sets one for this run.",
     ]);
 
-    save({ bwSchedule: '08:00,512k 19:00,off' });
+    save({ bwlimit: 'off', bwSchedule: 'Mon-08:00,limited Mon-19:00,normal', bwScheduleLimit: '512k' });
     const timetable = await cli('sync', dir, '--once', '--bwlimit', 'off');
     expect(limitLines(timetable.stderr)).toEqual(['Upload limit: none (--bwlimit off).']);
     const kept = await cli('sync', dir, '--once');
     expect(limitLines(kept.stderr)).toEqual([
-      `Upload limit: none; the app's saved timetable "08:00,512k 19:00,off" is for the app only, --bwlimit sets one for this run.`,
+      `Upload limit: none; the app's saved timetable "Mon-08:00,512k Mon-19:00,off" is for the app only, --bwlimit sets one for this run.`,
     ]);
     save({ bwlimit: 'off', bwSchedule: '' });
   });
@@ -83,7 +83,18 @@ describe('sync: the upload limit in force, said at start', () => {
     expect(r.stderr).toBe('');
     expect(r.stdout.trim().split('\n')).toHaveLength(r.lines.length);
     // The events sync has always written, and the summary last: no new record joins them.
-    const known = ['file', 'progress', 'paused', 'resumed', 'stopped', 'error', 'folder-in-sync', 'summary'];
+    // `office` is the office's shape (docs/office.md), said when a desk joins one.
+    const known = [
+      'file',
+      'progress',
+      'paused',
+      'resumed',
+      'stopped',
+      'error',
+      'folder-in-sync',
+      'office',
+      'summary',
+    ];
     for (const l of r.lines) expect(known).toContain(l.event);
     expect(r.lines.at(-1)?.event).toBe('summary');
     expect(r.stdout).not.toMatch(/upload limit/i);

@@ -149,7 +149,7 @@ describe.sequential('bandwidth, schedule, pause all and Upload now in Chromium',
     await page.getByLabel('Bucket').fill('site');
     await page.getByRole('button', { name: 'Start syncing' }).click();
     await page.getByTestId('folder-card').waitFor();
-    await page.getByRole('button', { name: 'Resume all' }).waitFor();
+    await page.locator('header').getByRole('button', { name: 'Resume all' }).waitFor();
     await expect.poll(() => page.getByTestId('next-row').count(), { timeout: 20_000 }).toBe(3);
     const c = page.getByTestId('next-row').filter({ hasText: 'c.txt' });
     expect(await c.getAttribute('data-lane')).toBe('backlog');
@@ -159,7 +159,7 @@ describe.sequential('bandwidth, schedule, pause all and Upload now in Chromium',
     const s = await stack.app.call('settings.get', {});
     expect(s.ok && s.value.pausedAll).toBe(true);
     await screens(page, 'bw-upload-now', page.getByRole('table', { name: 'Next to upload' }));
-    await page.getByRole('button', { name: 'Resume all' }).click();
+    await page.locator('header').getByRole('button', { name: 'Resume all' }).click();
     await expect.poll(() => page.getByTestId('next-row').count(), { timeout: 30_000 }).toBe(0);
   });
 });

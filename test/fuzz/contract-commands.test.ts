@@ -97,12 +97,18 @@ function candidateOf(schema: z.ZodType): fc.Arbitrary<unknown> {
   // biome-ignore lint/suspicious/noExplicitAny: zod's definition objects differ per kind
   const def = (schema as any)._zod.def;
   switch (def.type) {
-    case 'object':
-      return fc.record(
-        Object.fromEntries(
-          Object.entries(def.shape as Record<string, z.ZodType>).map(([k, v]) => [k, candidateOf(v)]),
-        ),
+    case 'object': {
+      const fields = Object.entries(def.shape as Record<string, z.ZodType>);
+      const whole = fc.record(Object.fromEntries(fields.map(([k, v]) => [k, candidateOf(v)])));
+      // A patch (every field optional, settings.update) is valid only when each field present is: with a
+      // dozen fields, whole records almost never are, so patches of one field are offered beside them.
+      const patch = fields.length > 0 && fields.every(([, v]) => v.safeParse(undefined).success);
+      if (!patch) return whole;
+      return fc.oneof(
+        whole,
+        fc.constantFrom(...fields).chain(([k, v]) => fc.record({ [k]: candidateOf(v) })),
       );
+    }
     case 'string':
       return fc.oneof(
         fc.constantFrom(

@@ -125,7 +125,7 @@ describe('sync state belongs to an account', () => {
         if (heldIds.has(r.name)) expect(r.remoteId, r.name).toBe(heldIds.get(r.name));
       }
       expect(onC.engine.activity().find((x) => x.kind === 'account-checked')?.message).toMatch(
-        /3 file\(s\) already on this account were adopted.*3 will be uploaded/,
+        /3 files already on this account were adopted.*3 will be uploaded/,
       );
       await onC.release();
 

@@ -151,7 +151,8 @@ export function ImportDialog({ onClose }: { onClose(): void }) {
             {plural(checked.length, 'line')}: {ready} ready
             {bad > 0 ? <span className="error-text">, {bad} with a problem (not sent)</span> : null}
           </div>
-          <div className="import-table">
+          {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling area takes focus so a keyboard can scroll it (WCAG 2.1.1) */}
+          <section className="import-table" tabIndex={0} aria-label="Checked lines">
             <table className="table" aria-label="Checked lines">
               <thead>
                 <tr>
@@ -183,7 +184,7 @@ export function ImportDialog({ onClose }: { onClose(): void }) {
             {checked.length > SHOWN ? (
               <div className="small muted">and {checked.length - SHOWN} more lines</div>
             ) : null}
-          </div>
+          </section>
         </>
       ) : null}
 

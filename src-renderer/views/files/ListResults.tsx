@@ -57,7 +57,8 @@ export function ListResults<R extends { line: number }>({
         </button>
       </div>
       {notice}
-      <div className="import-table">
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling area takes focus so a keyboard can scroll it (WCAG 2.1.1) */}
+      <section className="import-table" tabIndex={0} aria-label={label}>
         <table className="table" aria-label={label}>
           <thead>
             <tr>
@@ -80,7 +81,7 @@ export function ListResults<R extends { line: number }>({
             ))}
           </tbody>
         </table>
-      </div>
+      </section>
     </div>
   );
 }

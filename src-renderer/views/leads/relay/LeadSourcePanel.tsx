@@ -73,9 +73,14 @@ function RelayState({ receiving }: { receiving: React.ReactNode }) {
             <button
               type="button"
               className="btn small"
-              onClick={() => void useRelay.getState().loadRejected()}
+              aria-expanded={rejected !== null}
+              onClick={() =>
+                rejected === null
+                  ? void useRelay.getState().loadRejected()
+                  : useRelay.getState().hideRejected()
+              }
             >
-              Show why
+              {rejected === null ? 'Show why' : 'Hide why'}
             </button>
           ) : null}
         </dd>

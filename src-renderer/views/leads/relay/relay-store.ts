@@ -7,6 +7,7 @@ interface RelayState {
   rejected: RejectedDelivery[] | null;
   load(): Promise<void>;
   loadRejected(): Promise<void>;
+  hideRejected(): void;
 }
 
 /** Where this desk's leads come from, and what it refused (components select the slice they read). */
@@ -20,6 +21,9 @@ export const useRelay = create<RelayState>((set) => ({
   async loadRejected() {
     const r = await call('leads.rejected', {});
     if (r.ok) set({ rejected: r.value.rejected });
+  },
+  hideRejected() {
+    set({ rejected: null });
   },
 }));
 
