@@ -33,4 +33,5 @@ export { APP_MIGRATIONS } from './state/migrations';
 export type { SyncEngine } from './sync/engine';
 export { createSyncEngine } from './sync/engine';
 export { createHasher } from './sync/hash/hasher';
+export { DONE_STATES } from './sync/state/transitions';
 export type { FolderMode } from './sync/types';

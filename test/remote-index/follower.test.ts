@@ -1,11 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRemoteIndex } from '../../src-main/core/remote-index/remote-index';
-import type { RemoteEvent } from '../../src-main/core/service/file-api-client';
+import {
+  createFileApiClient,
+  type RemoteEvent,
+  remoteEventText,
+} from '../../src-main/core/service/file-api-client';
 import { closePools } from '../../src-main/core/service/http-pool';
+import { createRequestBudget } from '../../src-main/core/service/request-budget';
 import { makeEngine, until } from '../sync/helpers';
 import { countedClient, liveIds, serverWithClient, tempAppDb } from './helpers';
 
@@ -109,6 +114,55 @@ describe('the index follows this app', () => {
       expect(a.status().count).toBe(1);
     } finally {
       app.close();
+    }
+  });
+
+  it('a write the database refuses (SQLITE_BUSY) ends nothing: said with the event, applied with the next reply', async () => {
+    const uncaught: unknown[] = [];
+    const onUncaught = (e: unknown) => uncaught.push(e);
+    process.on('uncaughtException', onUncaught);
+    process.on('unhandledRejection', onUncaught);
+    const service = 'follow-busy';
+    const said: string[] = [];
+    let follow: ((e: RemoteEvent) => void) | null = null;
+    const client = createFileApiClient({
+      baseUrl: env.srv.baseUrl,
+      apiKey: env.apiKey,
+      budget: createRequestBudget({ perMinute: 0 }),
+      onRemote: (e) => follow?.(e),
+      onRemoteError: (e, error) => said.push(`${remoteEventText(e)}: ${(error as Error).message}`),
+    });
+    const h = makeEngine(client, { service });
+    const index = createRemoteIndex(h.db);
+    follow = index.follower(service);
+    const idx = index.forAccount({ service, clientId: env.clientId });
+    const first = join(dir, 'busy-first');
+    const second = join(dir, 'busy-second');
+    mkdirSync(first);
+    mkdirSync(second);
+    writeFileSync(join(first, 'menu.pdf'), randomBytes(600));
+    writeFileSync(join(second, 'hours.pdf'), randomBytes(500));
+    h.db.exec(`CREATE TRIGGER busy BEFORE INSERT ON remote_index_files
+               BEGIN SELECT RAISE(ABORT, 'database is locked (planted)'); END`);
+    try {
+      await h.engine.start();
+      expect((await h.engine.addFolder({ path: first, bucket: 'busy' })).ok).toBe(true);
+      expect((await h.engine.waitUntilSettled()).allDone).toBe(true);
+      const menu = h.engine.listFiles({ state: 'LIVE' })[0]!;
+      expect(
+        said.some((l) => l.startsWith(`file ${menu.remoteId} (menu.pdf) live: database is locked`)),
+      ).toBe(true);
+      expect(idx.get(menu.remoteId!)).toBeNull();
+      // The database works again: the next reply brings the one that waited along with its own.
+      h.db.exec('DROP TRIGGER busy');
+      expect((await h.engine.addFolder({ path: second, bucket: 'busy' })).ok).toBe(true);
+      expect((await h.engine.waitUntilSettled()).allDone).toBe(true);
+      for (const row of h.engine.listFiles({ state: 'LIVE' })) expect(idx.get(row.remoteId!)).not.toBeNull();
+      expect(uncaught).toEqual([]);
+    } finally {
+      process.off('uncaughtException', onUncaught);
+      process.off('unhandledRejection', onUncaught);
+      await h.close();
     }
   });
 });

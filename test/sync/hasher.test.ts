@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SyncEvents } from '../../src-main/core/sync/events';
-import { createHasher, HASHER_FAILED } from '../../src-main/core/sync/hash/hasher';
+import { createHasher, HASHER_CLOSED, HASHER_FAILED } from '../../src-main/core/sync/hash/hasher';
 import { makeEngine, md5Of, type SyncTestServer, startServer, tempDir, testClient, until } from './helpers';
 
 /** Terminates the worker right after each of the first `n` jobs is posted to it: the job dies with it. */
@@ -49,6 +49,38 @@ describe('the hasher when its worker dies', () => {
     } finally {
       await hasher.close();
     }
+  });
+});
+
+describe('the hasher when it is closed', () => {
+  const dir = tempDir('hasher-close-');
+  const big = join(dir, 'big.bin');
+  const small = join(dir, 'small.bin');
+  writeFileSync(big, randomBytes(32 * 1024 * 1024));
+  writeFileSync(small, randomBytes(1024));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('answers every caller: the file on the worker and the ones waiting for it', async () => {
+    // One worker: the first file holds it, the next two wait in the queue for it.
+    let posted = () => {};
+    const onWorker = new Promise<void>((r) => {
+      posted = r;
+    });
+    const hasher = createHasher(1, { onJobPosted: () => posted() });
+    const answers: string[] = [];
+    const calls = [big, small, small].map((f) =>
+      hasher.md5(f).then((r) => answers.push(r.ok ? 'ok' : r.error.code)),
+    );
+    await onWorker;
+    await hasher.close();
+    // Every answer is due once close() has ended (replies travel through a few promise turns).
+    for (let i = 0; i < 10; i++) await new Promise((r) => setImmediate(r));
+    expect(answers.length).toBe(3);
+    expect(answers.filter((a) => a === HASHER_CLOSED).length).toBeGreaterThanOrEqual(2);
+    await Promise.all(calls);
+    // Closed: a later call is answered at once too.
+    const late = await hasher.md5(small);
+    expect(late.ok ? 'ok' : late.error.code).toBe(HASHER_CLOSED);
   });
 });
 

@@ -118,7 +118,8 @@ export interface EngineHarness {
 /** An engine over a fresh app database in a temp dir, with short waits for tests. */
 export function makeEngine(
   client: FileApiClient,
-  opts: Partial<SyncOptions> & Pick<SyncEngineOptions, 'service' | 'subscribeNative' | 'hasher'> = {},
+  opts: Partial<SyncOptions> &
+    Pick<SyncEngineOptions, 'service' | 'subscribeNative' | 'hasher' | 'clock' | 'log'> = {},
   appDir = mkdtempSync(join(tmpdir(), 'sync-app-')),
 ): EngineHarness {
   const db = openDatabase(join(appDir, 'app.sqlite'), APP_MIGRATIONS);

@@ -1,6 +1,7 @@
-import { mkdirSync, realpathSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, realpathSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHasher } from '../../src-main/core/sync/hash/hasher';
 import type { FileRow } from '../../src-main/core/sync/types';
 import { makeEngine, md5Of, type SyncTestServer, startServer, tempDir, testClient, until } from './helpers';
 
@@ -156,6 +157,41 @@ describe('links that leave the synced folder', () => {
         'LINK-OUTSIDE-FOLDER',
       ]);
       expect(rows.get('sub/x.txt')?.state).not.toBe('LIVE');
+    } finally {
+      await h.close();
+      rmSync(dir, { recursive: true, force: true });
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a folder on the way moved out and linked back while a file is hashed', () => {
+  it('is caught by the check after the hash: the row never reaches QUEUED and ends LINK-OUTSIDE-FOLDER', async () => {
+    const outside = realpathSync(tempDir('outside-'));
+    const dir = realpathSync(tempDir());
+    mkdirSync(join(dir, 'sub'));
+    writeFileSync(join(dir, 'sub', 'x.txt'), 'inside x, then outside');
+    // Moved (same inode, size and mtime: only the path's scope tells the difference) while the worker
+    // reads it, and a link left in its place.
+    const hasher = createHasher(1, {
+      onJobPosted: () => {
+        renameSync(join(dir, 'sub'), join(outside, 'sub'));
+        symlinkSync(join(outside, 'sub'), join(dir, 'sub'));
+      },
+    });
+    const h = makeEngine(testClient(server.baseUrl, server.demoKey), { hasher });
+    const moves: string[] = [];
+    h.engine.on('file', (e) => moves.push(`${e.from}>${e.to}`));
+    try {
+      await h.engine.start();
+      expect((await h.engine.addFolder({ path: dir, bucket: 'moved-out' })).ok).toBe(true);
+      await h.engine.waitUntilSettled();
+      const [row] = h.engine.listFiles();
+      expect(row?.state).toBe('SKIPPED');
+      expect(row?.reasonCode).toBe('LINK-OUTSIDE-FOLDER');
+      expect(moves).toContain('HASHING>NEW');
+      expect(moves).not.toContain('HASHING>QUEUED');
+      expect(await server.liveFiles('moved-out')).toEqual([]);
     } finally {
       await h.close();
       rmSync(dir, { recursive: true, force: true });

@@ -3,23 +3,30 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { closePools, createFileApiClient, createRequestBudget } from '../../src-main/core/internal';
+import {
+  closePools,
+  createFileApiClient,
+  createRequestBudget,
+  DONE_STATES,
+} from '../../src-main/core/internal';
 import { procStatusMb } from '../bench/shared/proc-status';
 import { REPO, startReadyChild, stopChildren } from '../bench/shared/processes';
 import { printReport } from '../bench/shared/recorded';
 import { fmtMb, type Row } from '../bench/shared/table';
 import type { AppChildInput } from './app-child';
 import { type AppProcess, accountEvents, startApp, unasked } from './app-process';
+import { runModelCheck } from './model-check';
 import { seededRandom } from './random';
 import { compareWindows, type Sample } from './rss';
 import { serviceAdmin } from './service-admin';
 import { type SoakFolder, verifyFolders } from './verify';
 import { createWorkload } from './workload';
 
-const USAGE = `npm run soak [-- --minutes N] [--seed S] [--keep]
+const USAGE = `npm run soak [-- --minutes N] [--model-minutes M] [--seed S] [--keep]
   The app under churn, faults, money trouble and SIGKILLs for N minutes (default 30; 2 for a quick
   look), then every file checked against the service (docs/benchmarks.md). Not part of npm test.
   --minutes N  length of the churn (default 30)
+  --model-minutes M  then the sync engine's model-based test for M minutes (default: a fifth of N, 1 at least)
   --seed S     replay the random choices of an earlier run (it prints its seed)
   --keep       keep the temp folder (folders, app and server data) for a look afterwards`;
 
@@ -33,12 +40,13 @@ const SETTLE_LIMIT_MS = 20 * 60_000;
 
 /** `npm run soak`: the app under churn and faults; the end state is checked file by file. */
 export async function run(argv: string[]): Promise<number> {
-  let values: { minutes?: string; seed?: string; keep?: boolean; help?: boolean };
+  let values: { minutes?: string; 'model-minutes'?: string; seed?: string; keep?: boolean; help?: boolean };
   try {
     ({ values } = parseArgs({
       args: argv,
       options: {
         minutes: { type: 'string' },
+        'model-minutes': { type: 'string' },
         seed: { type: 'string' },
         keep: { type: 'boolean' },
         help: { type: 'boolean' },
@@ -54,7 +62,9 @@ export async function run(argv: string[]): Promise<number> {
   }
   const minutes = values.minutes === undefined ? 30 : Number(values.minutes);
   const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed);
-  if (!(minutes > 0) || !Number.isInteger(seed)) {
+  const modelMinutes =
+    values['model-minutes'] === undefined ? Math.max(1, minutes / 5) : Number(values['model-minutes']);
+  if (!(minutes > 0) || !(modelMinutes >= 0) || !Number.isInteger(seed)) {
     console.error(`soak: --minutes takes a positive number, --seed a whole number\n${USAGE}`);
     return 2;
   }
@@ -63,6 +73,7 @@ export async function run(argv: string[]): Promise<number> {
   process.once('SIGINT', onSignal);
   try {
     const rows = await soak(dir, minutes * 60_000, seed);
+    if (modelMinutes > 0) rows.push(await modelRow(modelMinutes, seed));
     printReport('soak', `soak (${minutes} min, seed ${seed})`, rows);
     return rows.every((r) => r.pass) ? 0 : 1;
   } catch (e) {
@@ -78,6 +89,21 @@ export async function run(argv: string[]): Promise<number> {
 }
 
 const log = (text: string) => process.stderr.write(`[soak] ${text}\n`);
+
+/** The engine's model-based test for a longer budget (soak/model-check.ts); its seed is the soak's. */
+async function modelRow(minutes: number, seed: number): Promise<Row> {
+  log(`model-based test of the sync engine: ${minutes} min, seed ${seed}`);
+  const r = await runModelCheck(Math.round(minutes * 60), seed);
+  if (!r.ok) log(`model-based test failed: ${r.detail}`);
+  return {
+    figure: 'model-based test: random sequences, every invariant held',
+    measured: `${r.sequences} sequences`,
+    baseline: r.ok ? '-' : r.detail.slice(0, 200),
+    ratio: '-',
+    target: 'all hold',
+    pass: r.ok && r.sequences > 0,
+  };
+}
 
 async function soak(dir: string, runMs: number, seed: number): Promise<Row[]> {
   const random = seededRandom(seed);
@@ -252,7 +278,7 @@ async function soak(dir: string, runMs: number, seed: number): Promise<Row[]> {
       `reference server RSS: max ${fmtMb(serverWindows.lastMb)} in the last ${serverWindows.window}, ${fmtMb(serverWindows.firstMb)} in the first (${serverWindows.ratio.toFixed(2)}x)`,
     );
   const notFinal = Object.entries(report.counts)
-    .filter(([state, n]) => n > 0 && !['LIVE', 'SKIPPED', 'DELETED'].includes(state))
+    .filter(([state, n]) => n > 0 && !(DONE_STATES as readonly string[]).includes(state))
     .reduce((a, [, n]) => a + n, 0);
   const counts = Object.entries(report.counts)
     .filter(([, n]) => n > 0)

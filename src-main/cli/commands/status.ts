@@ -17,7 +17,7 @@ export async function run(argv: string[]): Promise<number> {
     const status = readLocalSyncStatus(s.state.db, { failedPerFolder: 50, activity: 10 });
     if (status.folders.length === 0)
       out.emit('No folder is synced yet. Start with "assets-sync sync DIR".', { event: 'status.empty' });
-    for (const { folder: f, counts, pending, failed } of status.folders) {
+    for (const { folder: f, counts, tally, pending, failed } of status.folders) {
       const summary = Object.entries(counts)
         .filter(([, n]) => n > 0)
         .map(([st, n]) => `${st} ${n}`)
@@ -33,6 +33,8 @@ export async function run(argv: string[]): Promise<number> {
           paused: f.paused,
           problem: f.problem,
           counts,
+          // The app's and the engine's counts (state/transitions.ts): pending includes a retry to come.
+          tally,
           pending,
         },
       );

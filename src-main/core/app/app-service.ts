@@ -8,6 +8,7 @@ import type { SecretStore } from '../secrets/keychain';
 import { chooseSecretStore, fixedSecrets } from '../secrets/secret-stores';
 import { serviceCache } from '../service/cache';
 import { SANDBOX_CACHE_SOURCE } from '../service/connection';
+import { remoteEventText } from '../service/file-api-client';
 import { closePools } from '../service/http-pool';
 import { serviceSettingsStore } from '../service/settings';
 import { APP_MIGRATIONS } from '../state/migrations';
@@ -16,6 +17,7 @@ import type { AppContext } from './context';
 import { createDispatcher, typedCall } from './dispatcher';
 import { createEventBus } from './event-bus';
 import { createFilesListing } from './files-listing';
+import { inBackground } from './in-background';
 import { createRequestMeter } from './request-meter';
 import type { Section } from './section';
 import { accountSection } from './sections/account-section';
@@ -120,6 +122,10 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
         indexTouched();
       };
     },
+    onRemoteError: (event, e) =>
+      log(
+        `the remote index did not take ${remoteEventText(event)}; it is applied again with the next reply, or by the next refresh: ${e instanceof Error ? e.message : String(e)}`,
+      ),
     ...(o.baseUrl ? { baseUrl: o.baseUrl } : {}),
     ...(o.sandboxRatePerMinute !== undefined ? { sandboxRatePerMinute: o.sandboxRatePerMinute } : {}),
   });
@@ -148,7 +154,11 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
   // The engine follows the connection: a new account or a sandbox reset gets a new engine.
   session.onChange((live) => {
     clock.follow(live?.connection ?? null);
-    void (live ? runtime.restart() : runtime.stop());
+    inBackground(
+      log,
+      live ? 'Starting the sync engine for the new connection' : 'Stopping the sync engine',
+      () => (live ? runtime.restart() : runtime.stop()),
+    );
   });
 
   // Before the session is restored: the first client's budget is then the office's.

@@ -32,6 +32,8 @@ export function createSessionHolder(o: {
   onRequest?: (method: string, path: string) => void;
   /** What the connection's replies show about its files goes here (the remote index's follower). */
   onRemote?: (connection: Connection) => (event: RemoteEvent) => void;
+  /** `onRemote` threw: the app's log says so (the call's result stands). */
+  onRemoteError?: (event: RemoteEvent, error: unknown) => void;
 }) {
   let live: Live | null = null;
   let accountName: string | null = null;
@@ -70,6 +72,7 @@ export function createSessionHolder(o: {
       apiKey: connection.apiKey,
       ...(o.onRequest ? { onRequest: o.onRequest } : {}),
       ...(o.onRemote ? { onRemote: o.onRemote(connection) } : {}),
+      ...(o.onRemoteError ? { onRemoteError: o.onRemoteError } : {}),
     });
     const next = { connection, client };
     await switchTo(next);

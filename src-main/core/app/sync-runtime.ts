@@ -6,17 +6,18 @@ import type {
   QueueItem,
   SyncOverview,
 } from '../../../src-shared/contract';
+import type { BackoffPolicy } from '../service/retry-policy';
 import { serviceIdentity } from '../sync/account/service-identity';
 import { createSyncEngine, type SyncEngine } from '../sync/engine';
 import { laneOf } from '../sync/engine/priority';
 import type { SyncEvents } from '../sync/events';
 import type { ActivityEntry } from '../sync/state/activity-store';
-import { PENDING_STATES } from '../sync/state/transitions';
 import type { FileState } from '../sync/types';
 import { refreshAccount } from './account-refresh';
 import { activityLevel, activityRecorder, storageWatch } from './activity-record';
 import { bandwidthOf, overviewBandwidth } from './bandwidth-settings';
 import type { AppContext } from './context';
+import { inBackground } from './in-background';
 import type { RequestMeter } from './request-meter';
 import { createUnlistedFiles, type UnlistedFiles } from './unlisted-files';
 import { uploadProgressTracker } from './upload-progress';
@@ -25,6 +26,8 @@ import { uploadProgressTracker } from './upload-progress';
 export interface EngineTunables {
   stabilityMs?: number;
   pausePollMs?: number;
+  /** Tests: how long a failed upload waits for its retry. */
+  backoff?: BackoffPolicy;
 }
 
 /**
@@ -104,15 +107,15 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
       e.on('paused', (p) => {
         ctx.bus.emit('notify', { kind: 'paused-money', title: 'Uploads paused', body: p.message });
         emitState();
-        void refreshAccount(ctx);
+        inBackground(ctx.log, 'Reading the account after a pause', () => refreshAccount(ctx));
       }),
       e.on('resumed', () => {
         emitState();
-        void refreshAccount(ctx);
+        inBackground(ctx.log, 'Reading the account after uploads resumed', () => refreshAccount(ctx));
       }),
       e.on('connectivity', ({ offline }) => {
         emitState();
-        if (!offline) void refreshAccount(ctx);
+        if (!offline) inBackground(ctx.log, 'Reading the account back online', () => refreshAccount(ctx));
       }),
       e.on('stopped', (s) => {
         ctx.bus.emit('notify', { kind: 'error', title: 'Syncing stopped', body: s.message });
@@ -143,12 +146,9 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
       paused: f.paused,
       followOutsideLinks: f.followOutsideLinks,
       problem: f.problem,
-      counts: {
-        live: f.counts.LIVE,
-        pending: PENDING_STATES.reduce((n, s) => n + f.counts[s], 0),
-        failed: f.counts.FAILED,
-        skipped: f.counts.SKIPPED,
-      },
+      // One definition of pending and failed (state/transitions.ts): a file waiting for its automatic
+      // retry is pending ("syncing"), not failed ("needs attention"), as in the CLI's status and the engine.
+      counts: f.tally,
     }));
   }
 

@@ -1,6 +1,7 @@
 import { Done } from '../../../src-shared/contract/define';
 import { ok } from '../../../src-shared/errors';
 import type { AppContext } from '../app/context';
+import { inBackground } from '../app/in-background';
 import type { Section } from '../app/section';
 import type { Live } from '../app/session-holder';
 import type { LeadsService } from '../leads/leads-service';
@@ -69,9 +70,11 @@ export function kbSection(ctx: AppContext, kb: KbService, leads: LeadsService): 
       },
     },
     async start() {
-      unsubscribe = ctx.session.onChange((live) => {
-        void followSession(live);
-      });
+      unsubscribe = ctx.session.onChange((live) =>
+        inBackground(ctx.log, 'Following the connection with the knowledge entries', () =>
+          followSession(live),
+        ),
+      );
       await followSession(ctx.session.live);
       kb.start();
     },

@@ -248,7 +248,36 @@ export function createKbSync(options: KbSyncOptions) {
     return { kind: 'retry', error, retryAt: error.retryAt ?? 0 };
   }
 
+  /**
+   * A round never rejects: telling the app (`onChange`) or recording the round (the database busy) may
+   * throw, and a round started by a timer has nobody to catch it, so Node would end the process. Such a
+   * failure is the round's outcome (`KB-SYNC-FAILED`, shown in the bot's status) and the round is tried
+   * again with backoff.
+   */
   async function runRound(botId: number): Promise<RoundOutcome> {
+    try {
+      return await roundAndRecord(botId);
+    } catch (error) {
+      const outcome: RoundOutcome = {
+        kind: 'retry',
+        error: appError('KB-SYNC-FAILED', `Recording the sync failed: ${(error as Error).message}`),
+        retryAt: 0,
+      };
+      try {
+        const s = statusOf(botId);
+        s.syncing = false;
+        s.error = outcome.error;
+        const n = (failures.get(botId) ?? 0) + 1;
+        failures.set(botId, n);
+        schedule(botId, backoffDelayMs(n, KB_SYNC_BACKOFF));
+      } catch {
+        // The bot cannot be read either: its next round comes with the next nudge or start.
+      }
+      return outcome;
+    }
+  }
+
+  async function roundAndRecord(botId: number): Promise<RoundOutcome> {
     const s = statusOf(botId);
     s.syncing = true;
     options.onChange(botId);

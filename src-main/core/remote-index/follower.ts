@@ -16,8 +16,10 @@ const MAX_HELD = 1_000;
 export function indexFollower(store: IndexStore, service: string, clientId?: number) {
   let accountId = clientId === undefined ? null : store.accountId({ service, clientId });
   const held: RemoteFile[] = [];
+  /** Events whose write failed (the database busy): applied again, in order, before the next one. */
+  const failed: RemoteEvent[] = [];
 
-  return (event: RemoteEvent): void => {
+  function apply(event: RemoteEvent): void {
     switch (event.kind) {
       case 'account': {
         accountId = store.accountId({ service, clientId: event.clientId });
@@ -34,6 +36,20 @@ export function indexFollower(store: IndexStore, service: string, clientId?: num
         const i = held.findIndex((f) => f.id === event.id);
         if (i >= 0) held.splice(i, 1);
         return;
+      }
+    }
+  }
+
+  // A write that throws is not lost: the event waits (at most MAX_HELD of them; beyond, the next
+  // refresh and the daily walk bring the index back) and the error goes to the client, which says so.
+  return (event: RemoteEvent): void => {
+    const queue = [...failed.splice(0), event];
+    for (let i = 0; i < queue.length; i++) {
+      try {
+        apply(queue[i]!);
+      } catch (e) {
+        failed.push(...queue.slice(i).slice(-MAX_HELD));
+        throw e;
       }
     }
   };

@@ -103,6 +103,18 @@ export type RemoteEvent =
   | { kind: 'live'; file: RemoteFile }
   | { kind: 'gone'; id: number };
 
+/** What a reply showed, in words: "file 12 (a.pdf) live", "file 12 gone", "account of client 3". */
+export function remoteEventText(event: RemoteEvent): string {
+  if (event.kind === 'account') return `account of client ${event.clientId}`;
+  if (event.kind === 'live') return `file ${event.file.id} (${event.file.name}) live`;
+  return `file ${event.id} gone`;
+}
+
+const remoteListenerFailed = (event: RemoteEvent, e: unknown) =>
+  process.stderr.write(
+    `assets-sync: what a reply showed (${remoteEventText(event)}) was not taken: ${e instanceof Error ? e.message : String(e)}\n`,
+  );
+
 export interface FileApiClientOptions {
   baseUrl: string;
   apiKey: string;
@@ -116,6 +128,11 @@ export interface FileApiClientOptions {
   onReply?: (method: string, path: string, status: number) => void;
   /** Called after each reply that shows a file live or gone (never for listing pages). */
   onRemote?: (event: RemoteEvent) => void;
+  /**
+   * `onRemote` threw (its database busy, say): the call's result stands, and this says so with the
+   * event (default: one line on standard error). Never rethrown: it ended the process.
+   */
+  onRemoteError?: (event: RemoteEvent, error: unknown) => void;
   /** Extra attempts for idempotent calls (GET, DELETE) whose reaction is `retry`. Default 2. */
   retries?: number;
 }
@@ -156,9 +173,11 @@ export function createFileApiClient(opts: FileApiClientOptions): FileApiClient {
     try {
       opts.onRemote?.(event);
     } catch (e) {
-      queueMicrotask(() => {
-        throw e;
-      });
+      try {
+        (opts.onRemoteError ?? remoteListenerFailed)(event, e);
+      } catch {
+        // Nothing more can be said.
+      }
     }
   };
 

@@ -1,7 +1,7 @@
 import type { Db } from '../../shared-node/sqlite';
 import type { FileApiClient } from '../service/file-api-client';
 import { type BackoffPolicy, SYNC_BACKOFF } from '../service/retry-policy';
-import type { RateLimiter } from './engine/bandwidth';
+import type { Clock, RateLimiter } from './engine/bandwidth';
 import type { PartsEmitter } from './events';
 import type { Hasher } from './hash/hasher';
 import type { IgnoredRegistry } from './local/ignored-files';
@@ -78,6 +78,10 @@ export interface SyncContext {
   events: PartsEmitter;
   options: SyncOptions;
   now(): number;
+  /** The engine's clock: every room's timers (engine/timers.ts), the schedule, the rate limit, stop's grace. */
+  clock: Clock;
+  /** The last-resort log, for what cannot be written to the activity log (its database failed). */
+  report(line: string): void;
   rules(): UploadRules;
   /** Changes a row's state (checked by the state machine, with the columns in patch) and tells the listeners; null when the row moved meanwhile. */
   transition(id: number, to: FileState, patch?: FilePatch, expect?: readonly FileState[]): FileRow | null;

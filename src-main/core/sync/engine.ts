@@ -41,12 +41,12 @@ import { type Clock, createRateLimiter, realClock } from './engine/bandwidth';
 import { createConnectivity, type Offline } from './engine/connectivity';
 import { createEngineState, isHalted, type StopReason } from './engine/engine-state';
 import { createFolderCommands } from './engine/folder-commands';
+import { createFolderRunners } from './engine/folder-runners';
 import { URGENT_PRIORITY } from './engine/priority';
 import { createProgressBookkeeping } from './engine/progress-bookkeeping';
 import { type BandwidthSetting, createBandwidthSchedule, type InForce } from './engine/schedule';
 import { createScheduler } from './engine/scheduler';
 import { stripUndefined } from './engine/strip-undefined';
-import { createWatchBatching } from './engine/watch-batching';
 import { type SyncEvents, syncEmitter } from './events';
 import { createHasher, type Hasher } from './hash/hasher';
 import { type IgnoredList, ignoredRegistry } from './local/ignored-files';
@@ -57,8 +57,9 @@ import { type FileQuery, filesStore } from './state/files-store';
 import { foldersStore } from './state/folders-store';
 import { journalStore } from './state/journal-store';
 import { scanMarksStore } from './state/scan-marks-store';
+import { type FolderTally, isDone, isWaiting } from './state/transitions';
 import { trashStore } from './state/trash-store';
-import type { FileRow, Folder, FolderCounts, FolderMode, WatcherKind } from './types';
+import type { FileRow, FileState, Folder, FolderCounts, FolderMode, WatcherKind } from './types';
 import type { NativeSubscribe } from './watch/watch-folder';
 
 export interface SyncEngineOptions extends Partial<SyncOptions> {
@@ -77,12 +78,19 @@ export interface SyncEngineOptions extends Partial<SyncOptions> {
   now?: () => number;
   /** The upload limit and weekly schedule (default: none). */
   bandwidth?: BandwidthSetting;
-  /** The clock the schedule and the rate limiter follow (tests pass a fake one). */
+  /**
+   * The engine's clock: the schedule, the rate limiter, every room's timers and stop's grace follow it
+   * (tests pass a fake one; `now` defaults to it then).
+   */
   clock?: Clock;
+  /** The last-resort log, for what cannot go to the activity log (its database failed). Default: standard error. */
+  log?: (line: string) => void;
 }
 
 export interface FolderStatus extends Folder {
   counts: FolderCounts;
+  /** Live, pending, failed for good, skipped: as every view counts them (state/transitions.ts). */
+  tally: FolderTally;
   inSync: boolean;
   watching: 'native' | 'polling' | null;
 }
@@ -155,11 +163,16 @@ export interface SyncEngine {
   };
 }
 
+/** How long stop() waits for work already under way (an upload whose abort is not heard) before it lets go. */
+export const STOP_GRACE_MS = 10_000;
+
 export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
   const options: SyncOptions = { ...DEFAULT_OPTIONS, ...stripUndefined(opts) };
-  const now = opts.now ?? Date.now;
+  const clock = opts.clock ?? realClock;
+  const now = opts.now ?? (opts.clock ? () => clock.now() : Date.now);
   const { db, client } = opts;
-  const events = syncEmitter();
+  const report = opts.log ?? ((line: string) => process.stderr.write(`assets-sync: ${line}\n`));
+  const events = syncEmitter((event, e) => listenerFailed(event, e));
   const files = filesStore(db, now);
   const folders = foldersStore(db, now);
   const journal = journalStore(db, now);
@@ -168,18 +181,7 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
   const accounts = accountStore(db, now);
   const hasher = opts.hasher ?? createHasher(options.hasherThreads);
   const state = createEngineState();
-  const clock = opts.clock ?? realClock;
   const limiter = createRateLimiter(clock);
-  const book = createProgressBookkeeping(state, {
-    events,
-    files,
-    folders,
-    trash,
-    now,
-    onlyFolder: options.onlyFolder,
-    limiter,
-    requestsPerMinute: () => client.requestsPerMinute ?? 0,
-  });
 
   // The rooms below are built after the context; its calls into them run only once the engine runs.
   const ctx: SyncContext = {
@@ -198,6 +200,8 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
     events,
     options,
     now,
+    clock,
+    report,
     rules: () => state.rules,
     transition(id, to, patch, expect) {
       const t = files.transition(id, to, patch, expect);
@@ -220,10 +224,48 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
     stopFor: (reaction, e) => account.stopFor(reaction, e),
     halted: () => isHalted(state),
   };
-  const scheduler = createScheduler(ctx, state, book);
+
+  /**
+   * A listener of the engine's events threw: said with the event's name, in the activity log (written
+   * without its event when an activity listener is the one failing, so it cannot loop) or, when that
+   * fails too, in the last-resort log. The engine's own work is not the listener's: it goes on.
+   */
+  function listenerFailed(event: string, e: unknown) {
+    const message = `A listener of the engine's "${event}" event failed: ${e instanceof Error ? e.message : String(e)}`;
+    try {
+      if (event === 'activity') activityLog.add('listener-failed', message);
+      else ctx.log('listener-failed', message);
+    } catch {
+      report(message);
+    }
+  }
+
+  const runners = createFolderRunners(ctx, {
+    ...(opts.subscribeNative ? { subscribeNative: opts.subscribeNative } : {}),
+    running: () => state.running,
+  });
+  const book = createProgressBookkeeping(state, {
+    events,
+    files,
+    folders,
+    trash,
+    runners,
+    now,
+    onlyFolder: options.onlyFolder,
+    limiter,
+    requestsPerMinute: () => client.requestsPerMinute ?? 0,
+  });
+  const scheduler = createScheduler(ctx, state, { book, runners });
   const schedule = createBandwidthSchedule(
     state,
-    { limiter, clock, wake: () => scheduler.wake(), onChange: (f) => events.emit('bandwidth', { ...f }) },
+    {
+      limiter,
+      clock,
+      wake: () => scheduler.wake(),
+      onChange: (f) => events.emit('bandwidth', { ...f }),
+      onError: (e) =>
+        report(`The upload schedule's edge failed: ${e instanceof Error ? e.message : String(e)}`),
+    },
     opts.bandwidth,
   );
   const account = createAccountSession(ctx, state, {
@@ -237,18 +279,40 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
   });
   // Every request the engine sends goes through this client, so every reply (or none) is seen.
   ctx.client = connectivity.observe(client);
-  const watching = createWatchBatching(
-    ctx,
-    state,
-    opts.subscribeNative ? { subscribeNative: opts.subscribeNative } : {},
-  );
+  let keepAlive: NodeJS.Timeout | null = null;
+  /** The stop under way or done (null while running): stop() asked again waits for the same one. */
+  let stopping: Promise<void> | null = null;
+
+  async function stopRooms() {
+    state.running = false;
+    if (keepAlive) clearInterval(keepAlive);
+    keepAlive = null;
+    // Every room stops its own timers and work. Uploads are aborted (their journal entries stay open:
+    // the next start settles them by listing); a hash is answered HASHER-CLOSED (its row goes back to NEW).
+    const rooms = Promise.allSettled([
+      schedule.stop(),
+      account.stop(),
+      connectivity.stop(),
+      runners.stop(),
+      scheduler.stop(),
+      hasher.close(),
+    ]);
+    // Work that does not hear its abort (a request stuck in the network) is let go after a grace
+    // period on the engine's clock.
+    const grace = new AbortController();
+    await Promise.race([rooms, clock.sleep(STOP_GRACE_MS, grace.signal).catch(() => undefined)]);
+    grace.abort();
+    for (const w of state.settleWaiters.splice(0)) w();
+  }
 
   const engine: SyncEngine = {
     async start() {
       if (state.running) return;
       state.running = true;
+      stopping = null;
+      runners.open();
       schedule.start();
-      state.timers.keepAlive = setInterval(() => undefined, 1 << 30);
+      keepAlive = setInterval(() => undefined, 1 << 30);
       // Work interrupted by a crash: a hash is simply redone; an upload is settled by the listing first.
       db.transaction(() => {
         for (const r of files.inState('HASHING', 1_000_000))
@@ -261,7 +325,7 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
       // is hashed, sent or deleted before both are done (the scheduler waits for startingUp).
       state.startingUp = true;
       const run = folders.list().filter((f) => !ctx.options.onlyFolder || ctx.options.onlyFolder(f));
-      const scans = Promise.all(run.map((f) => watching.rescan(f.id)));
+      const scans = Promise.all(run.map((f) => runners.get(f.id)?.scan()));
       const opened = await account.openAccount(scans, false);
       if (opened === 'stopped') {
         state.startingUp = false;
@@ -274,48 +338,20 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
       // The folders are in sync (and say so) once scanned: the watcher's own walk of the tree
       // (@parcel/watcher, in its thread) comes after and does not delay that. Run side by side, the
       // two walks fought for the same cores and the scan took twice as long (docs/benchmarks.md).
-      for (const f of run) await watching.startWatch(f);
+      for (const f of run) await runners.get(f.id)?.startWatch();
       scheduler.wake();
     },
 
-    async stop() {
-      state.running = false;
-      schedule.stop();
-      const { timers } = state;
-      if (timers.keepAlive) clearInterval(timers.keepAlive);
-      timers.keepAlive = null;
-      for (const u of state.uploading.values()) u.controller.abort();
-      for (const t of [
-        timers.reconcile,
-        timers.poll,
-        timers.probe,
-        timers.due,
-        timers.confirm,
-        ...timers.changes.values(),
-      ])
-        if (t) clearTimeout(t);
-      timers.reconcile = timers.poll = timers.probe = timers.due = timers.confirm = null;
-      timers.changes.clear();
-      await Promise.all([...state.watches.values()].map((w) => w.close().catch(() => undefined)));
-      state.watches.clear();
-      // Aborted uploads leave their journal entries open: the next start settles them by listing.
-      const deadline = Date.now() + 10_000;
-      while (
-        (state.uploading.size || state.preparing.size || state.deleting || state.reconciling) &&
-        Date.now() < deadline
-      ) {
-        await new Promise((r) => setTimeout(r, 20));
-      }
-      await hasher.close();
-      for (const w of state.settleWaiters.splice(0)) w();
+    stop() {
+      stopping ??= stopRooms();
+      return stopping;
     },
 
-    ...createFolderCommands(ctx, state, watching),
+    ...createFolderCommands(ctx, state, { runners, scheduler }),
 
     uploadNow(fileId) {
       const row = files.get(fileId);
-      const waiting = ['NEW', 'QUEUED', 'PAUSED', 'FAILED'];
-      if (!row || !waiting.includes(row.state))
+      if (!row || !isWaiting(row.state))
         return err(
           appError(
             'NOT-WAITING',
@@ -369,10 +405,7 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
             counts,
             stopped: state.stopped,
             allDone:
-              !state.stopped &&
-              Object.entries(counts).every(
-                ([s, n]) => n === 0 || s === 'LIVE' || s === 'SKIPPED' || s === 'DELETED',
-              ),
+              !state.stopped && Object.entries(counts).every(([s, n]) => n === 0 || isDone(s as FileState)),
           });
         };
         if (book.isSettled() || !state.running) done();
@@ -388,8 +421,7 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
 
     get state() {
       const { running, userPaused, schedulePaused, accountPaused, stopped, offline } = state;
-      const nextAccountCheckAt =
-        accountPaused && state.timers.poll ? (state.pausePoll?.nextAt ?? null) : null;
+      const nextAccountCheckAt = account.nextCheckAt();
       return {
         running,
         userPaused,

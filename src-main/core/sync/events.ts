@@ -74,7 +74,14 @@ export interface SyncEmitter {
   emit<K extends SyncEventName>(event: K, payload: SyncEvents[K]): void;
 }
 
-export function syncEmitter(): SyncEmitter {
+/**
+ * The engine's events. A listener that throws neither breaks the engine's own bookkeeping nor the other
+ * listeners, nor ends the process (it was rethrown in a microtask, which ended a CLI run with exit
+ * code 1): it is handed to `onListenerError` with the event's name, once per failure.
+ */
+export function syncEmitter(
+  onListenerError: (event: SyncEventName, error: unknown) => void = () => undefined,
+): SyncEmitter {
   const ee = new EventEmitter();
   ee.setMaxListeners(50);
   return {
@@ -84,14 +91,15 @@ export function syncEmitter(): SyncEmitter {
       return () => ee.off(event, l);
     },
     emit(event, payload) {
-      // A listener's exception must not break the engine's own bookkeeping.
       for (const l of ee.listeners(event)) {
         try {
           (l as (p: unknown) => void)(payload);
         } catch (e) {
-          queueMicrotask(() => {
-            throw e;
-          });
+          try {
+            onListenerError(event, e);
+          } catch {
+            // The report itself failed (its log is gone): nothing more can be said.
+          }
         }
       }
     },

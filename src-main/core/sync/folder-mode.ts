@@ -18,6 +18,17 @@ export interface RenameOutcome {
 }
 
 /**
+ * What becomes of the copy on the service of a live file that turned into one the service refuses
+ * (emptied, grown past the size limit, replaced by a link out of the folder): it is skipped now.
+ */
+export interface SkipOutcome {
+  /** Whether that copy (the row's old_remote_id) goes to the trash now, or stays the version to replace. */
+  trashOldVersion: boolean;
+  /** Said after the skip's reason. */
+  note: string;
+}
+
+/**
  * Everything a folder's mode decides, in one place: local/observe.ts and hash/prepare.ts ask here and
  * never test the mode themselves. Both modes upload new files and new versions, and both delete a
  * replaced version once the new one is live (upload/upload-one.ts); they differ in what a local
@@ -26,6 +37,7 @@ export interface RenameOutcome {
 export interface FolderModePolicy {
   onLocalDelete(row: Pick<FileRow, 'remoteId' | 'oldRemoteId'>): LocalDeleteOutcome;
   onRename(from: Pick<FileRow, 'remoteId' | 'state'>, newName: string): RenameOutcome;
+  onSkipped(row: Pick<FileRow, 'oldRemoteId'>): SkipOutcome;
 }
 
 const DELETED_LOCALLY = 'Deleted locally.';
@@ -42,6 +54,11 @@ const mirror: FolderModePolicy = {
     deleteOldRemote: from.remoteId !== null && from.state !== 'DELETED',
     reason: `Renamed to ${newName}.`,
   }),
+  // The bucket follows the folder: it holds no stale copy of a file that can no longer be sent.
+  onSkipped: (row) => ({
+    trashOldVersion: row.oldRemoteId !== null,
+    note: row.oldRemoteId !== null ? ' Its earlier copy on the service is deleted (mirror folder).' : '',
+  }),
 };
 
 /** The service keeps what was sent: a local delete or rename never deletes a remote copy. */
@@ -57,6 +74,11 @@ const uploadOnly: FolderModePolicy = {
   onRename: (_from, newName) => ({
     deleteOldRemote: false,
     reason: `Renamed to ${newName}. The remote copy under the old name is kept (upload-only folder).`,
+  }),
+  // Kept, and still the version to replace: a later version that can be sent replaces it as usual.
+  onSkipped: (row) => ({
+    trashOldVersion: false,
+    note: row.oldRemoteId !== null ? ' Its earlier copy on the service is kept (upload-only folder).' : '',
   }),
 };
 

@@ -15,6 +15,7 @@ import { serviceIdentity } from '../../sync/account/service-identity';
 import { activityRecorder } from '../activity-record';
 import type { AppContext } from '../context';
 import { notConnected, plainError } from '../errors';
+import { inBackground } from '../in-background';
 import type { Section } from '../section';
 import type { Live } from '../session-holder';
 
@@ -173,9 +174,11 @@ export function remoteFilesSection(
     /** The client's replies changed the index (an upload, a delete): the view re-reads (coalesced by the bus). */
     statusComputations: () => statusComputations,
     touched() {
-      void current.then((f) => {
-        if (f) emitStatus(f.index);
-      });
+      inBackground(ctx.log, 'Telling the Files view that the index changed', () =>
+        current.then((f) => {
+          if (f) emitStatus(f.index);
+        }),
+      );
     },
     handlers: {
       'files.index.query': async (q) => {
@@ -303,8 +306,10 @@ export function remoteFilesSection(
       },
     },
     start() {
-      unsubscribe = ctx.session.onChange((live) => void switchTo(live));
-      if (ctx.session.live) void switchTo(ctx.session.live);
+      const follow = (live: Live | null) =>
+        inBackground(ctx.log, 'Following the connection with the remote index', () => switchTo(live));
+      unsubscribe = ctx.session.onChange(follow);
+      if (ctx.session.live) follow(ctx.session.live);
     },
     async close() {
       unsubscribe?.();

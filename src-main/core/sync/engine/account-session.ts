@@ -3,11 +3,11 @@ import { moveToAccount } from '../account/account-change';
 import { pauseReason, rulesFrom, uploadsAllowed } from '../account/account-gate';
 import type { SyncContext } from '../context';
 import { sameAccount } from '../state/account-store';
-import { runInBackground } from './background';
 import type { EngineState } from './engine-state';
 import type { ProgressBookkeeping } from './progress-bookkeeping';
 import type { Scheduler } from './scheduler';
 import { transitionAll } from './scheduler';
+import { roomTimers } from './timers';
 
 export type Opened = 'ready' | 'stopped' | 'unconfirmed';
 
@@ -29,6 +29,10 @@ export interface AccountSession {
   confirmAccountLater(scans: Promise<unknown>, attempt: number): void;
   /** Paused by the account: ask /me now (a "Check now", a window that regains focus), not at the next poll. */
   checkNow(): void;
+  /** Paused by the account: when /me is asked next (epoch ms), else null. */
+  nextCheckAt(): number | null;
+  /** Cancels the polls of /me and resolves once one running has ended. */
+  stop(): Promise<void>;
 }
 
 /**
@@ -43,6 +47,7 @@ export function createAccountSession(
 ): AccountSession {
   const { client, files, accounts, events, options } = ctx;
   const { book, scheduler, service } = deps;
+  const timers = roomTimers<'poll' | 'confirm'>(ctx);
 
   function pauseForAccount(e: { code: string; message: string }) {
     if (!state.accountPaused) {
@@ -57,25 +62,22 @@ export function createAccountSession(
   // pausePollBackoff: about 2 s, 4 s, 8 s ... up to pausePollMs (a minute). A wallet topped up after an
   // hour waits at most that minute, unless the person says so ("Check now", the window regaining focus).
   function schedulePoll(delayMs?: number) {
-    if (state.timers.poll || !state.running || state.stopped) return;
+    if (timers.has('poll') || !state.running || state.stopped) return;
     const attempt = (state.pausePoll?.attempt ?? 0) + 1;
     const wait = delayMs ?? backoffDelayMs(attempt, pausePollBackoff(options.pausePollMs));
     state.pausePoll = { attempt, nextAt: ctx.now() + wait };
-    state.timers.poll = setTimeout(() => {
-      state.timers.poll = null;
-      // A poll that threw is asked again later, so a pause cannot outlive the account's refusal.
-      void runInBackground(
-        ctx,
-        { what: 'Asking the service whether uploads may resume', onError: () => schedulePoll() },
-        pollAccount,
-      );
-    }, wait);
+    // A poll that threw is asked again later, so a pause cannot outlive the account's refusal.
+    timers.set(
+      'poll',
+      wait,
+      { what: 'Asking the service whether uploads may resume', onError: () => schedulePoll() },
+      pollAccount,
+    );
   }
 
   function checkNow() {
     if (!state.accountPaused || !state.running || state.stopped) return;
-    if (state.timers.poll) clearTimeout(state.timers.poll);
-    state.timers.poll = null;
+    timers.clear('poll');
     // The interval starts over: a person who just topped up may press again in a few seconds.
     state.pausePoll = null;
     schedulePoll(0);
@@ -160,22 +162,30 @@ export function createAccountSession(
 
   function confirmAccountLater(scans: Promise<unknown>, attempt: number) {
     const again = () => {
-      if (state.running && !state.stopped && !state.timers.confirm) confirmAccountLater(scans, attempt + 1);
+      if (state.running && !state.stopped && !timers.has('confirm')) confirmAccountLater(scans, attempt + 1);
     };
-    state.timers.confirm = setTimeout(
-      () => {
-        state.timers.confirm = null;
-        void runInBackground(ctx, { what: 'Confirming the account', onError: again }, async () => {
-          if (!state.running || state.stopped) return;
-          const opened = await openAccount(scans, true);
-          if (opened === 'ready') await finishStartup();
-          else if (opened === 'unconfirmed') again();
-          else state.startingUp = false;
-        });
-      },
+    timers.set(
+      'confirm',
       backoffDelayMs(attempt, engineAskAgain(options.backoff)),
+      { what: 'Confirming the account', onError: again },
+      async () => {
+        if (!state.running || state.stopped) return;
+        const opened = await openAccount(scans, true);
+        if (opened === 'ready') await finishStartup();
+        else if (opened === 'unconfirmed') again();
+        else state.startingUp = false;
+      },
     );
   }
 
-  return { pauseForAccount, stopFor, openAccount, finishStartup, confirmAccountLater, checkNow };
+  return {
+    pauseForAccount,
+    stopFor,
+    openAccount,
+    finishStartup,
+    confirmAccountLater,
+    checkNow,
+    nextCheckAt: () => (state.accountPaused && timers.has('poll') ? (state.pausePoll?.nextAt ?? null) : null),
+    stop: () => timers.stop(),
+  };
 }

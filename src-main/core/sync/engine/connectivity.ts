@@ -5,6 +5,7 @@ import { backoffDelayMs, OFFLINE_PROBE_BACKOFF } from '../../service/retry-polic
 import type { SyncContext } from '../context';
 import { runInBackground } from './background';
 import type { EngineState } from './engine-state';
+import { roomTimers } from './timers';
 
 /** The service did not answer at all: the connection failed (refused, reset, DNS) or timed out. */
 export const isConnectionError = (e: { code: string }) => e.code === 'NETWORK' || e.code === 'TIMEOUT';
@@ -24,6 +25,8 @@ export interface Connectivity {
   observe(client: FileApiClient): FileApiClient;
   /** Probes /me now (a window that regains focus, a "Check now"): the next try is not waited for. */
   checkNow(): void;
+  /** Cancels the next probe and resolves once one running has ended. */
+  stop(): Promise<void>;
 }
 
 /**
@@ -37,6 +40,7 @@ export function createConnectivity(
   state: EngineState,
   deps: { runReconcile(): Promise<void>; onChange(): void },
 ): Connectivity {
+  const timers = roomTimers<'probe'>(ctx);
   let probing: FileApiClient | null = null;
   let raw: FileApiClient | null = null;
   /** A connection error is being confirmed by one /me: a dropped connection alone is not offline. */
@@ -53,14 +57,20 @@ export function createConnectivity(
       return;
     }
     confirming = true;
-    void raw
-      .me({ lane: 'user' })
-      .then((r) => {
+    const asked = raw;
+    void runInBackground(
+      ctx,
+      {
+        what: 'Asking the service whether it answers',
+        after: () => {
+          confirming = false;
+        },
+      },
+      async () => {
+        const r = await asked.me({ lane: 'user' });
         if (!r.ok && isConnectionError(r.error)) goOffline(at, e);
-      })
-      .finally(() => {
-        confirming = false;
-      });
+      },
+    );
   }
 
   function goOffline(since: number, e: ApiError) {
@@ -75,8 +85,7 @@ export function createConnectivity(
     if (!state.offline) return;
     const was = state.offline;
     state.offline = null;
-    if (state.timers.probe) clearTimeout(state.timers.probe);
-    state.timers.probe = null;
+    timers.clear('probe');
     const minutes = Math.max(1, Math.round((ctx.now() - was.since) / 60_000));
     ctx.log('online', `Back online after about ${minutes} min; waiting uploads resume.`);
     deps.onChange();
@@ -88,14 +97,16 @@ export function createConnectivity(
   function scheduleProbe(delayMs?: number) {
     const o = state.offline;
     if (!o || !state.running || state.stopped) return;
-    if (state.timers.probe) clearTimeout(state.timers.probe);
     o.attempt++;
     const wait = delayMs ?? backoffDelayMs(o.attempt, OFFLINE_PROBE_BACKOFF);
     o.nextTryAt = ctx.now() + wait;
-    state.timers.probe = setTimeout(() => {
-      state.timers.probe = null;
-      void probe();
-    }, wait);
+    // A probe that threw is asked again later: offline cannot outlast the service's silence.
+    timers.set(
+      'probe',
+      wait,
+      { what: 'Asking the service whether it answers again', onError: () => scheduleProbe() },
+      probe,
+    );
   }
 
   async function probe() {
@@ -108,13 +119,16 @@ export function createConnectivity(
     }
   }
 
+  // What a reply says about the service; its own failure (the activity log's database) is recorded
+  // apart and never replaces the reply the caller waits for.
   const see = (r: unknown) => {
     const res = r as { ok?: boolean; error?: ApiError } | null;
-    if (res && typeof res === 'object' && 'ok' in res) {
-      if (res.ok) answered();
-      else if (res.error && isConnectionError(res.error)) failed(res.error);
-      else if (res.error && res.error.status !== undefined) answered();
-    }
+    if (res && typeof res === 'object' && 'ok' in res)
+      void runInBackground(ctx, { what: 'Noting whether the service answered' }, () => {
+        if (res.ok) answered();
+        else if (res.error && isConnectionError(res.error)) failed(res.error);
+        else if (res.error && res.error.status !== undefined) answered();
+      });
     return r;
   };
 
@@ -160,5 +174,6 @@ export function createConnectivity(
     checkNow() {
       if (state.offline) scheduleProbe(0);
     },
+    stop: () => timers.stop(),
   };
 }

@@ -1,7 +1,6 @@
 import { DOCUMENTED_RULES } from '../account/account-gate';
 import type { UploadRules } from '../local/local-checks';
 import { type SpeedMeter, speedMeter } from '../progress';
-import type { FolderWatch, WatchChange } from '../watch/watch-folder';
 import type { Offline } from './connectivity';
 
 /** Why the engine stopped (401, account closed): it needs the user, and a new engine with a new client. */
@@ -21,9 +20,11 @@ export interface UploadSlot {
 }
 
 /**
- * Everything the engine holds in memory between two turns, in one place: the rooms (engine/*.ts) read
- * and write it, nothing else does. What outlives a restart is in SQLite, never here: a restart builds
- * a fresh state and resumes from the rows.
+ * What the engine holds in memory between two turns that is true of the whole engine: running, the
+ * pauses, offline, the account's rules and stop, the hashing and upload slots, this session's
+ * progress. What belongs to one folder (its scans, watcher, batch of changes, adoption, in-sync flag)
+ * is its runner's (folder-runner.ts); each room's timers are its own (timers.ts). What outlives a
+ * restart is in SQLite, never here: a restart builds a fresh state and resumes from the rows.
  */
 export interface EngineState {
   /** Between start() and stop(). */
@@ -49,11 +50,6 @@ export interface EngineState {
   preparing: Set<number>;
   /** Rows being sent, by id. */
   uploading: Map<number, UploadSlot>;
-  /** Folders being scanned, and those to scan again once that scan ends. */
-  scanning: Set<number>;
-  /** Folders just added, held from hashing and sending until files already in the bucket are adopted. */
-  adopting: Set<number>;
-  rescanWanted: Set<number>;
   /** A batch of deletes is running. */
   deleting: boolean;
   /** A journal reconciliation is running, and how many in a row failed to list a bucket. */
@@ -62,27 +58,7 @@ export interface EngineState {
   /** A scheduler turn is already queued (setImmediate). */
   pumpQueued: boolean;
 
-  /** Watchers by folder id, and the changes they reported that wait for their batch (by path). */
-  watches: Map<number, FolderWatch>;
-  pendingChanges: Map<number, Map<string, WatchChange['kind']>>;
-
-  timers: {
-    reconcile: NodeJS.Timeout | null;
-    /** /me while the account pauses uploads. */
-    poll: NodeJS.Timeout | null;
-    /** /me while offline, to learn that the service answers again. */
-    probe: NodeJS.Timeout | null;
-    /** /me again while the account the rows belong to is unconfirmed. */
-    confirm: NodeJS.Timeout | null;
-    /** The next retry or stability window that falls due. */
-    due: NodeJS.Timeout | null;
-    /** One per folder: the end of its watch batch. */
-    changes: Map<number, NodeJS.Timeout>;
-    /** A running engine keeps its process alive: its waits (request budget, retries) may use unref'd timers. */
-    keepAlive: NodeJS.Timeout | null;
-  };
-
-  /** This session's progress (files and bytes queued since start) and which folders are in sync. */
+  /** This session's progress: files and bytes queued since start, done, and the speed. */
   progress: {
     /** Rows counted in filesTotal that are not done yet: id -> size. */
     counted: Map<number, number>;
@@ -90,10 +66,6 @@ export interface EngineState {
     bytesDone: number;
     lastEmittedAt: number;
     meter: SpeedMeter;
-    /** Folders whose rows changed since the last in-sync check. */
-    dirtyFolders: Set<number>;
-    /** Folders that said folder-in-sync and have not changed since. */
-    inSync: Set<number>;
   };
 
   /** waitUntilSettled() callers. */
@@ -113,32 +85,16 @@ export function createEngineState(): EngineState {
     rules: DOCUMENTED_RULES,
     preparing: new Set(),
     uploading: new Map(),
-    scanning: new Set(),
-    adopting: new Set(),
-    rescanWanted: new Set(),
     deleting: false,
     reconciling: false,
     reconcileFailures: 0,
     pumpQueued: false,
-    watches: new Map(),
-    pendingChanges: new Map(),
-    timers: {
-      reconcile: null,
-      poll: null,
-      probe: null,
-      confirm: null,
-      due: null,
-      changes: new Map(),
-      keepAlive: null,
-    },
     progress: {
       counted: new Map(),
       filesDone: 0,
       bytesDone: 0,
       lastEmittedAt: 0,
       meter: speedMeter(),
-      dirtyFolders: new Set(),
-      inSync: new Set(),
     },
     settleWaiters: [],
   };

@@ -7,10 +7,10 @@ import { DEFAULT_FOLDER_MODE } from '../folder-mode';
 import { validatePatterns } from '../local/ignore-rules';
 import { inspectPath } from '../local/inspect';
 import type { FolderInput } from '../state/folders-store';
-import { adoptAtAdd } from '../upload/adopt-at-add';
 import type { EngineState } from './engine-state';
+import type { FolderRunners } from './folder-runners';
+import type { Scheduler } from './scheduler';
 import { stripUndefined } from './strip-undefined';
-import type { WatchBatching } from './watch-batching';
 
 export type FolderCommands = Pick<
   SyncEngine,
@@ -24,8 +24,9 @@ export type FolderCommands = Pick<
 export function createFolderCommands(
   ctx: SyncContext,
   state: EngineState,
-  watching: WatchBatching,
+  deps: { runners: FolderRunners; scheduler: Pick<Scheduler, 'abortFolder'> },
 ): FolderCommands {
+  const { runners, scheduler } = deps;
   const { files, folders } = ctx;
 
   return {
@@ -33,7 +34,7 @@ export function createFolderCommands(
       const path = resolvePath(input.path);
       if (!isAbsolute(input.path) && input.path.trim() === '')
         return err(appError('FOLDER-INVALID', 'A folder path is required.'));
-      const insp = await inspectPath(path);
+      const insp = await inspectPath(path, null);
       if (insp.kind !== 'dir')
         return err(appError('FOLDER-NOT-FOUND', `${path} is not a folder that can be read.`));
       const bucket = input.bucket;
@@ -62,18 +63,13 @@ export function createFolderCommands(
       ctx.log('folder-added', `Syncing ${path} to bucket ${bucket} (${folder.mode}).`, {
         folderId: folder.id,
       });
-      if (state.running) {
+      const runner = state.running ? runners.get(folder.id) : null;
+      if (runner) {
         // Files already live in the bucket under the same name are adopted, not sent twice: the
-        // scheduler leaves the folder alone until that is settled.
-        state.adopting.add(folder.id);
-        try {
-          await watching.rescan(folder.id);
-          await adoptAtAdd(ctx, folder);
-        } finally {
-          state.adopting.delete(folder.id);
-        }
+        // runner holds the folder from the scheduler until that is settled.
+        await runner.adopt();
         ctx.wake();
-        await watching.startWatch(folder);
+        await runner.startWatch();
       }
       return ok(folder);
     },
@@ -90,13 +86,14 @@ export function createFolderCommands(
       }
       const next = folders.update(id, stripUndefined(patch))!;
       ctx.log('folder-updated', `Settings of ${next.path} changed.`, { folderId: id });
+      const runner = state.running ? runners.get(id) : null;
       if (
-        state.running &&
+        runner &&
         (patch.ignore !== undefined || patch.watcher !== undefined || patch.followOutsideLinks !== undefined)
       ) {
-        await watching.stopWatch(id);
-        await watching.rescan(id);
-        await watching.startWatch(next);
+        await runner.stopWatch();
+        await runner.scan();
+        await runner.startWatch();
       }
       ctx.wake();
       return ok(next);
@@ -105,20 +102,24 @@ export function createFolderCommands(
     async removeFolder(id) {
       const cur = folders.get(id);
       if (!cur) return err(appError('FOLDER-UNKNOWN', `No synced folder has id ${id}.`));
-      await watching.stopWatch(id);
-      for (const [fileId, u] of state.uploading) if (files.get(fileId)?.folderId === id) u.controller.abort();
+      await runners.remove(id);
+      scheduler.abortFolder(id);
       folders.remove(id);
       ctx.log('folder-removed', `Stopped syncing ${cur.path}; its remote files are kept.`);
       return ok(true);
     },
 
     listFolders() {
-      return folders.list().map((f) => ({
-        ...f,
-        counts: files.counts(f.id),
-        inSync: !state.scanning.has(f.id) && !files.hasPending(f.id),
-        watching: state.watches.get(f.id)?.kind ?? null,
-      }));
+      return folders.list().map((f) => {
+        const runner = runners.peek(f.id);
+        return {
+          ...f,
+          counts: files.counts(f.id),
+          tally: files.tally(f.id),
+          inSync: runner ? runner.inSyncNow() : !files.hasPending(f.id),
+          watching: runner?.watching() ?? null,
+        };
+      });
     },
 
     pause(folderId) {

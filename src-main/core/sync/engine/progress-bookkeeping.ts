@@ -6,6 +6,7 @@ import type { TrashStore } from '../state/trash-store';
 import type { FileRow, FileState, Folder } from '../types';
 import type { RateLimiter } from './bandwidth';
 import type { EngineState, UploadSlot } from './engine-state';
+import type { FolderRunners } from './folder-runners';
 
 export interface ProgressBookkeeping {
   /**
@@ -17,7 +18,7 @@ export interface ProgressBookkeeping {
   uploadProgress(row: FileRow, slot: UploadSlot, sent: number): void;
   /** The overall `progress` event, at most four times a second unless forced. */
   emitProgress(force?: boolean): void;
-  /** Says `folder-in-sync` for changed folders with nothing left to do, and wakes settle waiters. */
+  /** Says `folder-in-sync` for changed folders with nothing left to do (their runners decide), and wakes settle waiters. */
   checkInSync(): void;
   /** Nothing pending, in flight or starting (or the engine stopped). */
   isSettled(): boolean;
@@ -34,6 +35,8 @@ export function createProgressBookkeeping(
     files: FilesStore;
     folders: FoldersStore;
     trash: TrashStore;
+    /** The folders' runners: each keeps its folder's in-sync flag and says whether it is being scanned. */
+    runners: FolderRunners;
     now: () => number;
     onlyFolder?: ((folder: Folder) => boolean) | null;
     /** The upload rate limit: the bytes' side of the ETA never counts on more than it allows. */
@@ -42,7 +45,7 @@ export function createProgressBookkeeping(
     requestsPerMinute?: () => number;
   },
 ): ProgressBookkeeping {
-  const { events, files, folders, trash, now } = deps;
+  const { events, files, folders, trash, runners, now } = deps;
   const p = state.progress;
 
   function fileChanged(row: FileRow, from: FileState | null) {
@@ -50,8 +53,7 @@ export function createProgressBookkeeping(
     // A NEW row noticed changed again is still NEW: nothing for a listener ("NEW -> NEW"). A row just
     // made says so with `from: null`.
     if (!(from === 'NEW' && row.state === 'NEW')) events.emit('file', e);
-    p.inSync.delete(e.folderId);
-    p.dirtyFolders.add(e.folderId);
+    runners.peek(e.folderId)?.changed();
     if (e.to === 'QUEUED' && !p.counted.has(e.fileId))
       p.counted.set(e.fileId, files.get(e.fileId)?.size ?? 0);
     if (e.to === 'LIVE' && p.counted.has(e.fileId)) {
@@ -115,14 +117,8 @@ export function createProgressBookkeeping(
   }
 
   function checkInSync() {
-    for (const id of p.dirtyFolders) {
-      if (p.inSync.has(id) || state.scanning.has(id) || !folders.get(id)) continue;
-      if (!files.hasPending(id)) {
-        p.inSync.add(id);
-        events.emit('folder-in-sync', { folderId: id });
-      }
-    }
-    p.dirtyFolders.clear();
+    for (const r of runners.all())
+      if (r.checkInSync()) events.emit('folder-in-sync', { folderId: r.folderId });
     if (state.settleWaiters.length && isSettled()) for (const w of state.settleWaiters.splice(0)) w();
   }
 
@@ -131,7 +127,7 @@ export function createProgressBookkeeping(
     // Still starting (or waiting for /me to say which account this is): nothing is known to be done.
     if (state.startingUp) return false;
     return (
-      state.scanning.size === 0 &&
+      !runners.scanning() &&
       state.preparing.size === 0 &&
       state.uploading.size === 0 &&
       !state.deleting &&

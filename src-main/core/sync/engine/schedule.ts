@@ -28,9 +28,9 @@ export interface InForce {
 export interface BandwidthSchedule {
   set(setting: BandwidthSetting): void;
   inForce(): InForce;
-  /** Follows the clock from now on (start) / no more (stop). */
+  /** Follows the clock from now on (start) / no more (stop: resolves at once, nothing of it runs after). */
   start(): void;
-  stop(): void;
+  stop(): Promise<void>;
 }
 
 /**
@@ -40,7 +40,14 @@ export interface BandwidthSchedule {
  */
 export function createBandwidthSchedule(
   state: EngineState,
-  deps: { limiter: RateLimiter; clock: Clock; wake: () => void; onChange: (f: InForce) => void },
+  deps: {
+    limiter: RateLimiter;
+    clock: Clock;
+    wake: () => void;
+    onChange: (f: InForce) => void;
+    /** An edge whose work threw (a listener, the limiter): reported, and the next edge waited for all the same. */
+    onError?: (e: unknown) => void;
+  },
   initial: BandwidthSetting = { limit: { kind: 'off' }, schedule: [] },
 ): BandwidthSchedule {
   let setting = initial;
@@ -74,7 +81,13 @@ export function createBandwidthSchedule(
     // A minute's edge plus a little, so the next reading falls inside the new window.
     deps.clock.sleep(Math.max(0, current.until - deps.clock.now()) + 5, ctl.signal).then(
       () => {
-        if (edge === ctl) apply();
+        if (edge !== ctl) return;
+        try {
+          apply();
+        } catch (e) {
+          deps.onError?.(e);
+          waitForEdge();
+        }
       },
       () => undefined,
     );
@@ -90,7 +103,7 @@ export function createBandwidthSchedule(
       running = true;
       apply();
     },
-    stop() {
+    async stop() {
       running = false;
       edge?.abort();
       edge = null;

@@ -4,11 +4,14 @@ import { prepareFile } from '../hash/prepare';
 import type { FilePatch } from '../state/files-store';
 import type { FileRow, FileState } from '../types';
 import { runDeletes } from '../upload/deleter';
+import { scheduleRetry } from '../upload/on-upload-error';
 import { reconcileJournal } from '../upload/reconcile';
 import { uploadOne } from '../upload/upload-one';
 import { type BackgroundTask, runInBackground } from './background';
 import type { EngineState } from './engine-state';
+import type { FolderRunners } from './folder-runners';
 import type { ProgressBookkeeping } from './progress-bookkeeping';
+import { roomTimers } from './timers';
 
 export interface Scheduler {
   /** Asks for a turn soon (coalesced: many wakes, one turn). */
@@ -17,6 +20,14 @@ export interface Scheduler {
   requestReconcile(delay?: number): void;
   /** Matches open journal entries now (start-up, before anything is sent). */
   runReconcile(): Promise<void>;
+  /** Aborts the uploads of one folder (it is being removed). */
+  abortFolder(folderId: number): void;
+  /**
+   * Cancels the scheduler's timers, aborts the uploads on the wire (their journal entries stay open for
+   * the next start), and resolves once every hash, upload, delete batch and reconciliation it started
+   * has ended.
+   */
+  stop(): Promise<void>;
 }
 
 /**
@@ -28,15 +39,31 @@ export interface Scheduler {
 /** After a scheduler turn that threw. */
 const TURN_RETRY_MS = 1_000;
 
-export function createScheduler(ctx: SyncContext, state: EngineState, book: ProgressBookkeeping): Scheduler {
+export function createScheduler(
+  ctx: SyncContext,
+  state: EngineState,
+  deps: { book: ProgressBookkeeping; runners: FolderRunners },
+): Scheduler {
   const { files, folders, trash, options, now } = ctx;
+  const { book, runners } = deps;
+  const timers = roomTimers<'due' | 'reconcile'>(ctx);
+  /** The retry or stability window the due timer is set for. */
+  let dueFor: number | null = null;
+  /** Everything the scheduler started and nobody awaits: stop() waits for it. */
+  const inFlight = new Set<Promise<void>>();
+  const start = (task: BackgroundTask, fn: () => unknown): Promise<void> => {
+    const p = runInBackground(ctx, task, fn);
+    inFlight.add(p);
+    void p.then(() => inFlight.delete(p));
+    return p;
+  };
 
   function wake() {
     if (state.pumpQueued) return;
     state.pumpQueued = true;
     setImmediate(() => {
       state.pumpQueued = false;
-      void runInBackground(ctx, { what: 'A scheduler turn', onError: retryTurnLater }, pump);
+      void start({ what: 'A scheduler turn', onError: retryTurnLater }, pump);
     });
   }
 
@@ -49,11 +76,9 @@ export function createScheduler(ctx: SyncContext, state: EngineState, book: Prog
     const t = now();
     const pausedFolders = folders
       .list()
-      .filter(
-        (f) =>
-          f.paused || f.problem || state.adopting.has(f.id) || (options.onlyFolder && !options.onlyFolder(f)),
-      )
-      .map((f) => f.id);
+      .filter((f) => f.paused || f.problem || (options.onlyFolder && !options.onlyFolder(f)))
+      .map((f) => f.id)
+      .concat(runners.held());
     if (!state.userPaused && !state.schedulePaused) {
       for (const r of files.dueRetries(50, t))
         ctx.transition(r.id, 'QUEUED', { nextRetryAt: null }, ['FAILED']);
@@ -68,13 +93,18 @@ export function createScheduler(ctx: SyncContext, state: EngineState, book: Prog
     }
     if (!state.deleting && !state.offline) {
       state.deleting = true;
-      runInBackground(ctx, { what: 'Sending remote deletes', code: 'DELETE-FAILED' }, () =>
-        runDeletes(ctx),
-      ).finally(() => {
-        state.deleting = false;
-        if (trash.due(1).length || files.inState('DELETING', 1, { dueBy: now() }).length) wake();
-        else book.checkInSync();
-      });
+      void start(
+        {
+          what: 'Sending remote deletes',
+          code: 'DELETE-FAILED',
+          after: () => {
+            state.deleting = false;
+            if (trash.due(1).length || files.inState('DELETING', 1, { dueBy: now() }).length) wake();
+            else book.checkInSync();
+          },
+        },
+        () => runDeletes(ctx),
+      );
     }
     scheduleDue();
     book.checkInSync();
@@ -91,10 +121,13 @@ export function createScheduler(ctx: SyncContext, state: EngineState, book: Prog
       if (preparing.size >= options.hasherThreads * 2) break;
       if (preparing.has(row.id)) continue;
       preparing.add(row.id);
-      runInBackground(ctx, rowTask(row, `Preparing ${row.name}`), () => prepareFile(ctx, row)).finally(() => {
-        preparing.delete(row.id);
-        wake();
-      });
+      void start(
+        rowTask(row, `Preparing ${row.name}`, () => {
+          preparing.delete(row.id);
+          wake();
+        }),
+        () => prepareFile(ctx, row),
+      );
     }
   }
 
@@ -136,38 +169,47 @@ export function createScheduler(ctx: SyncContext, state: EngineState, book: Prog
     const { uploading } = state;
     const slot = { controller: new AbortController(), size: row.size ?? 0, sent: 0, shownAt: 0 };
     uploading.set(row.id, slot);
-    runInBackground(ctx, rowTask(row, `Uploading ${row.name}`), () =>
-      uploadOne(ctx, row, {
-        signal: slot.controller.signal,
-        onProgress: (sent) => book.uploadProgress(row, slot, sent),
+    void start(
+      rowTask(row, `Uploading ${row.name}`, () => {
+        uploading.delete(row.id);
+        wake();
       }),
-    ).finally(() => {
-      uploading.delete(row.id);
-      wake();
-    });
+      () =>
+        uploadOne(ctx, row, {
+          signal: slot.controller.signal,
+          onProgress: (sent) => book.uploadProgress(row, slot, sent),
+        }),
+    );
   }
 
+  /** The turn when the next retry or stability window falls due (set again only when that changes). */
   function scheduleDue() {
-    if (state.timers.due) clearTimeout(state.timers.due);
-    state.timers.due = null;
     const due = files.nextDue();
-    if (due === null) return;
-    state.timers.due = setTimeout(wake, Math.max(20, Math.min(due - now(), 60_000)));
+    if (due === dueFor && timers.has('due')) return;
+    dueFor = due;
+    if (due === null) {
+      timers.clear('due');
+      return;
+    }
+    timers.set('due', Math.max(20, Math.min(due - now(), 60_000)), { what: 'A scheduler turn' }, wake);
   }
 
   /** A file's hashing or upload: a bug must not wedge its row in a busy state. */
-  function rowTask(row: FileRow, what: string): BackgroundTask {
+  function rowTask(row: FileRow, what: string, after: () => void): BackgroundTask {
     return {
       what,
       code: 'INTERNAL',
       folderId: row.folderId,
       fileId: row.id,
+      after,
       onError: (message) => {
-        // Parked as FAILED with the message, visible to the user (retry() starts it again).
         const cur = files.get(row.id);
-        if (cur && (cur.state === 'HASHING' || cur.state === 'NEW' || cur.state === 'QUEUED')) {
-          ctx.transition(row.id, 'FAILED', { reasonCode: 'INTERNAL', reason: message, nextRetryAt: null });
-        }
+        if (!cur) return;
+        // Sent, or maybe sent: the listing decides (adopted, or FAILED with its retry), never a resend.
+        if (cur.state === 'UPLOADING') ctx.requestReconcile();
+        // Not sent: FAILED with the message and its retry (for good once the attempts are used up).
+        else if (cur.state === 'HASHING' || cur.state === 'NEW' || cur.state === 'QUEUED')
+          scheduleRetry(ctx, cur, { code: 'INTERNAL', message });
       },
     };
   }
@@ -175,17 +217,14 @@ export function createScheduler(ctx: SyncContext, state: EngineState, book: Prog
   /** A turn that failed (say a database error): the next one comes a little later, not in a tight loop. */
   function retryTurnLater() {
     if (!state.running) return;
-    if (state.timers.due) clearTimeout(state.timers.due);
-    state.timers.due = setTimeout(wake, TURN_RETRY_MS);
+    dueFor = null;
+    timers.set('due', TURN_RETRY_MS, { what: 'A scheduler turn' }, wake);
   }
 
   // ---- journal reconciliation: uploads whose outcome is unknown, settled by a listing ----
   function requestReconcile(delay = options.reconcileDelayMs) {
-    if (state.timers.reconcile || state.stopped) return;
-    state.timers.reconcile = setTimeout(() => {
-      state.timers.reconcile = null;
-      void runInBackground(ctx, { what: 'Settling uploads whose outcome is unknown' }, runReconcile);
-    }, delay);
+    if (timers.has('reconcile') || state.stopped || !state.running) return;
+    timers.set('reconcile', delay, { what: 'Settling uploads whose outcome is unknown' }, runReconcile);
   }
 
   async function runReconcile(): Promise<void> {
@@ -211,7 +250,22 @@ export function createScheduler(ctx: SyncContext, state: EngineState, book: Prog
     }
   }
 
-  return { wake, requestReconcile, runReconcile };
+  return {
+    wake,
+    requestReconcile,
+    runReconcile,
+    abortFolder(folderId) {
+      for (const [fileId, u] of state.uploading)
+        if (files.get(fileId)?.folderId === folderId) u.controller.abort();
+    },
+    async stop() {
+      for (const u of state.uploading.values()) u.controller.abort();
+      await timers.stop();
+      dueFor = null;
+      // A task may start another on its way out (a turn, a rescan's wake): wait until none is left.
+      while (inFlight.size) await Promise.allSettled([...inFlight]);
+    },
+  };
 }
 
 /** Moves every row in `from` to `to`, 500 per transaction (account pause and resume). */

@@ -38,7 +38,8 @@ export function createHasher(threads = 1, hooks: HasherHooks = {}): Hasher {
   const idle: Worker[] = [];
   /** Live workers; a dead one leaves this set before anything else happens. */
   const all = new Set<Worker>();
-  const waiting: ((w: Worker) => void)[] = [];
+  /** Callers waiting for a worker; null answers them when the hasher is closed. */
+  const waiting: ((w: Worker | null) => void)[] = [];
   const pending = new Map<number, (r: Reply) => void>();
   /** The job each busy worker is reading, to answer it when the worker dies. */
   const jobOf = new Map<Worker, number>();
@@ -49,7 +50,8 @@ export function createHasher(threads = 1, hooks: HasherHooks = {}): Hasher {
   // Workers start when a file first needs one, not with the engine: a restart with nothing to hash
   // (docs/benchmarks.md) then spends neither a thread's start on the scan's cores nor its ~10 MB.
   const acquire = () =>
-    new Promise<Worker>((resolve) => {
+    new Promise<Worker | null>((resolve) => {
+      if (closed) return resolve(null);
       const w = idle.pop();
       if (w) resolve(w);
       else if (all.size < max) resolve(startWorker());
@@ -111,8 +113,9 @@ export function createHasher(threads = 1, hooks: HasherHooks = {}): Hasher {
   return {
     async md5(path) {
       for (let attempt = 1; ; attempt++) {
-        if (closed) return err(appError(HASHER_CLOSED, 'The hasher was closed.'));
-        const reply = await hashOn(await acquire(), path);
+        const worker = closed ? null : await acquire();
+        if (worker === null) return err(appError(HASHER_CLOSED, 'The hasher was closed.'));
+        const reply = await hashOn(worker, path);
         if (reply.workerGone && attempt < 2 && !closed) continue;
         if (reply.workerGone && closed) return err(appError(HASHER_CLOSED, 'The hasher was closed.'));
         if (reply.error) return err(appError(reply.error.code, reply.error.message));
@@ -121,6 +124,8 @@ export function createHasher(threads = 1, hooks: HasherHooks = {}): Hasher {
     },
     async close() {
       closed = true;
+      // Every caller is answered: those waiting for a worker now, the ones on a worker when it exits.
+      for (const next of waiting.splice(0)) next(null);
       await Promise.all([...all].map((w) => w.terminate()));
     },
   };

@@ -43,9 +43,12 @@ export function unreadableFolder(code: string): Inspection {
  * stays inside the folder's real path, unless the folder allows links outside; symlinks to folders are
  * not (a link loop would never end), and broken links and loops are reported, never crashed on.
  * With a scope, every path is checked, not only links: a folder on the way may have been replaced by a
- * link since the walk that found the file (this is what the hash and the upload ask before reading).
+ * link since the walk that found the file. The scope is not optional: every question about a path of a
+ * folder (the watcher's, the hash's before and after, the delete and rename checks, the upload's) asks
+ * it within the folder's scope, so none can skip the outside-links rule; `null` is for a path that is
+ * no folder's file (a folder's own root, a path being added).
  */
-export async function inspectPath(absPath: string, scope?: LinkScope): Promise<Inspection> {
+export async function inspectPath(absPath: string, scope: LinkScope | null): Promise<Inspection> {
   let l: Stats;
   try {
     l = await lstat(absPath);

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { SyncContext } from '../context';
 import { folderMode } from '../folder-mode';
-import { canMove } from '../state/transitions';
+import { canMove, isBusy, WAITING_STATES } from '../state/transitions';
 import type { FileRow, Folder } from '../types';
 import { type Inspection, sameStat } from './inspect';
 
@@ -42,7 +42,7 @@ export function observe(
     ctx.wake();
     return;
   }
-  if (row.state === 'HASHING' || row.state === 'UPLOADING') return;
+  if (isBusy(row.state)) return;
   const waitingForFolder = row.state === 'FAILED' && row.reasonCode === FOLDER_MISSING;
   if (row.state !== 'DELETED' && row.state !== 'DELETING' && !waitingForFolder && sameStat(row, stat)) return;
   const patch = {
@@ -79,13 +79,7 @@ export function observe(
  * A file never uploaded simply ends DELETED.
  */
 export function localGone(ctx: SyncContext, folder: Folder, row: FileRow): void {
-  if (
-    row.state === 'DELETED' ||
-    row.state === 'DELETING' ||
-    row.state === 'HASHING' ||
-    row.state === 'UPLOADING'
-  )
-    return;
+  if (row.state === 'DELETED' || row.state === 'DELETING' || isBusy(row.state)) return;
   // A whole folder that vanished was renamed or unmounted, not emptied: never delete remotes for that.
   if (!existsSync(folder.path)) {
     folderMissing(ctx, folder);
@@ -121,7 +115,7 @@ export function folderMissing(ctx: SyncContext, folder: Folder): void {
     ctx.log('folder-missing', message, { folderId: folder.id });
     ctx.events.emit('error', { folderId: folder.id, code: FOLDER_MISSING, message });
   }
-  for (const state of ['NEW', 'QUEUED', 'PAUSED', 'FAILED'] as const) {
+  for (const state of WAITING_STATES) {
     let afterId = 0;
     for (;;) {
       const rows = ctx.files.list({ folderId: folder.id, state, limit: 500, afterId });

@@ -1,5 +1,6 @@
 import type { SyncContext } from '../context';
 import type { ScanIndex } from '../state/scan-index';
+import { BUSY_STATES } from '../state/transitions';
 import type { FileState, Folder } from '../types';
 import { ignoreRules } from './ignore-rules';
 import { type Inspection, inspectPath } from './inspect';
@@ -29,7 +30,7 @@ export async function scanFolder(
   folder: Folder,
   signal?: AbortSignal,
 ): Promise<ScanResult> {
-  const root = await inspectPath(folder.path);
+  const root = await inspectPath(folder.path, null);
   if (root.kind !== 'dir') {
     folderMissing(ctx, folder);
     return { files: 0, ok: false };
@@ -145,7 +146,7 @@ async function compareWithDisk(
   const complete = walk.complete();
 
   if (complete) {
-    const stillThere = await inspectPath(folder.path);
+    const stillThere = await inspectPath(folder.path, null);
     if (stillThere.kind !== 'dir') {
       folderMissing(ctx, folder);
       return { files, ok: false };
@@ -167,7 +168,7 @@ async function compareWithDisk(
 }
 
 /** Rows a scan does not expect on disk: gone already, or busy being read or sent (those steps check). */
-const NOT_EXPECTED = new Set<FileState | null>(['DELETED', 'DELETING', 'UPLOADING', 'HASHING']);
+const NOT_EXPECTED = new Set<FileState | null>(['DELETED', 'DELETING', ...BUSY_STATES]);
 
 /** What observe() would leave as it is: the common case of a restart, decided without a write. */
 function unchanged(known: ScanIndex, row: number, seen: Inspection): boolean {

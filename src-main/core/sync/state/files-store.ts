@@ -4,7 +4,7 @@ import type { Db } from '../../../shared-node/sqlite';
 import { statements } from '../../../shared-node/statements';
 import { FILE_STATES, type FileRow, type FileState, type FolderCounts } from '../types';
 import { ScanIndex } from './scan-index';
-import { canMove, PENDING_STATES } from './transitions';
+import { canMove, type FolderTally, PENDING_STATES, tallyFolder } from './transitions';
 
 /** Columns a transition may set along with the state. */
 export type FilePatch = Partial<Omit<FileRow, 'id' | 'folderId' | 'name' | 'state' | 'updatedAt'>>;
@@ -200,6 +200,25 @@ export function filesStore(db: Db, now: () => number = Date.now) {
     },
   );
 
+  function counts(folderId?: number): FolderCounts {
+    const out = Object.fromEntries(FILE_STATES.map((s) => [s, 0])) as FolderCounts;
+    const rows = prep<[number | null, number | null], { state: FileState; n: number }>(
+      'SELECT state, COUNT(*) AS n FROM sync_files WHERE (? IS NULL OR folder_id = ?) GROUP BY state',
+    ).all(folderId ?? null, folderId ?? null);
+    for (const r of rows) out[r.state] = r.n;
+    return out;
+  }
+
+  /** FAILED rows with a retry time: pending, unlike FAILED for good (transitions.ts tallyFolder). */
+  function failedRetrying(folderId?: number): number {
+    return (
+      prep<[number | null, number | null], { n: number }>(
+        `SELECT COUNT(*) AS n FROM sync_files WHERE state = 'FAILED' AND next_retry_at IS NOT NULL
+           AND (? IS NULL OR folder_id = ?)`,
+      ).get(folderId ?? null, folderId ?? null)?.n ?? 0
+    );
+  }
+
   return {
     get,
     getByName(folderId: number, name: string): FileRow | null {
@@ -359,14 +378,7 @@ export function filesStore(db: Db, now: () => number = Date.now) {
         })
         .map(toFileRow);
     },
-    counts(folderId?: number): FolderCounts {
-      const counts = Object.fromEntries(FILE_STATES.map((s) => [s, 0])) as FolderCounts;
-      const rows = prep<[number | null, number | null], { state: FileState; n: number }>(
-        'SELECT state, COUNT(*) AS n FROM sync_files WHERE (? IS NULL OR folder_id = ?) GROUP BY state',
-      ).all(folderId ?? null, folderId ?? null);
-      for (const r of rows) counts[r.state] = r.n;
-      return counts;
-    },
+    counts,
     /** Work left: rows pending, retries scheduled; null folder = every folder. */
     pendingCount(folderId?: number): number {
       return (
@@ -377,6 +389,9 @@ export function filesStore(db: Db, now: () => number = Date.now) {
         ).get(folderId ?? null, folderId ?? null, folderId ?? null, folderId ?? null)?.n ?? 0
       );
     },
+    failedRetrying,
+    /** A folder's files as every view counts them (transitions.ts tallyFolder). */
+    tally: (folderId?: number): FolderTally => tallyFolder(counts(folderId), failedRetrying(folderId)),
     /** Whether any work is left: cheaper than counting it (the scheduler asks after every file). */
     hasPending(folderId?: number): boolean {
       const r =

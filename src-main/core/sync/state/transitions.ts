@@ -1,4 +1,4 @@
-import type { FileState } from '../types';
+import type { FileState, FolderCounts } from '../types';
 
 /**
  * The per-file state machine (docs/sync-engine.md). Every row change goes through `canMove`, so a
@@ -43,4 +43,52 @@ export const PENDING_STATES: readonly FileState[] = [
 /** A row is pending in a pending state, or FAILED with a retry scheduled (for good: it needs the user). */
 export function isPending(state: FileState, nextRetryAt: number | null): boolean {
   return PENDING_STATES.includes(state) || (state === 'FAILED' && nextRetryAt !== null);
+}
+
+/**
+ * "Done": nothing more happens to the row unaided: LIVE, SKIPPED (with its reason) or DELETED.
+ * waitUntilSettled's `allDone` (what `sync --once` exits 0 on) is every row done.
+ */
+export const DONE_STATES: readonly FileState[] = ['LIVE', 'SKIPPED', 'DELETED'];
+
+export const isDone = (state: FileState): boolean => DONE_STATES.includes(state);
+
+/**
+ * "Waiting": the row waits for a step that no worker holds (its stability window, an upload slot, the
+ * account, its retry, or the person): "Upload now" may put it at the front, a vanished folder parks
+ * it. Not the same as pending: a FAILED row for good waits (for the person) and is not pending.
+ */
+export const WAITING_STATES: readonly FileState[] = ['NEW', 'QUEUED', 'PAUSED', 'FAILED'];
+
+export const isWaiting = (state: FileState): boolean => WAITING_STATES.includes(state);
+
+/**
+ * "Busy": a step holds the row (its hash, its upload). A scan or the watcher leaves it to that step,
+ * which checks the file again when it ends.
+ */
+export const BUSY_STATES: readonly FileState[] = ['HASHING', 'UPLOADING'];
+
+export const isBusy = (state: FileState): boolean => BUSY_STATES.includes(state);
+
+/**
+ * A folder's files as every view counts them (the engine's folder list, the app's overview and its
+ * tray, `assets-sync status`): `pending` is isPending (a FAILED row waiting for its automatic retry
+ * included), `failed` only FAILED for good (it needs the person). So a folder whose only trouble is a
+ * retry to come is "syncing", never "needs attention", and the counts add up to the files.
+ */
+export interface FolderTally {
+  live: number;
+  pending: number;
+  failed: number;
+  skipped: number;
+}
+
+/** `failedRetrying`: the FAILED rows with a retry time (files-store `failedRetrying`). */
+export function tallyFolder(counts: FolderCounts, failedRetrying: number): FolderTally {
+  return {
+    live: counts.LIVE,
+    pending: PENDING_STATES.reduce((n, s) => n + counts[s], 0) + failedRetrying,
+    failed: counts.FAILED - failedRetrying,
+    skipped: counts.SKIPPED,
+  };
 }

@@ -18,14 +18,7 @@ export function isAmbiguous(e: ApiError): boolean {
 export function reactToUploadError(ctx: SyncContext, row: FileRow, journalId: number, e: ApiError): void {
   const ref = { folderId: row.folderId, fileId: row.id };
   if (e.reaction === 'retry' && isAmbiguous(e)) {
-    // Left UPLOADING with its journal entry open until the listing says whether it arrived.
-    ctx.transition(
-      row.id,
-      'UPLOADING',
-      { reasonCode: e.code, reason: `${e.message} Checking whether it arrived before sending again.` },
-      ['UPLOADING'],
-    );
-    ctx.requestReconcile();
+    awaitListing(ctx, row, e.code, e.message);
     return;
   }
   ctx.journal.settle(journalId, 'FAILED');
@@ -71,6 +64,25 @@ export function reactToUploadError(ctx: SyncContext, row: FileRow, journalId: nu
       }
       return;
   }
+}
+
+/** A write about an upload's outcome was refused (the database): the listing settles it again. */
+export const RECORD_FAILED = 'RECORD-FAILED';
+
+/**
+ * The upload's outcome is unknown (no reply, a reply that could not be read, a call or a write that
+ * threw after the bytes may have left): the row stays UPLOADING with its journal entry open and says
+ * why, and the reconciliation's listing decides (adopted as LIVE, or FAILED with its retry). Never sent
+ * again before that: the API has no idempotency key.
+ */
+export function awaitListing(ctx: SyncContext, row: FileRow, code: string, message: string): void {
+  ctx.transition(
+    row.id,
+    'UPLOADING',
+    { reasonCode: code, reason: `${message} Checking whether it arrived before sending again.` },
+    ['UPLOADING'],
+  );
+  ctx.requestReconcile();
 }
 
 /** FAILED with the next retry time stored (and shown), or for good once the attempts are used up. */

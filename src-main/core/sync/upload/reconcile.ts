@@ -3,7 +3,8 @@ import { plural } from '../../../../src-shared/domain/words';
 import { ApiFailure } from '../../service/api-error';
 import { ACCOUNT_CHANGED } from '../account/account-change';
 import type { SyncContext } from '../context';
-import { scheduleRetry } from './on-upload-error';
+import type { JournalEntry } from '../state/journal-store';
+import { RECORD_FAILED, scheduleRetry } from './on-upload-error';
 import { markLive } from './upload-one';
 
 export const contentKey = (name: string, size: number, md5: string) => `${size}:${md5}:${name}`;
@@ -46,6 +47,20 @@ export async function reconcileJournal(ctx: SyncContext, inFlight: ReadonlySet<n
     const owned = ctx.files.remoteIdsOwned();
     const moved = { adopted: 0, queued: 0 };
     for (const entry of open.filter((e) => e.bucket === bucket)) {
+      try {
+        settleEntry(entry);
+      } catch (e) {
+        // A write refused (the database busy or failing): this entry waits for the next listing,
+        // a bounded number of times (settleFailed), and the others go on.
+        allListed = false;
+        try {
+          settleFailed(ctx, entry, e);
+        } catch {
+          // Not even that could be written: the next listing tries again.
+        }
+      }
+    }
+    function settleEntry(entry: JournalEntry) {
       const row = ctx.files.get(entry.fileId);
       const candidates = (byKey.get(contentKey(entry.name, entry.size, entry.md5)) ?? [])
         .filter((f) => !owned.has(f.id))
@@ -54,7 +69,7 @@ export async function reconcileJournal(ctx: SyncContext, inFlight: ReadonlySet<n
       if (row?.state !== 'UPLOADING') {
         // The row moved on (deleted, changed); a stray copy is left for the duplicate report.
         ctx.journal.settle(entry.id, 'ABANDONED', match?.id ?? null);
-        continue;
+        return;
       }
       const accountCheck = row.reasonCode === ACCOUNT_CHANGED;
       if (match) {
@@ -94,4 +109,40 @@ export async function reconcileJournal(ctx: SyncContext, inFlight: ReadonlySet<n
   }
   ctx.wake();
   return allListed;
+}
+
+/**
+ * An entry whose settlement threw (a write refused): counted on its row; the next listing tries again,
+ * until the row's attempts are used up. Then the row ends FAILED for good, saying why, and the entry
+ * is closed, so a run ends. The service may hold the copy that could not be recorded: the duplicate
+ * report finds it.
+ */
+function settleFailed(ctx: SyncContext, entry: JournalEntry, e: unknown): void {
+  const row = ctx.files.get(entry.fileId);
+  if (row?.state !== 'UPLOADING') return;
+  const attempts = row.attempts + 1;
+  const error = e instanceof Error ? e.message : String(e);
+  const reason = `Its outcome could not be recorded: ${error}.`;
+  if (attempts < ctx.options.backoff.maxAttempts) {
+    ctx.transition(row.id, 'UPLOADING', { attempts, reasonCode: RECORD_FAILED, reason }, ['UPLOADING']);
+    return;
+  }
+  ctx.db.transaction(() => {
+    ctx.journal.settle(entry.id, 'FAILED');
+    ctx.transition(
+      row.id,
+      'FAILED',
+      {
+        attempts,
+        reasonCode: RECORD_FAILED,
+        reason: `${reason} The service may hold a copy (the duplicate report shows it).`,
+        nextRetryAt: null,
+      },
+      ['UPLOADING'],
+    );
+  })();
+  ctx.log('gave-up', `${row.name}: gave up after ${attempts} attempts to record its upload (${error}).`, {
+    folderId: row.folderId,
+    fileId: row.id,
+  });
 }

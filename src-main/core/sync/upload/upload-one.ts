@@ -5,7 +5,7 @@ import { inspectPath, sameStat } from '../local/inspect';
 import { localGone, observe } from '../local/observe';
 import { openInFolder, pathOfHandle } from '../local/open-in-folder';
 import type { FileRow } from '../types';
-import { reactToUploadError } from './on-upload-error';
+import { awaitListing, RECORD_FAILED, reactToUploadError } from './on-upload-error';
 
 /**
  * QUEUED -> UPLOADING -> LIVE for one file: checks the file once more, journals the intent in the same
@@ -44,7 +44,7 @@ export async function uploadOne(
   }
 
   const hashing = md5 === null ? ctx.hasher.md5(pathOfHandle(handle, abs)) : null;
-  let res: Awaited<ReturnType<typeof ctx.client.uploadFile>>;
+  let res: Awaited<ReturnType<typeof ctx.client.uploadFile>> | { thrown: unknown };
   try {
     res = await ctx.client.uploadFile({
       path: abs,
@@ -61,21 +61,38 @@ export async function uploadOne(
       // The live lane and "Upload now" wait ahead of the backlog for the request budget too.
       ...(row.priority > 0 ? { first: true } : {}),
     });
+  } catch (e) {
+    // The call threw instead of answering (a bug, not the service): the bytes may have left.
+    res = { thrown: e };
   } finally {
     // The md5 worker may still read through the handle's /proc entry after a refused upload.
     void Promise.resolve(hashing).finally(() => handle.close().catch(() => undefined));
   }
   const current = ctx.files.get(row.id);
   if (!current) return;
+  if ('thrown' in res) {
+    awaitListing(ctx, current, 'INTERNAL', `The upload failed inside the app: ${messageOf(res.thrown)}.`);
+    return;
+  }
   if (!res.ok) {
     reactToUploadError(ctx, current, journalId, res.error);
     return;
   }
-  markLive(ctx, current, res.value, journalId, 'LIVE');
+  try {
+    markLive(ctx, current, res.value, journalId, 'LIVE');
+  } catch (e) {
+    // Stored by the service, not recorded here (a database error): the listing adopts that copy.
+    const message = `The service stored ${row.name}, but it could not be recorded here: ${messageOf(e)}.`;
+    ctx.events.emit('error', { folderId: row.folderId, code: RECORD_FAILED, message });
+    awaitListing(ctx, current, RECORD_FAILED, message);
+    return;
+  }
   const after = await inspectPath(abs, folder);
   const live = ctx.files.get(row.id);
   if (live?.state === 'LIVE') observe(ctx, folder, row.name, after);
 }
+
+const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /**
  * The md5 of a large new file, read by the hasher's worker while the upload reads the same file

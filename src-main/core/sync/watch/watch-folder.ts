@@ -16,6 +16,11 @@ export interface WatchHandlers {
   onChanges(changes: WatchChange[]): void;
   /** The watcher lost track (overflow, error): the folder must be scanned again. */
   onRescan(reason: string): void;
+  /**
+   * The folder itself was moved away or deleted: the watcher watches nothing any more (the native one
+   * stops delivering, even once the folder is back), so it must be made anew once the folder is found.
+   */
+  onLost(reason: string): void;
 }
 
 /**
@@ -70,6 +75,10 @@ async function watchNative(folder: Folder, h: WatchHandlers, given?: NativeSubsc
       h.onRescan(`watcher error: ${error.message}`);
       return;
     }
+    if (events.some((ev) => ev.type === 'delete' && toName(folder.path, ev.path) === '')) {
+      h.onLost('the folder itself was moved or deleted');
+      return;
+    }
     h.onChanges(
       events
         .map((ev) => ({
@@ -94,7 +103,10 @@ async function watchPolling(folder: Folder, h: WatchHandlers, intervalMs: number
   const emit = (kind: WatchChange['kind']) => (abs: string) =>
     h.onChanges([{ name: toName(folder.path, abs), kind }]);
   w.on('add', emit('change')).on('change', emit('change')).on('addDir', emit('change'));
-  w.on('unlink', emit('delete')).on('unlinkDir', emit('delete'));
+  w.on('unlink', emit('delete')).on('unlinkDir', (abs: string) => {
+    if (toName(folder.path, abs) === '') h.onLost('the folder itself was moved or deleted');
+    else h.onChanges([{ name: toName(folder.path, abs), kind: 'delete' }]);
+  });
   w.on('error', (e) => h.onRescan(`polling error: ${e instanceof Error ? e.message : String(e)}`));
   await new Promise<void>((resolve) => w.once('ready', () => resolve()));
   return { kind: 'polling', close: () => w.close() };
