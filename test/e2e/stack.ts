@@ -25,7 +25,7 @@ export function launchChromium(): Promise<Browser> {
 }
 
 /** A real core (own data dir, real SQLite, sandbox reference server on a real port) behind the headless shell. */
-export async function startStack(opts: { build?: boolean; engine?: EngineTunables } = {}) {
+export async function startStack(opts: { build?: boolean; engine?: EngineTunables; office?: boolean } = {}) {
   mkdirSync(SCREENSHOTS, { recursive: true });
   const root = mkdtempSync(join(tmpdir(), 'assets-e2e-'));
   const dataDir = join(root, 'data');
@@ -36,6 +36,8 @@ export async function startStack(opts: { build?: boolean; engine?: EngineTunable
     dataDir,
     engine: opts.engine ?? { stabilityMs: 150, pausePollMs: 400 },
     log: () => {},
+    // A desk of the office (docs/office.md), as the shells make it; off unless a test is about the office.
+    ...(opts.office ? { office: true } : {}),
   });
   const shell = await startHeadlessShell({ core: app, rendererDir, dropDir: join(dataDir, 'incoming') });
   return {

@@ -96,32 +96,77 @@ describe('the office budget: leases from the holder', () => {
 });
 
 describe('AIMD', () => {
-  it('clean periods raise the ceiling again: slowly near where the 429 came, then faster, never above the max', () => {
+  const start = () => {
     const a = createAimd({ ...OFFICE_AIMD, max: 115 }, 0);
-    let t = 0;
+    const clock = { t: 0 };
     const clean = (ms: number) => {
-      for (const end = t + ms; t < end; t += 1_000) a.answered(t);
-      a.tick(t);
+      for (const end = clock.t + ms; clock.t < end; clock.t += 1_000) a.answered(clock.t);
+      a.tick(clock.t);
     };
-    a.limited(t);
-    expect(a.value).toBe(97);
-    // A minute of holding (the service still counts the higher rate), then 1 a minute every 30 s.
-    clean(60_000);
-    expect(a.value).toBe(97);
-    clean(60_000);
-    expect(a.value).toBe(99);
-    clean(600_000);
+    return { a, clock, clean };
+  };
+
+  it('a 429 cuts under what was really sent; the ceiling holds, stays under the refused level for minutes, then climbs', () => {
+    const { a, clock, clean } = start();
+    // The address was full with 100 of this ceiling's requests in it: R = 100, the cut to 0.9 R.
+    expect(a.limited(clock.t, { used: 100 })).toBe(true);
+    expect(a.value).toBe(90);
+    expect(a.refusedAt).toBe(100);
+    // A second 429 of the same crowded moment lowers nothing more.
+    expect(a.limited(clock.t + 1_000, { used: 90 })).toBe(false);
+    // A minute of holding, then nothing between 0.9 R and R for five minutes after the cut (going back to R
+    // costs refused requests each time).
+    clean(295_000);
+    expect(a.value).toBe(90);
+    // Then slowly (1 a minute every 30 s, times this ceiling's part of the address: 100 / 115).
+    clean(300_000);
+    expect(a.value).toBeGreaterThanOrEqual(97);
+    expect(a.value).toBeLessThanOrEqual(99);
+    // Ten minutes after the cut R is forgotten: 1 every 5 s again, never above the maximum.
+    clean(100_000);
     expect(a.value).toBe(115);
+    expect(a.refusedAt).toBeNull();
     // A period with no request answered raises nothing.
-    a.limited(t);
+    a.limited(clock.t);
     const low = a.value;
-    t += 600_000;
-    a.tick(t);
+    clock.t += 600_000;
+    a.tick(clock.t);
     expect(a.value).toBe(low);
-    // Alone, the cut also goes under what was really sent.
-    t += 10_000;
-    a.limited(t, 20);
-    expect(a.value).toBe(17);
+  });
+
+  it('a desk that held a small part of the address climbs at that part of the pace', () => {
+    const big = start();
+    const small = start();
+    big.a.limited(0, { used: 100 });
+    small.a.limited(0, { used: 20 });
+    big.clean(600_000);
+    small.clean(600_000);
+    const climbed = (x: ReturnType<typeof start>, from: number) => x.a.value - from;
+    expect(climbed(small, 18)).toBeGreaterThan(0);
+    expect(climbed(small, 18)).toBeLessThan(climbed(big, 90) / 3);
+  });
+
+  it('alone, a floor keeps a late desk from being cut to nothing; each further cut within minutes halves it', () => {
+    const { a, clock } = start();
+    // It had sent 5 when the address was found full: cut to the floor of 12, not to 4.
+    a.limited(clock.t, { used: 5, floor: 12 });
+    expect(a.value).toBe(12);
+    clock.t += 10_000;
+    a.limited(clock.t, { used: 5, floor: 12 });
+    expect(a.value).toBe(6);
+    // Never under the minimum (a probe's worth).
+    clock.t += 10_000;
+    a.limited(clock.t, { used: 1, floor: 12 });
+    expect(a.value).toBe(OFFICE_AIMD.min);
+  });
+
+  it("a new holder starting from a cut's ceiling does not climb back at once to where the address was refused", () => {
+    const { a, clean } = start();
+    a.reset(90, 0);
+    expect(a.value).toBe(90);
+    expect(a.refusedAt).toBe(100);
+    clean(200_000);
+    expect(a.value).toBe(90);
   });
 });
 
@@ -136,18 +181,25 @@ describe("the user's request rate (Settings) on a desk", () => {
 });
 
 describe('the office budget: 429s', () => {
-  it("any desk's 429 lowers the office's ceiling multiplicatively, once per crowded moment", async () => {
+  it("any desk's 429 lowers the office's ceiling under what the office had sent, once per crowded moment", async () => {
     const { desks } = await office(2);
     const [a, b] = desks as [(typeof desks)[0], (typeof desks)[0]];
     const ceiling = () => (a.desk.role() as { ceiling: number }).ceiling;
     expect(ceiling()).toBe(115);
+    const got = takes(a.budget, 40);
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(got.n).toBe(40);
+    // The address was full with the office's 40 (and a lease's few unused places) in its window: the cut
+    // goes to 0.9 of that, not of the ceiling (someone nobody sees spends the rest).
     b.budget.rateLimited(10_000);
     await vi.advanceTimersByTimeAsync(10);
-    expect(ceiling()).toBe(Math.floor(115 * 0.85));
+    const cut = ceiling();
+    expect(cut).toBeGreaterThanOrEqual(Math.floor(0.9 * 40));
+    expect(cut).toBeLessThanOrEqual(Math.floor(0.9 * 44));
     // A second 429 of the same crowded moment lowers nothing more.
     b.budget.rateLimited(10_000);
     await vi.advanceTimersByTimeAsync(10);
-    expect(ceiling()).toBe(Math.floor(115 * 0.85));
+    expect(ceiling()).toBe(cut);
     for (const d of desks) await d.desk.close();
   });
 
@@ -174,7 +226,10 @@ describe('the office budget: 429s', () => {
     const second = ga.n > before.a ? a : c;
     second.budget.replied(200);
     await vi.advanceTimersByTimeAsync(2_000);
-    expect(ga.n + gc.n).toBe(10);
+    // Resumed: a burst's places at once, at the cut ceiling (the office had sent nothing when the address was
+    // found full, so the cut went to the minimum) and its pace after.
+    expect(ga.n + gc.n).toBeGreaterThanOrEqual(3);
+    expect((a.desk.role() as { ceiling: number }).ceiling).toBe(6);
     for (const d of desks) await d.desk.close();
   });
 
@@ -183,14 +238,35 @@ describe('the office budget: 429s', () => {
     const { desk, budget } = await link.desk({ id: ids(1), startedAt: Date.now() - 10_000 });
     await vi.advanceTimersByTimeAsync(2_000);
     expect(desk.role().kind).toBe('alone');
-    const got = takes(budget, 200);
-    // Paced as an office's holder paces: a burst of 20, then twice the steady rate, the window's 115 at most.
+    // Each request answered at once.
+    const got = { n: 0 };
+    for (let i = 0; i < 200; i++)
+      void budget.take(undefined, 'sync').then(() => {
+        got.n++;
+        budget.replied(200);
+      });
+    // A burst of 8, then the ceiling's steady rate, the window's 115 at most.
     await vi.advanceTimersByTimeAsync(100);
-    expect(got.n).toBe(20);
+    expect(got.n).toBe(8);
     await vi.advanceTimersByTimeAsync(59_000);
     expect(got.n).toBe(115);
     budget.rateLimited(1_000);
     expect(budget.ownCeiling).toBeLessThan(115);
+    await desk.close();
+  });
+
+  it('alone, one request on its way at a time: an unanswered one holds the next for a second', async () => {
+    const link = memoryLink();
+    const { desk, budget } = await link.desk({ id: ids(1), startedAt: Date.now() - 10_000 });
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(desk.role().kind).toBe('alone');
+    // Desks that cannot see each other meet the limit together: each pays one refused request, not a burst.
+    const got = takes(budget, 50);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(got.n).toBe(1);
+    await vi.advanceTimersByTimeAsync(9_950);
+    expect(got.n).toBeGreaterThanOrEqual(10);
+    expect(got.n).toBeLessThanOrEqual(11);
     await desk.close();
   });
 });

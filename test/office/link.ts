@@ -5,10 +5,10 @@ import type { Transport } from '../../src-main/core/office/transport';
 
 /**
  * Desks on an in-memory link (for the protocol's tests on a fake clock): datagrams are delivered in a
- * microtask, a desk can be cut off (killed with -9: it neither sends nor hears), and anyone may inject raw
+ * microtask (or after `delay()` ms), a desk can be cut off (killed with -9: it neither sends nor hears), and anyone may inject raw
  * bytes as if from a peer. The desks themselves, their holder and their budgets are the real ones.
  */
-export function memoryLink() {
+export function memoryLink(o: { delay?: () => number; record?: boolean } = {}) {
   const sockets = new Map<
     number,
     { deliver: (d: Buffer, from: { address: string; port: number }) => void }
@@ -29,11 +29,14 @@ export function memoryLink() {
       port,
       send(data, address, to) {
         if (cut.has(port) || address !== '127.0.0.1') return;
-        sent.push({ from: port, to, data });
-        queueMicrotask(() => {
+        if (o.record !== false) sent.push({ from: port, to, data });
+        const deliver = () => {
           if (cut.has(to)) return;
           sockets.get(to)?.deliver(data, { address: '127.0.0.1', port });
-        });
+        };
+        // A delay models loaded processes (the simulation); none: the next microtask.
+        if (o.delay) setTimeout(deliver, o.delay());
+        else queueMicrotask(deliver);
       },
       onMessage(fn) {
         listeners.push(fn);
@@ -66,6 +69,8 @@ export function memoryLink() {
 
   return {
     sent,
+    transport,
+    discovery,
     /** A desk with its office budget on this link. */
     async desk(o: { id: string; startedAt: number; max?: number; random?: () => number }): Promise<{
       desk: Desk;

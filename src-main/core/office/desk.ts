@@ -119,6 +119,16 @@ export async function startDesk(o: DeskOptions): Promise<Desk> {
   const max = o.max;
   const terms = createTerms();
   const peers = new Map<string, Peer>();
+  /**
+   * Desks gone in the last minute (killed, or said bye), with what they last said they sent: their requests
+   * stay in the service's window for a minute, and a holder elected meanwhile counts them.
+   */
+  const departed = new Map<string, { used: number; heard: number }>();
+  const forget = (pid: string) => {
+    const p = peers.get(pid);
+    if (p) departed.set(pid, { used: p.used, heard: p.heard });
+    peers.delete(pid);
+  };
   const endpoints = new Map<string, Endpoint & { found: number }>();
   let holder: Holder | null = null;
   let myTerm = 0;
@@ -152,7 +162,8 @@ export async function startDesk(o: DeskOptions): Promise<Desk> {
   function elect(): void {
     if (closed) return;
     const alive = alivePeers();
-    for (const [pid, p] of peers) if (!isAlive(p.heard, now())) peers.delete(pid);
+    for (const [pid, p] of peers) if (!isAlive(p.heard, now())) forget(pid);
+    for (const [pid, d] of departed) if (now() - d.heard >= 60_000) departed.delete(pid);
     const chosen = alive.length === 0 ? null : chooseHolder(self, alive);
     if (chosen && chosen.id === id) {
       if (!holder) {
@@ -169,7 +180,11 @@ export async function startDesk(o: DeskOptions): Promise<Desk> {
           ...(o.random ? { random: o.random } : {}),
         });
         holder.members([id, ...alive.map((p) => p.id)]);
-        holder.seed(alive.reduce((n, p) => n + p.used, reporter().used));
+        holder.seed([
+          { id, used: reporter().used, at: now() },
+          ...alive.map((p) => ({ id: p.id, used: p.used, at: p.heard })),
+          ...[...departed].map(([pid, d]) => ({ id: pid, used: d.used, at: d.heard })),
+        ]);
       } else holder.members([id, ...alive.map((p) => p.id)]);
     } else {
       if (holder) {
@@ -250,7 +265,7 @@ export async function startDesk(o: DeskOptions): Promise<Desk> {
     if (!peer || !isAlive(peer.heard, now())) return;
     switch (m.t) {
       case 'bye':
-        peers.delete(m.from);
+        forget(m.from);
         elect();
         return;
       case 'ask':

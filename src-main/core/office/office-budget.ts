@@ -9,7 +9,7 @@ import {
 } from '../service/request-budget';
 import { type Aimd, createAimd, OFFICE_AIMD, probeDelayMs } from './aimd';
 import type { Desk, Grant, Role } from './desk';
-import { BURST, PACE, WINDOW_MS } from './holder';
+import { WINDOW_MS } from './holder';
 import type { Demand } from './protocol';
 
 /**
@@ -43,6 +43,27 @@ interface Lease {
   until: number;
   probe: boolean;
 }
+
+/**
+ * Alone, a burst of this many, then the ceiling's steady rate: the single budget's burst of 2 measured 1.039x
+ * the floor for 241 requests (bench:sync rate-limited); a larger one fills the address's window early in the
+ * minute for whoever else spends it.
+ */
+const ALONE_BURST = 8;
+/**
+ * Alone, at most this many requests sent and not yet answered (for at most `UNCONFIRMED_MS` each: an upload
+ * in progress was past the service's rate check long ago). Desks that cannot see each other meet the
+ * address's limit together; each then pays one refused request to learn it, not one per request it had on
+ * the way. At the steady rate (one request every half second) an answer is usually back before the next.
+ */
+const ALONE_IN_FLIGHT = 1;
+const UNCONFIRMED_MS = 1_000;
+/**
+ * Alone, a 429 cuts at least to this (requests a minute; halved by each further cut within minutes, aimd.ts):
+ * a tenth of the service's 120. A desk that started late and had sent little when the address was found
+ * full would otherwise be cut to almost nothing, and starve while desks it cannot see keep their parts.
+ */
+const ALONE_FLOOR = 12;
 
 /** The ceiling of a budget set to 0 (unlimited): it takes no place from the office anyway. */
 const OFFICE_AIMD_UNLIMITED = 10_000;
@@ -84,13 +105,18 @@ export function createOfficeBudget(opts: {
   let pausedTill = 0;
   let waitingFrom: number | null = null;
   let timer: ReturnType<typeof setTimeout> | null = null;
-  /** Alone, the same pacing as the holder's: a burst, then twice the ceiling's steady rate. */
-  let tokens = BURST;
+  /** Alone: a small burst, then the ceiling's steady rate (as the holder paces an office). */
+  let tokens = ALONE_BURST;
   let refilledAt = now();
   function refill(t: number, cap: number): void {
-    tokens = Math.min(BURST, tokens + ((t - refilledAt) * PACE * cap) / WINDOW_MS);
+    tokens = Math.min(ALONE_BURST, tokens + ((t - refilledAt) * cap) / WINDOW_MS);
     refilledAt = t;
   }
+  /** When each request not yet answered was sent (oldest first). */
+  let unconfirmed: number[] = [];
+  const confirm = () => {
+    unconfirmed.shift();
+  };
 
   let left = !opts.office;
   // Until its desk has started (or failed to: `detach`), a desk of an office is joining: on a loaded machine
@@ -131,6 +157,7 @@ export function createOfficeBudget(opts: {
 
   function grant(lane: Lane, t: number): void {
     sent.push({ at: t, lane });
+    unconfirmed.push(t);
     lastPlaceAt = t;
     release(queues[lane]);
     waitingFrom = waitingCount() > 0 ? t : null;
@@ -185,11 +212,16 @@ export function createOfficeBudget(opts: {
             return;
           }
         } else {
-          // Paced as the holder paces an office: desks that cannot see each other then meet the service's
-          // limit one request at a time, not with a burst each.
+          // Paced as the holder paces an office, and one request on its way at a time: desks that cannot
+          // see each other then meet the service's limit one request at a time, not with a burst each.
+          unconfirmed = unconfirmed.filter((at) => at > t - UNCONFIRMED_MS);
+          if (unconfirmed.length >= ALONE_IN_FLIGHT) {
+            schedule(unconfirmed[0]! + UNCONFIRMED_MS - t);
+            return;
+          }
           refill(t, cap);
           if (tokens < 1) {
-            schedule((1 - tokens) / ((PACE * cap) / WINDOW_MS));
+            schedule((1 - tokens) / (cap / WINDOW_MS));
             return;
           }
           tokens -= 1;
@@ -260,9 +292,11 @@ export function createOfficeBudget(opts: {
       const t = now();
       expire(t);
       const role = roleNow();
-      // Alone, the cut also goes under what this desk really sent: desks that cannot see each other then
-      // settle near their real shares at once instead of after many refusals.
-      aimd.limited(t, role.kind === 'alone' ? sent.length : undefined);
+      confirm();
+      // Alone, the cut goes under what this desk really sent (the address was full with that much of it), and
+      // not under a floor: desks that cannot see each other then settle near their real parts at once
+      // instead of after many refusals, and a late one is not starved (aimd.ts).
+      aimd.limited(t, role.kind === 'alone' ? { used: sent.length, floor: ALONE_FLOOR } : {});
       const wasProbe = probeOut || ownProbe?.out === true;
       probeOut = false;
       leases = [];
@@ -283,6 +317,7 @@ export function createOfficeBudget(opts: {
     },
     replied(status) {
       if (status === 429) return;
+      confirm();
       aimd.answered(now());
       if (probeOut) {
         probeOut = false;

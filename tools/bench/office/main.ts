@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { stopChildren } from '../shared/processes';
 import { printReport } from '../shared/recorded';
 import type { Row } from '../shared/table';
-import { rowsOf, runScenario, type Scenario } from './rows';
+import { rowsOf, runScenario, SCENARIOS } from './rows';
 
 /**
  * `npm run bench:office`: desks behind one address (separate `assets-sync sync` processes, each with its own
@@ -10,21 +10,6 @@ import { rowsOf, runScenario, type Scenario } from './rows';
  * docs/benchmarks.md). Each row is minutes long by nature (the floor is the requests / 120 a minute):
  * `--row NAME` runs one (repeat it, or name several with commas), `--list` names them.
  */
-const SCENARIOS: Scenario[] = [
-  { name: 'once-2', desks: 2, once: true, mode: 'sliding' },
-  { name: 'once-6', desks: 6, once: true, mode: 'sliding' },
-  { name: 'once-12', desks: 12, once: true, mode: 'sliding' },
-  { name: 'long-2', desks: 2, once: false, mode: 'sliding' },
-  { name: 'long-6', desks: 6, once: false, mode: 'sliding' },
-  { name: 'long-12', desks: 12, once: false, mode: 'sliding' },
-  { name: 'strict-2', desks: 2, once: true, mode: 'fixed-strict' },
-  { name: 'strict-6', desks: 6, once: true, mode: 'fixed-strict' },
-  { name: 'strict-12', desks: 12, once: true, mode: 'fixed-strict' },
-  { name: 'hidden-6', desks: 6, once: true, mode: 'sliding', hidden: 20 },
-  { name: 'blocked-6', desks: 6, once: true, mode: 'sliding', blocked: true },
-  { name: 'kill-desk-6', desks: 6, once: true, mode: 'sliding', kill: 'desk' },
-  { name: 'kill-holder-6', desks: 6, once: true, mode: 'sliding', kill: 'holder' },
-];
 
 const USAGE = `npm run bench:office -- [--row NAME[,NAME...]]... [--files N] [--list]
   rows: ${SCENARIOS.map((s) => s.name).join(', ')} (default: all, about 45 minutes)`;

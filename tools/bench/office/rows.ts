@@ -41,6 +41,23 @@ export interface Scenario {
   kill?: 'desk' | 'holder';
 }
 
+/** The rows (also the simulation's, test/office/sim). */
+export const SCENARIOS: Scenario[] = [
+  { name: 'once-2', desks: 2, once: true, mode: 'sliding' },
+  { name: 'once-6', desks: 6, once: true, mode: 'sliding' },
+  { name: 'once-12', desks: 12, once: true, mode: 'sliding' },
+  { name: 'long-2', desks: 2, once: false, mode: 'sliding' },
+  { name: 'long-6', desks: 6, once: false, mode: 'sliding' },
+  { name: 'long-12', desks: 12, once: false, mode: 'sliding' },
+  { name: 'strict-2', desks: 2, once: true, mode: 'fixed-strict' },
+  { name: 'strict-6', desks: 6, once: true, mode: 'fixed-strict' },
+  { name: 'strict-12', desks: 12, once: true, mode: 'fixed-strict' },
+  { name: 'hidden-6', desks: 6, once: true, mode: 'sliding', hidden: 20 },
+  { name: 'blocked-6', desks: 6, once: true, mode: 'sliding', blocked: true },
+  { name: 'kill-desk-6', desks: 6, once: true, mode: 'sliding', kill: 'desk' },
+  { name: 'kill-holder-6', desks: 6, once: true, mode: 'sliding', kill: 'holder' },
+];
+
 const WINDOW_MS = 60_000;
 const LIMIT = 120;
 

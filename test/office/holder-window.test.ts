@@ -1,0 +1,68 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createHolder, type GrantOut } from '../../src-main/core/office/holder';
+
+// The holder alone, on vitest's fake clock (its pacing timers and Date.now).
+beforeEach(() => {
+  vi.useFakeTimers({ now: 1_700_000_000_000 });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+function holder() {
+  const grants: GrantOut[] = [];
+  const h = createHolder({ max: 115, now: () => Date.now(), send: (g) => grants.push(g) });
+  return { h, grants };
+}
+
+const idle = { now: 0, sync: 0, bg: 0 };
+
+describe("the holder's window counts what the service counts", () => {
+  it("a new holder counts each desk's last minute, a desk killed a moment ago too, until it is a minute old", () => {
+    const { h } = holder();
+    const t = Date.now();
+    h.members(['a', 'b']);
+    h.seed([
+      { id: 'a', used: 40, at: t },
+      // Killed 2 s ago: its 50 requests stay in the service's window until they are a minute old.
+      { id: 'gone', used: 50, at: t - 2_000 },
+    ]);
+    // Spread over the minute before each said so: 40 of a's, 49 of the gone desk's still inside the window.
+    expect(h.counted).toBe(89);
+    vi.advanceTimersByTime(30_000);
+    expect(h.counted).toBeGreaterThanOrEqual(42);
+    expect(h.counted).toBeLessThanOrEqual(46);
+    vi.advanceTimersByTime(30_000);
+    expect(h.counted).toBe(0);
+    h.close();
+  });
+
+  it('counts what a desk says it sent beyond its places (on its own word), and grants only the room left', () => {
+    const { h, grants } = holder();
+    h.members(['a', 'b']);
+    // b sent 112 on its own word while no holder answered: the window has 3 places left of 115.
+    h.heard('b', 112, idle);
+    expect(h.counted).toBe(112);
+    h.ask('a', { now: 0, sync: 4, bg: 0 }, 0);
+    vi.advanceTimersByTime(20_000);
+    expect(grants.reduce((n, g) => n + g.n, 0)).toBe(3);
+    h.close();
+  });
+
+  it("a peer's word counts at most the maximum: a peer that claims everything costs no more than no office", () => {
+    const { h } = holder();
+    h.members(['a', 'b']);
+    h.heard('b', 100_000, idle);
+    expect(h.counted).toBe(115);
+    h.close();
+  });
+
+  it('a 429 cuts the ceiling under what the office had in the window, not under the ceiling', () => {
+    const { h } = holder();
+    h.members(['a', 'b']);
+    h.heard('b', 60, idle);
+    h.limited('a', 1_000, false);
+    expect(h.ceiling).toBe(Math.floor(0.9 * 60));
+    h.close();
+  });
+});
