@@ -34,6 +34,8 @@ export interface CommonFlags {
   baseUrl?: string;
   dataDir: string;
   json: boolean;
+  /** A command that only reads (status, files, account, usage): it changes no mode on disk. */
+  readOnly?: boolean;
 }
 
 /** Prints for people or, with --json, one JSON object per line for scripts. */
@@ -80,7 +82,13 @@ export type Parsed<O extends Options> =
 export function parseCommand<O extends Options>(
   command: string,
   argv: string[],
-  spec: { options: O; usage: string; positionals?: { min: number; max: number } },
+  spec: {
+    options: O;
+    usage: string;
+    positionals?: { min: number; max: number };
+    /** The command only reads the app's state: no folder or file on disk gets another mode. */
+    readOnly?: boolean;
+  },
   env: NodeJS.ProcessEnv = process.env,
 ): Parsed<O> {
   const json = argv.includes('--json');
@@ -110,6 +118,7 @@ export function parseCommand<O extends Options>(
   const common: CommonFlags = {
     dataDir: (values['data-dir'] as string | undefined) ?? defaultDataDir(env),
     json,
+    ...(spec.readOnly ? { readOnly: true } : {}),
   };
   const baseUrl = values['base-url'] as string | undefined;
   if (baseUrl !== undefined) {
@@ -140,7 +149,7 @@ export async function withSession(
   out: Output,
   fn: (s: Session) => Promise<number>,
 ): Promise<number> {
-  const opened = openLocalState(common.dataDir);
+  const opened = openLocalState(common.dataDir, undefined, { readOnly: common.readOnly === true });
   if (!opened.ok) {
     out.error(opened.error);
     return EXIT.failed;

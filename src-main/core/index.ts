@@ -7,8 +7,9 @@
  * - The app service: the whole app behind the contract, as the shells drive it.
  * - Local state: the data dir, its database, the saved account and the keychain, for a command that
  *   runs once; a connection to the service (account or sandbox) with a client on it.
- * - The sync engine, which `assets-sync sync` drives directly (READ_FAILURES: the skip codes of bytes
- *   that could not be read, for its exit code), and the local sync status.
+ * - The sync engine, which `assets-sync sync` drives directly (FOUND_NOT_SYNCED: the skip codes of files
+ *   found and not synced, bytes that could not be read or a name not in UTF-8, for its exit code), and
+ *   the local sync status.
  * - The leads inbox (`assets-sync leads`), pulled from a relay first when one is configured.
  * - The remote index (`assets-sync files`: every live file of the account in SQLite) and its export rows;
  *   the URL import (`assets-sync import-urls`).
@@ -31,7 +32,7 @@ export type { AccountIndex, RemoteIndex } from './remote-index/remote-index';
 export { createRemoteIndex } from './remote-index/remote-index';
 export { ApiFailure } from './service/api-error';
 export type { Connection } from './service/connection';
-export { normalizeBaseUrl } from './service/connection';
+export { normalizeBaseUrl, plainHttpRefusal } from './service/connection';
 export type { FileApiClient } from './service/file-api-client';
 export { createFileApiClient } from './service/file-api-client';
 export { serviceSettingsStore } from './service/settings';
@@ -42,6 +43,6 @@ export type { SettledSummary, SyncEngine } from './sync/engine';
 export { createSyncEngine } from './sync/engine';
 export type { BandwidthSetting, InForce } from './sync/engine/schedule';
 export type { SyncEvents } from './sync/events';
-export { READ_FAILURES } from './sync/local/inspect';
+export { FOUND_NOT_SYNCED } from './sync/local/file-names';
 export { checkIds } from './url-import/check-ids';
 export { importUrls } from './url-import/import-urls';

@@ -1,7 +1,7 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createAppService, defaultDataDir } from '../core';
+import { makePrivateDir } from '../shared-node/private-files';
 import { RENDERER_OUT, rendererBuilt } from '../shared-node/project-paths';
 import { buildRenderer } from '../shared-node/renderer-build';
 import { startHeadlessShell } from './server';
@@ -68,7 +68,7 @@ export async function startWeb(o: { dataDir: string; port?: number; baseUrl?: st
     ...(o.baseUrl ? { baseUrl: o.baseUrl } : {}),
   });
   const dropDir = join(o.dataDir, 'incoming');
-  mkdirSync(dropDir, { recursive: true });
+  makePrivateDir(dropDir);
   const shell = await startHeadlessShell({
     core: app,
     rendererDir: RENDERER_OUT,

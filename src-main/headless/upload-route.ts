@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createWriteStream, mkdirSync, rmSync } from 'node:fs';
+import { createWriteStream, rmSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { basename, join } from 'node:path';
 import { Transform } from 'node:stream';
@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import { invalidBucketMessage, isValidBucket } from '../../src-shared/domain/bucket';
 import { formatBytes } from '../../src-shared/domain/bytes';
 import { MAX_FILE_BYTES } from '../../src-shared/domain/limits';
+import { makePrivateDir } from '../shared-node/private-files';
 import type { CoreEndpoint } from './core-endpoint';
 
 /** One path component on the usual file systems (ext4, APFS, NTFS count bytes or UTF-16 units). */
@@ -39,7 +40,7 @@ export async function handleUpload(
       message: `The name of the dropped file is ${nameBytes} bytes long; names can be at most ${MAX_NAME_BYTES} bytes. Rename it and drop it again.`,
     });
   const dir = join(dropDir, randomUUID());
-  mkdirSync(dir, { recursive: true });
+  makePrivateDir(dir);
   const file = join(dir, name);
   let received = 0;
   const limit = new Transform({

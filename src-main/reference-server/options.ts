@@ -6,6 +6,8 @@ export const ServerOptionsSchema = z.object({
   port: z.number().int().min(0).max(65535).default(0),
   /** Absent: a new temporary folder. */
   dataDir: z.string().min(1).optional(),
+  /** False: an existing data folder and database keep their modes (the app's commands that only read). */
+  tightenDataDir: z.boolean().default(true),
   ratePerMinute: z.number().int().min(0).default(120),
   kbRatePerMinute: z.number().int().min(0).default(60),
   /** How the file API counts (rate-limit.ts): `fixed-strict` is a test aid, a stricter service than documented. */
@@ -14,11 +16,13 @@ export const ServerOptionsSchema = z.object({
   pricePerGbMonthPaise: z.number().int().min(0).default(500),
   /** Absent: random. */
   adminToken: z.string().min(1).optional(),
+  /** Uploads by URL refuse loopback, link-local and private addresses, at every redirect (off: a local fixture). */
+  refusePrivateSources: z.boolean().default(false),
 });
 export type ServerOptionsInput = z.input<typeof ServerOptionsSchema>;
 export type ServerOptions = z.output<typeof ServerOptionsSchema>;
 
-const FLAGS: Record<string, { key: keyof ServerOptions; kind: 'string' | 'int' }> = {
+const FLAGS: Record<string, { key: keyof ServerOptions; kind: 'string' | 'int' | 'switch' }> = {
   '--host': { key: 'host', kind: 'string' },
   '--port': { key: 'port', kind: 'int' },
   '--data-dir': { key: 'dataDir', kind: 'string' },
@@ -28,6 +32,7 @@ const FLAGS: Record<string, { key: keyof ServerOptions; kind: 'string' | 'int' }
   '--webhook-timeout-ms': { key: 'webhookTimeoutMs', kind: 'int' },
   '--price-per-gb-month-paise': { key: 'pricePerGbMonthPaise', kind: 'int' },
   '--admin-token': { key: 'adminToken', kind: 'string' },
+  '--refuse-private-sources': { key: 'refusePrivateSources', kind: 'switch' },
 };
 
 export type ParsedFlags = { ok: true; options: ServerOptions } | { ok: false; message: string };
@@ -42,6 +47,11 @@ export function parseServerFlags(argv: readonly string[]): ParsedFlags {
     const flag = FLAGS[name];
     if (!flag)
       return { ok: false, message: `unknown flag "${name}"; known: ${Object.keys(FLAGS).join(', ')}` };
+    if (flag.kind === 'switch') {
+      if (eq > 0) return { ok: false, message: `flag ${name} takes no value` };
+      raw[flag.key] = true;
+      continue;
+    }
     const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
     if (value === undefined) return { ok: false, message: `flag ${name} needs a value` };
     if (flag.kind === 'int') {

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
-import { makePrivateDir } from '../shared-node/private-files';
+import { makePrivateDir, openDataDir } from '../shared-node/private-files';
 import { openDatabase } from '../shared-node/sqlite';
 import { buildApp } from './app';
 import { persistentClock, Scheduler } from './clock';
@@ -27,13 +27,14 @@ export interface RunningServer {
 export async function startReferenceServer(input: ServerOptionsInput = {}): Promise<RunningServer> {
   const options = ServerOptionsSchema.parse(input);
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'assets-ref-'));
-  makePrivateDir(dataDir);
+  const folder = openDataDir(dataDir, 'reference-server.sqlite', options.tightenDataDir);
+  if (!folder.ok) throw new Error(`${folder.error.code}: ${folder.error.message}`);
   const dbFile = join(dataDir, 'reference-server.sqlite');
   const isNew = !existsSync(dbFile);
   const objectsDir = join(dataDir, 'objects');
-  makePrivateDir(objectsDir);
+  makePrivateDir(objectsDir, options.tightenDataDir);
 
-  const db = openDatabase(dbFile, SERVER_MIGRATIONS);
+  const db = openDatabase(dbFile, SERVER_MIGRATIONS, { tighten: options.tightenDataDir });
   const clock = persistentClock(db);
   const scheduler = new Scheduler(clock);
   const log = pino({ level: process.env.REFERENCE_SERVER_LOG_LEVEL ?? 'warn' }, pino.destination(2));

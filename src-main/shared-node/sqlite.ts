@@ -28,13 +28,19 @@ export type Db = Database.Database;
 /**
  * Opens a SQLite file in WAL mode with foreign keys on, and applies the migrations not yet applied.
  * The file is created (or tightened to) 0600 first: SQLite makes its -wal and -shm with the
- * database's own mode, and existing ones are tightened too.
+ * database's own mode, and existing ones are tightened too, unless `tighten` is false (a command
+ * that only reads changes no mode; a file it makes is still made 0600).
  */
-export function openDatabase(file: string, migrations: readonly Migration[]): Db {
+export function openDatabase(
+  file: string,
+  migrations: readonly Migration[],
+  o: { tighten?: boolean } = {},
+): Db {
   const onDisk = file !== ':memory:' && file !== '';
   if (onDisk) {
-    makePrivateFile(file);
-    for (const suffix of ['-wal', '-shm']) tightenIfPresent(`${file}${suffix}`);
+    const tighten = o.tighten ?? true;
+    makePrivateFile(file, tighten);
+    if (tighten) for (const suffix of ['-wal', '-shm']) tightenIfPresent(`${file}${suffix}`);
   }
   const db = new Database(file);
   db.pragma('journal_mode = WAL');

@@ -18,6 +18,11 @@ export const ConnectRequestSchema = z.object({
     .url('The base URL must be a full address such as https://files.example.com')
     .refine((u) => /^https?:\/\//i.test(u), 'The base URL must start with http:// or https://'),
   apiKey: z.string().trim().min(8, 'The API key looks too short: paste the whole key'),
+  /**
+   * The person confirmed sending the key over plain http:// to a host that is not this computer
+   * (without it such an address is refused with PLAIN-HTTP, before anything is sent).
+   */
+  allowPlainHttp: z.boolean().optional(),
 });
 
 export const sessionCommands = {

@@ -3,15 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { createAppService } from '../../src-main/core/app/app-service';
-import type { SecretStore } from '../../src-main/core/secrets/keychain';
 import { type CommandName, type CoreApi, commands, type RequestOf } from '../../src-shared/contract';
 import type { Settings } from '../../src-shared/contract/settings';
 import type { AppError, Result } from '../../src-shared/errors';
-
-function memorySecrets(): SecretStore {
-  const m = new Map<string, string>();
-  return { get: (a) => m.get(a) ?? null, set: (a, s) => void m.set(a, s), delete: (a) => m.delete(a) };
-}
+import { memorySecrets } from '../support/secrets';
 
 describe('the app service is the contract API', () => {
   it('types each reply from the contract, and the replies it sends parse with the contract', async () => {

@@ -9,7 +9,7 @@ import { APP_MIGRATIONS } from '../../src-main/core/state/migrations';
 import { openDatabase } from '../../src-main/shared-node/sqlite';
 import { DEFAULT_SETTINGS } from '../../src-shared/contract';
 import { DAYS, limitAt } from '../../src-shared/domain/bwlimit';
-import { memorySecrets } from './sandbox-app';
+import { memorySecrets } from '../support/secrets';
 
 // The machine in the issue ran on UTC while its person lived on IST.
 process.env.TZ = 'UTC';

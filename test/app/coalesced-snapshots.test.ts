@@ -4,15 +4,11 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type AppService, createAppService } from '../../src-main/core/app/app-service';
 import { createEventBus } from '../../src-main/core/app/event-bus';
-import type { SecretStore } from '../../src-main/core/secrets/keychain';
 import { filesStore } from '../../src-main/core/sync/state/files-store';
 import type { AnyEvent, FolderView, SyncOverview } from '../../src-shared/contract';
+import { memorySecrets } from '../support/secrets';
 
 /** The app's secrets in memory: this test is about events, not the keychain (tested elsewhere). */
-function memorySecrets(): SecretStore {
-  const m = new Map<string, string>();
-  return { get: (a) => m.get(a) ?? null, set: (a, s) => void m.set(a, s), delete: (a) => m.delete(a) };
-}
 
 /** The next event named `name` that the app sends. */
 const nextEvent = (app: AppService, name: AnyEvent['event']) =>

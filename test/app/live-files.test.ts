@@ -2,46 +2,10 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type AppService, createAppService } from '../../src-main/core';
-import type { SecretStore } from '../../src-main/core/secrets/keychain';
-import type { AnyEvent, FileItem } from '../../src-shared/contract';
-
-function memorySecrets(): SecretStore {
-  const m = new Map<string, string>();
-  return { get: (a) => m.get(a) ?? null, set: (a, s) => void m.set(a, s), delete: (a) => m.delete(a) };
-}
-
-/** Resolves once `check` holds, checked at start and after each event the app sends (no clock). */
-function untilEvent(app: AppService, what: string, check: () => Promise<boolean>): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let busy = false;
-    let again = false;
-    const run = async () => {
-      if (busy) {
-        again = true;
-        return;
-      }
-      busy = true;
-      try {
-        do {
-          again = false;
-          if (await check()) {
-            off();
-            resolve();
-            return;
-          }
-        } while (again);
-      } catch (e) {
-        off();
-        reject(new Error(`${what}: ${String(e)}`));
-      } finally {
-        busy = false;
-      }
-    };
-    const off = app.subscribe((_e: AnyEvent) => void run());
-    void run();
-  });
-}
+import { createAppService } from '../../src-main/core';
+import type { FileItem } from '../../src-shared/contract';
+import { memorySecrets } from '../support/secrets';
+import { untilEvent } from '../support/wait';
 
 describe('a live file has one source: the service listing, or its sync row until a listing says it', () => {
   it('shows synced files from their rows, writes nothing invented, and lets a listing take over', async () => {

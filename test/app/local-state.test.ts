@@ -3,14 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openLocalState, readLocalSyncStatus } from '../../src-main/core';
-import type { SecretStore } from '../../src-main/core/secrets/keychain';
 import { filesStore } from '../../src-main/core/sync/state/files-store';
 import { foldersStore } from '../../src-main/core/sync/state/folders-store';
-
-function memorySecrets(): SecretStore & { m: Map<string, string> } {
-  const m = new Map<string, string>();
-  return { m, get: (a) => m.get(a) ?? null, set: (a, s) => void m.set(a, s), delete: (a) => m.delete(a) };
-}
+import { memorySecrets } from '../support/secrets';
 
 // The core's public API for a command that runs once (the CLI), on a real SQLite file.
 describe('local state through the public core API', () => {

@@ -4,17 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppService } from '../../src-main/core/app/app-service';
-import type { SecretStore } from '../../src-main/core/secrets/keychain';
 import { APP_MIGRATIONS } from '../../src-main/core/state/migrations';
 import { trayView } from '../../src-main/electron/tray-state';
 import { openDatabase } from '../../src-main/shared-node/sqlite';
 import { runCli } from '../cli/run-cli';
+import { memorySecrets } from '../support/secrets';
 import { type SyncTestServer, startServer, until } from '../sync/helpers';
-
-function memorySecrets(): SecretStore {
-  const m = new Map<string, string>();
-  return { get: (a) => m.get(a) ?? null, set: (a, s) => void m.set(a, s), delete: (a) => m.delete(a) };
-}
 
 let server: SyncTestServer;
 beforeAll(async () => {

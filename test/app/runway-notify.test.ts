@@ -4,14 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createAppService } from '../../src-main/core/app/app-service';
-import type { SecretStore } from '../../src-main/core/secrets/keychain';
 import type { AnyEvent } from '../../src-shared/contract';
+import { memorySecrets } from '../support/secrets';
 import { startServer, testClient } from '../sync/helpers';
-
-function memorySecrets(): SecretStore {
-  const m = new Map<string, string>();
-  return { get: (a) => m.get(a) ?? null, set: (a, s) => void m.set(a, s), delete: (a) => m.delete(a) };
-}
 
 // The app service connected to an account (its service clock follows the Date header, which this server
 // keeps at the machine's time, so the day does not move here: the digest is tested in test/sync) (a real reference server at a price where 161,100 bytes cost

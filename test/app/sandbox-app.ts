@@ -1,12 +1,6 @@
 import { join } from 'node:path';
 import { type AppService, createAppService } from '../../src-main/core/app/app-service';
-import type { SecretStore } from '../../src-main/core/secrets/keychain';
-
-/** A keychain in memory, for app-service tests that do not test the keychain. */
-export function memorySecrets(): SecretStore {
-  const m = new Map<string, string>();
-  return { get: (a) => m.get(a) ?? null, set: (a, s) => void m.set(a, s), delete: (a) => m.delete(a) };
-}
+import { memorySecrets } from '../support/secrets';
 
 /** A real app service on `<root>/data`, connected to its own sandbox. */
 export async function appOnSandbox(root: string): Promise<AppService> {

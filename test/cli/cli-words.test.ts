@@ -13,7 +13,8 @@ const root = join(import.meta.dirname, '..', '..');
  * what a later run does (it adopts the files, it does not send them again), no raw code in the lines
  * for people, and a --once whose reader goes away still leaves the app's folder list as it was.
  */
-describe('the CLI says what it does', () => {
+// Each test spawns the CLI several times: a loaded machine (a CPU hog beside it) takes minutes, not seconds.
+describe('the CLI says what it does', { timeout: 180_000 }, () => {
   const work = mkdtempSync(join(tmpdir(), 'cli-words-'));
   const dataDir = join(work, 'data');
   let server: RunningServer;

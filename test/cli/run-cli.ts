@@ -13,9 +13,9 @@ export interface CliRun {
 
 /**
  * The real CLI (bin/assets-sync.mjs) in a child process. The account comes only from `env` and the
- * arguments: the runner's own ASSETS_* variables are removed.
+ * arguments: the runner's own ASSETS_* variables are removed. `input` is written to its standard input.
  */
-export function runCli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+export function runCli(args: string[], env: Record<string, string> = {}, input?: string): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const childEnv: NodeJS.ProcessEnv = { ...process.env };
     for (const k of [
@@ -33,8 +33,9 @@ export function runCli(args: string[], env: Record<string, string> = {}): Promis
     const child = spawn(process.execPath, [join(root, 'bin', 'assets-sync.mjs'), ...args], {
       cwd: root,
       env: childEnv,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['pipe', 'pipe', 'pipe'],
     });
+    child.stdin.end(input ?? '');
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

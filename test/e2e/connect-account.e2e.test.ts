@@ -64,4 +64,25 @@ describe.sequential('connecting an account in Chromium', () => {
     const leaks = filesUnder(stack.dataDir).filter((f) => readFileSync(f).includes(client.api_key));
     expect(leaks).toEqual([]);
   });
+
+  it('an http:// address that is not this computer asks before the key is sent unencrypted', async () => {
+    expect((await stack.app.call('session.disconnect', {})).ok).toBe(true);
+    await page.goto(stack.shell.url);
+    await page.getByRole('heading', { name: 'Welcome to Assets Sync' }).waitFor();
+    // 0.0.0.0 reaches this machine's listener on Linux, but by its name it is not loopback.
+    const plain = service.baseUrl.replace('127.0.0.1', '0.0.0.0');
+    await page.getByLabel('Service address').fill(plain);
+    await page.getByLabel('API key').fill(client.api_key);
+    await page.getByRole('button', { name: 'Connect' }).click();
+    const ask = page.getByRole('alertdialog');
+    await ask.getByText(/would send the API key unencrypted/).waitFor();
+    await page.screenshot({ path: join(SCREENSHOTS, 'connect-plain-http.png'), fullPage: true });
+    expect(osKeychain().get(`api-key:${plain}`)).toBeNull();
+    await ask.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('button', { name: 'Connect' }).click();
+    await ask.getByRole('button', { name: 'Send the key unencrypted' }).click();
+    await page.getByRole('heading', { name: 'Folders', exact: true }).waitFor();
+    expect(osKeychain().get(`api-key:${plain}`)).toBe(client.api_key);
+    await stack.app.call('session.disconnect', {});
+  });
 });

@@ -265,13 +265,14 @@ describe.sequential('the desktop app in Chromium (headless shell, real core, rea
     await expect.poll(() => badge.count()).toBe(0);
   });
 
-  it('Files renders 10,000 files at once, virtualized', async () => {
-    // 10,000 files seeded on the service, read into the app's remote index by its own refresh (100
-    // listing pages, within the budget's burst).
+  it('Files renders 1,000 files at once, virtualized', async () => {
+    // 1,000 files seeded on the service, read into the app's remote index by its own refresh (10
+    // listing pages, well within the budget's burst; 100 pages and more ran into the minute's end).
+    // 10,000 are test/e2e/files-index.e2e.test.ts's, 100,000 the benchmark's (npm run bench:remote).
     const me = (await stack.fileApi('GET', '/me')).json as { data: { client: { id: number } } };
     await stack.admin('POST', '/files/seed', {
       client_id: me.data.client.id,
-      count: 10_000,
+      count: 1_000,
       bucket: 'bulk',
       extension: 'png',
       prefix: 'photo-',
@@ -281,14 +282,13 @@ describe.sequential('the desktop app in Chromium (headless shell, real core, rea
     const t0 = await page.evaluate(() => performance.now());
     await nav('Files');
     await page.getByRole('combobox', { name: 'Bucket' }).selectOption('bulk');
-    await page.getByTestId('files-total').filter({ hasText: '10,000 files' }).waitFor();
-    await page.getByText('photo-10000.png').waitFor();
+    await page.getByTestId('files-total').filter({ hasText: '1,000 files' }).waitFor();
+    await page.getByText('photo-1000.png').waitFor();
     const t1 = await page.evaluate(() => performance.now());
-    console.log(`Files with 10,000 files: first render ${Math.round(t1 - t0)} ms (in the page)`);
+    console.log(`Files with 1,000 files: first render ${Math.round(t1 - t0)} ms (in the page)`);
     expect(await page.getByTestId('file-row').count()).toBeLessThan(100);
-    await shot('files-10k');
-    // 100 listing pages and 10,000 rows written: minutes on a busy 2-core machine, not the default 60 s.
-  }, 240_000);
+    await shot('files-1k');
+  }, 120_000);
 
   it('activity and settings views render; dark theme', async () => {
     await nav('Activity');

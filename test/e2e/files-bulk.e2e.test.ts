@@ -1,19 +1,12 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AppService, createAppService } from '../../src-main/core/app/app-service';
+import { readFileSync } from 'node:fs';
+import type { BrowserContext, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { budgetFor, LANES } from '../../src-main/core/service/request-budget';
-import { startHeadlessShell } from '../../src-main/headless/server';
-import { buildRenderer } from '../../src-main/shared-node/renderer-build';
 import type { BulkDeleteJob } from '../../src-shared/contract';
 import { formatBytes } from '../../src-shared/domain/bytes';
 import { rentSavingSentence } from '../../src-shared/domain/rent-saving';
-import { testKeychain } from '../kb/helpers';
-import { adminCall, call } from '../support/reference-server';
 import { screens, ZOOMABLE } from './screens';
-import { launchChromium, SCREENSHOTS } from './stack';
+import { browserApp } from './stack';
 
 const FILES = 24;
 const EACH = 1024 * 1024;
@@ -26,64 +19,31 @@ const EACH = 1024 * 1024;
  * meanwhile, a 410, counts as done). Copy URLs and the CSV/JSON export of the selection.
  */
 describe.sequential('Files view: select many, delete, copy, export', () => {
-  const root = mkdtempSync(join(tmpdir(), 'files-bulk-e2e-'));
-  const keychain = testKeychain();
-  const dataDir = join(root, 'data');
-  const rendererDir = join(root, 'renderer');
-  let app: AppService;
-  let shell: Awaited<ReturnType<typeof startHeadlessShell>>;
-  let browser: Browser;
+  const f = browserApp('files-bulk-e2e-');
   let context: BrowserContext;
   let page: Page;
   let seeded: { first_id: number; last_id: number };
 
-  const open = async () => {
-    app = await createAppService({ dataDir, secrets: keychain, env: {}, log: () => {} });
-    shell = await startHeadlessShell({ core: app, rendererDir, dropDir: join(root, 'incoming') });
-  };
-  const live = () => app.context.session.live!.connection;
-  const admin = async (method: string, path: string, body?: unknown) => {
-    const r = await adminCall(live().baseUrl, live().adminToken!, method, path, body);
-    if (r.status > 299) throw new Error(`admin ${path}: ${r.status} ${JSON.stringify(r.json)}`);
-    return r.json as Record<string, unknown>;
-  };
-  const api = async (method: string, path: string) =>
-    call(`${live().baseUrl}/api/assets/v1${path}`, {
-      method,
-      headers: { authorization: `Bearer ${live().apiKey}` },
-    });
-  const nav = (label: string) =>
-    page.getByRole('navigation').getByRole('button', { name: label, exact: true }).click();
+  const { admin, api, live } = f;
+  const nav = (label: string) => f.nav(page, label);
   const rows = () => page.getByTestId('file-row');
   const count = () => page.getByTestId('selection-count').textContent();
   const job = async () => {
-    const r = await app.call('files.bulkDelete.progress', {});
+    const r = await f.app.call('files.bulkDelete.progress', {});
     if (!r.ok) throw new Error(r.error.message);
     return r.value as BulkDeleteJob | null;
   };
 
   beforeAll(async () => {
-    await buildRenderer(rendererDir);
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    await open();
-    browser = await launchChromium();
-    context = await browser.newContext({ ...ZOOMABLE, acceptDownloads: true });
+    context = await f.browser.newContext({ ...ZOOMABLE, acceptDownloads: true });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], {
-      origin: new URL(shell.url).origin,
+      origin: new URL(f.shell.url).origin,
     });
     page = await context.newPage();
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await shell?.close();
-    await app?.close();
-    keychain.cleanup();
-    rmSync(root, { recursive: true, force: true });
-  });
-
   it('shows a seeded bucket in the Files view', async () => {
-    await page.goto(shell.url);
+    await page.goto(f.shell.url);
     await page.getByRole('button', { name: 'Try the local sandbox' }).click();
     await page.getByRole('heading', { name: 'Folders', exact: true }).waitFor();
     const me = (await api('GET', '/me')).json as { data: { client: { id: number } } };
@@ -148,7 +108,7 @@ describe.sequential('Files view: select many, delete, copy, export', () => {
 
   it('confirms with the count, the bytes, the rent saved and the entries it would break', async () => {
     // Two knowledge entries cite files of the selection.
-    const bots = await app.call('kb.bots', {});
+    const bots = await f.app.call('kb.bots', {});
     if (!bots.ok) throw new Error(bots.error.message);
     const botId = bots.value.bots[0]!.id;
     const first = await api('GET', `/files/${seeded.first_id}`);
@@ -158,7 +118,7 @@ describe.sequential('Files view: select many, delete, copy, export', () => {
       ['Price list', urlOf(first)],
       ['Brochure', urlOf(second)],
     ] as const) {
-      const made = await app.call('kb.create', { botId, title, description: `See ${url}.` });
+      const made = await f.app.call('kb.create', { botId, title, description: `See ${url}.` });
       expect(made.ok).toBe(true);
     }
     const me = (await api('GET', '/me')).json as {
@@ -188,7 +148,7 @@ describe.sequential('Files view: select many, delete, copy, export', () => {
     // places when the core closes.
     const budget = budgetFor(live().baseUrl, 'files');
     const used = LANES.reduce((n, lane) => n + budget.grantedIn(lane), 0);
-    expect((await app.call('settings.update', { requestsPerMinute: used + 8 })).ok).toBe(true);
+    expect((await f.app.call('settings.update', { requestsPerMinute: used + 8 })).ok).toBe(true);
     // Deleted elsewhere meanwhile: the job meets a 410 for it.
     expect([200, 202]).toContain((await api('DELETE', `/files/${seeded.last_id}`)).status);
     await page.getByRole('dialog').getByRole('button', { name: 'Delete 24 files' }).click();
@@ -198,15 +158,15 @@ describe.sequential('Files view: select many, delete, copy, export', () => {
 
     // The window is spent and the job waits for places: close the core in the middle of it.
     const before = (await job())!;
-    await shell.close();
-    await app.close();
+    await f.shell.close();
+    await f.app.close();
     const stopped = before.done + before.failed;
     expect(stopped).toBeLessThan(FILES);
 
-    await open();
+    await f.open();
     // The next minute's allowance back to the default: the job goes on at once.
-    expect((await app.call('settings.update', { requestsPerMinute: 115 })).ok).toBe(true);
-    await page.goto(shell.url);
+    expect((await f.app.call('settings.update', { requestsPerMinute: 115 })).ok).toBe(true);
+    await page.goto(f.shell.url);
     await nav('Files');
     await expect.poll(async () => (await job())?.state, { timeout: 60_000, interval: 250 }).toBe('finished');
     const after = (await job())!;

@@ -4,42 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppService } from '../../src-main/core/app/app-service';
-import type { AnyEvent } from '../../src-shared/contract';
+import { untilEvent } from '../support/wait';
 import { screens, ZOOMABLE } from './screens';
 import { launchChromium, type Stack, startStack } from './stack';
-
-/** Resolves once `check` holds, checked at start and after each event the app sends (no clock). */
-function untilEvent(app: AppService, what: string, check: () => boolean | Promise<boolean>): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let busy = false;
-    let again = false;
-    const run = async () => {
-      if (busy) {
-        again = true;
-        return;
-      }
-      busy = true;
-      try {
-        do {
-          again = false;
-          if (await check()) {
-            off();
-            resolve();
-            return;
-          }
-        } while (again);
-      } catch (e) {
-        off();
-        reject(new Error(`${what}: ${String(e)}`));
-      } finally {
-        busy = false;
-      }
-    };
-    const off = app.subscribe((_e: AnyEvent) => void run());
-    void run();
-  });
-}
 
 interface Row {
   name: string;

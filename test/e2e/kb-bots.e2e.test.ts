@@ -1,18 +1,14 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AppService, createAppService } from '../../src-main/core/app/app-service';
 import { botTokenAccount } from '../../src-main/core/kb/bots';
-import { startHeadlessShell } from '../../src-main/headless/server';
 import type { RunningServer } from '../../src-main/reference-server/server';
-import { buildRenderer } from '../../src-main/shared-node/renderer-build';
 import type { KbBotView } from '../../src-shared/contract/kb';
-import { api, makeBot, startServer, testKeychain } from '../kb/helpers';
+import { api, makeBot, startServer } from '../kb/helpers';
 import { createClient, startTestServer } from '../support/reference-server';
 import { screens, ZOOMABLE } from './screens';
-import { launchChromium, SCREENSHOTS } from './stack';
+import { browserApp } from './stack';
 
 type Remote = { id: number; title: string; description: string };
 
@@ -29,20 +25,15 @@ function filesUnder(dir: string): string[] {
  * removed (saying what is lost), and the sandbox's demo bot leaving with the sandbox.
  */
 describe.sequential('knowledge entries and bots in Chromium', () => {
-  const root = mkdtempSync(join(tmpdir(), 'kb-bots-e2e-'));
-  const keychain = testKeychain();
-  let app: AppService;
-  let shell: Awaited<ReturnType<typeof startHeadlessShell>>;
-  let browser: Browser;
+  const f = browserApp('kb-bots-e2e-');
   let page: Page;
   let shop: RunningServer;
   let shopToken: string;
 
-  const nav = (label: string) =>
-    page.getByRole('navigation').getByRole('button', { name: label, exact: true }).click();
+  const nav = (label: string) => f.nav(page, label);
   const entry = (title: string) => page.locator(`[data-entry-title="${title}"]`);
   const bots = async () =>
-    ((await app.call('kb.bots', {})) as { ok: true; value: { bots: KbBotView[] } }).value.bots;
+    ((await f.app.call('kb.bots', {})) as { ok: true; value: { bots: KbBotView[] } }).value.bots;
   const undoBar = () => page.getByRole('status').filter({ hasText: 'Deleted “' });
   const syncNow = () => page.getByRole('button', { name: 'Sync now' }).click();
   /**
@@ -56,28 +47,17 @@ describe.sequential('knowledge entries and bots in Chromium', () => {
   };
 
   beforeAll(async () => {
-    const rendererDir = join(root, 'renderer');
-    await buildRenderer(rendererDir);
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    app = await createAppService({ dataDir: join(root, 'data'), secrets: keychain, env: {}, log: () => {} });
-    shell = await startHeadlessShell({ core: app, rendererDir, dropDir: join(root, 'incoming') });
-    shop = await startServer(join(root, 'shop'));
+    shop = await startServer(join(f.root, 'shop'));
     shopToken = (await makeBot(shop)).token;
-    browser = await launchChromium();
-    page = await browser.newPage(ZOOMABLE);
+    page = await f.browser.newPage(ZOOMABLE);
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await shell?.close();
-    await app?.close();
     await shop?.close();
-    keychain.cleanup();
-    rmSync(root, { recursive: true, force: true });
   });
 
   it('a deleted entry can be undone before anything is sent; left alone, the delete goes', async () => {
-    await page.goto(shell.url);
+    await page.goto(f.shell.url);
     await page.getByRole('button', { name: 'Try the local sandbox' }).click();
     await page.getByRole('heading', { name: 'Folders', exact: true }).waitFor();
     await nav('Knowledge');
@@ -93,9 +73,9 @@ describe.sequential('knowledge entries and bots in Chromium', () => {
     }
     await synced('Returns', 'Opening hours');
     const demo = (await bots()).find((b) => b.isSandbox)!;
-    const sandboxUrl = app.context.session.live!.connection.baseUrl;
+    const sandboxUrl = f.app.context.session.live!.connection.baseUrl;
     const onServer = async () =>
-      ((await api(sandboxUrl, keychain.get(botTokenAccount(demo.id)), 'GET')).json.entries as Remote[]).map(
+      ((await api(sandboxUrl, f.keychain.get(botTokenAccount(demo.id)), 'GET')).json.entries as Remote[]).map(
         (e) => e.title,
       );
     expect(await onServer()).toEqual(['Returns', 'Opening hours']);
@@ -191,7 +171,7 @@ describe.sequential('knowledge entries and bots in Chromium', () => {
   });
 
   it('a bot is renamed, moved to a new address with a new token (keychain only), and syncs there', async () => {
-    const moved = await startServer(join(root, 'moved'));
+    const moved = await startServer(join(f.root, 'moved'));
     const movedToken = (await makeBot(moved)).token;
     try {
       await page.getByRole('button', { name: 'Bot settings' }).click();
@@ -208,8 +188,10 @@ describe.sequential('knowledge entries and bots in Chromium', () => {
       });
       const store = (await bots()).find((b) => b.name === 'Store bot')!;
       expect(store.baseUrl).toBe(moved.baseUrl);
-      expect(keychain.get(botTokenAccount(store.id))).toBe(movedToken);
-      expect(filesUnder(join(root, 'data')).filter((f) => readFileSync(f).includes(movedToken))).toEqual([]);
+      expect(f.keychain.get(botTokenAccount(store.id))).toBe(movedToken);
+      expect(filesUnder(join(f.root, 'data')).filter((f) => readFileSync(f).includes(movedToken))).toEqual(
+        [],
+      );
 
       // The new address is the truth now: an entry made here lands there.
       await page.getByRole('button', { name: 'New', exact: true }).click();
@@ -248,7 +230,7 @@ describe.sequential('knowledge entries and bots in Chromium', () => {
     await page.getByText('“Store bot” was removed from this app.').waitFor();
     await expect.poll(async () => (await bots()).map((b) => b.name)).toEqual(['Demo bot']);
     await page.getByText('Demo bot', { exact: true }).waitFor();
-    expect(keychain.get(botTokenAccount(store.id))).toBeNull();
+    expect(f.keychain.get(botTokenAccount(store.id))).toBeNull();
   });
 
   it('after leaving the sandbox for a real account, the demo bot and the Sandbox panel are gone', async () => {
@@ -270,7 +252,7 @@ describe.sequential('knowledge entries and bots in Chromium', () => {
       await nav('Knowledge');
       await page.getByText('No bot yet.').waitFor();
       expect(await bots()).toEqual([]);
-      const refused = await app.call('sandbox.wallet', { drain: true });
+      const refused = await f.app.call('sandbox.wallet', { drain: true });
       expect(!refused.ok && refused.error.code).toBe('NOT-SANDBOX');
       await screens(page, 'kb-after-sandbox');
     } finally {

@@ -1,15 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AppService, createAppService } from '../../src-main/core/app/app-service';
-import { startHeadlessShell } from '../../src-main/headless/server';
 import type { RunningServer } from '../../src-main/reference-server/server';
-import { buildRenderer } from '../../src-main/shared-node/renderer-build';
 import type { KbBotView } from '../../src-shared/contract/kb';
-import { api, makeBot, startServer, testKeychain } from '../kb/helpers';
-import { launchChromium, SCREENSHOTS } from './stack';
+import { api, makeBot, startServer } from '../kb/helpers';
+import { browserApp, SCREENSHOTS } from './stack';
 
 type Remote = { id: number; title: string; description: string };
 
@@ -19,49 +14,33 @@ type Remote = { id: number; title: string; description: string };
  * reference server that the test stops and starts again to take the network away.
  */
 describe.sequential('knowledge entries and leads in Chromium', () => {
-  const root = mkdtempSync(join(tmpdir(), 'kb-e2e-'));
-  const keychain = testKeychain();
-  let app: AppService;
-  let shell: Awaited<ReturnType<typeof startHeadlessShell>>;
-  let browser: Browser;
+  const f = browserApp('kb-e2e-');
   let page: Page;
   let remote: RunningServer;
   let remotePort: number;
   let remoteToken: string;
 
   const shot = (name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
-  const nav = (label: string) =>
-    page.getByRole('navigation').getByRole('button', { name: label, exact: true }).click();
+  const nav = (label: string) => f.nav(page, label);
   const entry = (title: string) => page.locator(`[data-entry-title="${title}"]`);
   const bots = async () =>
-    ((await app.call('kb.bots', {})) as { ok: true; value: { bots: KbBotView[] } }).value.bots;
+    ((await f.app.call('kb.bots', {})) as { ok: true; value: { bots: KbBotView[] } }).value.bots;
   const remoteEntries = async (): Promise<Remote[]> =>
     (await api(remote.baseUrl, remoteToken, 'GET')).json.entries;
 
   beforeAll(async () => {
-    const rendererDir = join(root, 'renderer');
-    await buildRenderer(rendererDir);
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    app = await createAppService({ dataDir: join(root, 'data'), secrets: keychain, env: {}, log: () => {} });
-    shell = await startHeadlessShell({ core: app, rendererDir, dropDir: join(root, 'incoming') });
-    remote = await startServer(join(root, 'remote'));
+    remote = await startServer(join(f.root, 'remote'));
     remotePort = Number(new URL(remote.baseUrl).port);
     remoteToken = (await makeBot(remote)).token;
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+    page = await f.browser.newPage({ viewport: { width: 1280, height: 860 } });
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await shell?.close();
-    await app?.close();
     await remote?.close();
-    keychain.cleanup();
-    rmSync(root, { recursive: true, force: true });
   });
 
   it('in the sandbox, the demo bot is there by itself; entries added in the editor sync', async () => {
-    await page.goto(shell.url);
+    await page.goto(f.shell.url);
     await page.getByRole('button', { name: 'Try the local sandbox' }).click();
     await page.getByRole('heading', { name: 'Folders', exact: true }).waitFor();
     await nav('Knowledge');
@@ -90,7 +69,7 @@ describe.sequential('knowledge entries and leads in Chromium', () => {
 
   it('a lead raised through the sandbox admin surface arrives in the inbox', async () => {
     const demo = (await bots()).find((b) => b.isSandbox)!;
-    const live = app.context.session.live!.connection;
+    const live = f.app.context.session.live!.connection;
     const raise = async (event: string, name: string) => {
       const res = await fetch(`${live.baseUrl}/__admin/v1/bots/${demo.remoteBotId}/events`, {
         method: 'POST',
@@ -147,7 +126,7 @@ describe.sequential('knowledge entries and leads in Chromium', () => {
     await page.getByText('2 waiting to sync').waitFor();
     await shot('kb-offline');
 
-    remote = await startServer(join(root, 'remote'), remotePort); // and comes back
+    remote = await startServer(join(f.root, 'remote'), remotePort); // and comes back
     await page.getByRole('button', { name: 'Sync now' }).click();
     await page.getByText('All changes synced').waitFor({ timeout: 15_000 });
     expect((await remoteEntries()).map((e) => [e.title, e.description])).toEqual([

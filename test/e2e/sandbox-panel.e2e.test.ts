@@ -1,17 +1,10 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AppService, createAppService } from '../../src-main/core/app/app-service';
-import { startHeadlessShell } from '../../src-main/headless/server';
-import { buildRenderer } from '../../src-main/shared-node/renderer-build';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { formatIstTime } from '../../src-shared/domain/time-format';
-import { testKeychain } from '../kb/helpers';
 import { adminCall, call } from '../support/reference-server';
 import { screens, ZOOMABLE } from './screens';
-import { launchChromium, SCREENSHOTS } from './stack';
+import { browserApp } from './stack';
 
 /**
  * The Sandbox panel in Chromium against a real core and its embedded sandbox: the clock, the
@@ -20,19 +13,14 @@ import { launchChromium, SCREENSHOTS } from './stack';
  * leads it raises are then searched and opened in the Leads view.
  */
 describe.sequential('the Sandbox panel and the leads it raises, in Chromium', () => {
-  const root = mkdtempSync(join(tmpdir(), 'sandbox-e2e-'));
-  const keychain = testKeychain();
+  const f = browserApp('sandbox-e2e-', { log: (line) => logLines.push(line) });
   const logLines: string[] = [];
   const events: string[] = [];
   const frames: string[] = [];
-  let app: AppService;
-  let shell: Awaited<ReturnType<typeof startHeadlessShell>>;
-  let browser: Browser;
   let page: Page;
 
-  const nav = (label: string) =>
-    page.getByRole('navigation').getByRole('button', { name: label, exact: true }).click();
-  const live = () => app.context.session.live!.connection;
+  const nav = (label: string) => f.nav(page, label);
+  const { live } = f;
   const admin = async (method: string, path: string, body?: unknown) =>
     (await adminCall(live().baseUrl, live().adminToken!, method, path, body)).json;
   const serviceTime = async () => ((await admin('GET', '/clock')) as { now: string }).now;
@@ -40,35 +28,16 @@ describe.sequential('the Sandbox panel and the leads it raises, in Chromium', ()
   const panel = (title: string) => page.getByRole('region', { name: title });
 
   beforeAll(async () => {
-    const rendererDir = join(root, 'renderer');
-    await buildRenderer(rendererDir);
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    app = await createAppService({
-      dataDir: join(root, 'data'),
-      secrets: keychain,
-      env: {},
-      log: (line) => logLines.push(line),
-    });
-    app.subscribe((e) => events.push(JSON.stringify(e)));
-    shell = await startHeadlessShell({ core: app, rendererDir, dropDir: join(root, 'incoming') });
-    browser = await launchChromium();
-    page = await browser.newPage(ZOOMABLE);
+    f.app.subscribe((e) => events.push(JSON.stringify(e)));
+    page = await f.browser.newPage(ZOOMABLE);
     page.on('websocket', (ws) => {
       ws.on('framesent', (f) => frames.push(String(f.payload)));
       ws.on('framereceived', (f) => frames.push(String(f.payload)));
     });
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await shell?.close();
-    await app?.close();
-    keychain.cleanup();
-    rmSync(root, { recursive: true, force: true });
-  });
-
   it('is in the sidebar with the sandbox and shows the service’s time', async () => {
-    await page.goto(shell.url);
+    await page.goto(f.shell.url);
     await page.getByRole('button', { name: 'Try the local sandbox' }).click();
     await page.getByRole('heading', { name: 'Folders', exact: true }).waitFor();
     await nav('Sandbox');

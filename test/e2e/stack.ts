@@ -1,13 +1,19 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
-import { type AppService, createAppService } from '../../src-main/core/app/app-service';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import {
+  type AppService,
+  type AppServiceOptions,
+  createAppService,
+} from '../../src-main/core/app/app-service';
 import type { EngineTunables } from '../../src-main/core/app/sync-runtime';
 import { startHeadlessShell } from '../../src-main/headless/server';
 import { RENDERER_OUT } from '../../src-main/shared-node/project-paths';
 import { buildRenderer } from '../../src-main/shared-node/renderer-build';
 import { adminCall, call } from '../support/reference-server';
+import { testKeychain } from '../support/secrets';
 
 export const CHROMIUM_FLAGS = [
   '--no-sandbox',
@@ -73,3 +79,70 @@ export async function startStack(opts: { build?: boolean; engine?: EngineTunable
   };
 }
 export type Stack = Awaited<ReturnType<typeof startStack>>;
+
+/**
+ * An e2e test's app in Chromium, made before the describe's tests and removed after them: a temp folder
+ * with its own renderer build, the real core on a keychain service of its own (`options` added to its
+ * own), the headless shell, and Chromium. The describe makes its pages. `restart()` closes app and shell
+ * and opens them again over the same data. A describe's own afterAll hooks run before these (vitest runs
+ * them last-registered first).
+ */
+export function browserApp(prefix: string, options: Partial<AppServiceOptions> = {}) {
+  const root = mkdtempSync(join(tmpdir(), prefix));
+  const rendererDir = join(root, 'renderer');
+  const f = {
+    root,
+    dataDir: join(root, 'data'),
+    keychain: testKeychain(),
+    app: undefined as unknown as AppService,
+    shell: undefined as unknown as Awaited<ReturnType<typeof startHeadlessShell>>,
+    browser: undefined as unknown as Browser,
+    async open() {
+      f.app = await createAppService({
+        dataDir: f.dataDir,
+        secrets: f.keychain,
+        env: {},
+        log: () => {},
+        ...options,
+      });
+      f.shell = await startHeadlessShell({ core: f.app, rendererDir, dropDir: join(root, 'incoming') });
+    },
+    async restart() {
+      await f.shell.close();
+      await f.app.close();
+      await f.open();
+    },
+    /** The connection the app is on (the sandbox's, until an account is connected). */
+    live: () => f.app.context.session.live!.connection,
+    /** The sandbox's admin surface; a reply that is not 2xx throws with the server's answer. */
+    async admin(method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
+      const r = await adminCall(f.live().baseUrl, f.live().adminToken!, method, path, body);
+      if (r.status > 299) throw new Error(`admin ${method} ${path}: ${r.status} ${JSON.stringify(r.json)}`);
+      return r.json as Record<string, unknown>;
+    },
+    /** The file API with the connection's key, behind the app's back. */
+    api: (method: string, path: string, body?: FormData) =>
+      call(`${f.live().baseUrl}/api/assets/v1${path}`, {
+        method,
+        headers: { authorization: `Bearer ${f.live().apiKey}` },
+        ...(body ? { body } : {}),
+      }),
+    /** Clicks a view in the sidebar. */
+    nav: (page: Page, label: string) =>
+      page.getByRole('navigation').getByRole('button', { name: label, exact: true }).click(),
+  };
+  beforeAll(async () => {
+    await buildRenderer(rendererDir);
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    await f.open();
+    f.browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await f.browser?.close();
+    await f.shell?.close();
+    await f.app?.close();
+    f.keychain.cleanup();
+    rmSync(root, { recursive: true, force: true });
+  });
+  return f;
+}

@@ -6,8 +6,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { type AppService, createAppService } from '../../src-main/core/app/app-service';
-import type { SecretStore } from '../../src-main/core/secrets/keychain';
 import { type CommandName, commands, DEFAULT_SETTINGS } from '../../src-shared/contract';
+import { memorySecrets } from '../support/secrets';
 import { FUZZ_SCALE, FUZZ_SEED, watchCrashes } from './run-fuzz';
 
 // Every contract command, through the real app service (a fresh data folder, first run), with
@@ -16,11 +16,6 @@ import { FUZZ_SCALE, FUZZ_SEED, watchCrashes } from './run-fuzz';
 // a throw or INTERNAL.
 let dir: string;
 let app: AppService;
-
-function memorySecrets(): SecretStore {
-  const m = new Map<string, string>();
-  return { get: (a) => m.get(a) ?? null, set: (a, s) => void m.set(a, s), delete: (a) => m.delete(a) };
-}
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'fuzz-contract-'));

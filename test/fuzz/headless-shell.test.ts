@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AppService, createAppService } from '../../src-main/core/app/app-service';
-import type { SecretStore } from '../../src-main/core/secrets/keychain';
 import { type HeadlessShell, startHeadlessShell } from '../../src-main/headless/server';
 import { WS_PROTOCOL } from '../../src-shared/transport/ws-messages';
+import { memorySecrets } from '../support/secrets';
 import { jsonBodyArb, multipartArb, rawRequest, requestArb } from './http-arbitraries';
 import { exchange, getStatus } from './raw-client';
 import { fuzz, summary } from './run-fuzz';
@@ -20,11 +20,6 @@ let dir: string;
 let app: AppService;
 let shell: HeadlessShell;
 let port: number;
-
-function memorySecrets(): SecretStore {
-  const m = new Map<string, string>();
-  return { get: (a) => m.get(a) ?? null, set: (a, s) => void m.set(a, s), delete: (a) => m.delete(a) };
-}
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'fuzz-headless-'));

@@ -1,50 +1,26 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { createDispatcher } from '../../src-main/core/app/dispatcher';
-import { createEventBus } from '../../src-main/core/app/event-bus';
-import { type HeadlessShell, startHeadlessShell } from '../../src-main/headless/server';
+import type { HeadlessShell } from '../../src-main/headless/server';
 import { DEFAULT_SETTINGS } from '../../src-shared/contract';
 import { ok } from '../../src-shared/errors';
 import { WS_PROTOCOL } from '../../src-shared/transport/ws-messages';
+import { startTestShell, transportCore } from './helpers';
 
 // The shell with the real dispatcher and event bus; the sections are small so that the test is
 // about the transport: who may connect, what a call looks like, what an event looks like.
 describe('headless shell', () => {
   let dir: string;
   let shell: HeadlessShell;
-  const bus = createEventBus();
-  const uploads: { paths: string[]; bucket: string }[] = [];
-  const dispatch = createDispatcher([
-    {
-      name: 't',
-      handlers: {
-        'settings.get': async () => ok(DEFAULT_SETTINGS),
-        'files.uploadPaths': async (r) => {
-          uploads.push(r);
-          return ok({ queued: r.paths.length });
-        },
-      },
-    },
-  ]);
+  let close: () => Promise<void>;
+  const { bus, uploads, core } = transportCore();
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'headless-'));
-    mkdirSync(join(dir, 'renderer'));
-    writeFileSync(join(dir, 'renderer', 'index.html'), '<!doctype html><title>t</title>');
-    shell = await startHeadlessShell({
-      core: { call: dispatch, subscribe: bus.subscribe },
-      rendererDir: join(dir, 'renderer'),
-      dropDir: join(dir, 'incoming'),
-    });
+    ({ dir, shell, close } = await startTestShell('headless-', core));
   });
-  afterAll(async () => {
-    await shell.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => close());
 
   const open = (headers: Record<string, string>, protocols = [WS_PROTOCOL, `t.${shell.token}`]) =>
     new Promise<WebSocket>((resolve, reject) => {

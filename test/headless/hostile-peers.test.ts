@@ -1,45 +1,27 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { createDispatcher } from '../../src-main/core/app/dispatcher';
-import { createEventBus } from '../../src-main/core/app/event-bus';
-import { type HeadlessShell, startHeadlessShell } from '../../src-main/headless/server';
-import { DEFAULT_SETTINGS } from '../../src-shared/contract';
-import { ok } from '../../src-shared/errors';
+import type { HeadlessShell } from '../../src-main/headless/server';
 import { WS_PROTOCOL } from '../../src-shared/transport/ws-messages';
 import { exchange, getStatus } from '../fuzz/raw-client';
+import { startTestShell, transportCore } from './helpers';
 
 // What a web page or another local process can send the shell without the token: none of it may
 // stop the process, which is the whole app (UI, core and sync together).
 describe('headless shell under hostile input', () => {
-  let dir: string;
   let shell: HeadlessShell;
   let port: number;
+  let close: () => Promise<void>;
   const crashes: unknown[] = [];
   const monitor = (error: unknown) => crashes.push(error);
-  const bus = createEventBus();
-  const dispatch = createDispatcher([
-    { name: 't', handlers: { 'settings.get': async () => ok(DEFAULT_SETTINGS) } },
-  ]);
+  const { core } = transportCore();
 
   beforeAll(async () => {
     process.on('uncaughtExceptionMonitor', monitor);
-    dir = mkdtempSync(join(tmpdir(), 'headless-hostile-'));
-    mkdirSync(join(dir, 'renderer'));
-    writeFileSync(join(dir, 'renderer', 'index.html'), '<!doctype html><title>t</title>');
-    shell = await startHeadlessShell({
-      core: { call: dispatch, subscribe: bus.subscribe },
-      rendererDir: join(dir, 'renderer'),
-      dropDir: join(dir, 'incoming'),
-    });
-    port = Number(new URL(shell.origin).port);
+    ({ shell, port, close } = await startTestShell('headless-hostile-', core));
   });
   afterAll(async () => {
     process.off('uncaughtExceptionMonitor', monitor);
-    await shell.close();
-    rmSync(dir, { recursive: true, force: true });
+    await close();
   });
   afterEach(async () => {
     expect(crashes).toEqual([]);

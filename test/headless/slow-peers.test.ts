@@ -1,17 +1,13 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { createDispatcher } from '../../src-main/core/app/dispatcher';
-import { createEventBus } from '../../src-main/core/app/event-bus';
 import type { HeadlessLimits } from '../../src-main/headless/limits';
-import { type HeadlessShell, startHeadlessShell } from '../../src-main/headless/server';
-import { DEFAULT_SETTINGS } from '../../src-shared/contract';
-import { ok } from '../../src-shared/errors';
+import type { HeadlessShell } from '../../src-main/headless/server';
 import { WS_PROTOCOL } from '../../src-shared/transport/ws-messages';
 import { exchange, getStatus } from '../fuzz/raw-client';
+import { startTestShell, transportCore } from './helpers';
 
 /** Only a ceiling (Node's default check ran every 30 s); the tests wait on the sockets' close events. */
 const CEILING_MS = 30_000;
@@ -31,38 +27,16 @@ describe('headless shell and slow or greedy peers', () => {
   let dir: string;
   let shell: HeadlessShell;
   let port: number;
+  let close: () => Promise<void>;
   const sockets: Socket[] = [];
-  const uploads: string[][] = [];
-  const bus = createEventBus();
-  const dispatch = createDispatcher([
-    {
-      name: 't',
-      handlers: {
-        'settings.get': async () => ok(DEFAULT_SETTINGS),
-        'files.uploadPaths': async (r) => {
-          uploads.push(r.paths);
-          return ok({ queued: r.paths.length });
-        },
-      },
-    },
-  ]);
+  const { uploads, core } = transportCore();
 
   const start = async (limits: Partial<HeadlessLimits> = {}) => {
-    dir = mkdtempSync(join(tmpdir(), 'headless-slow-'));
-    mkdirSync(join(dir, 'renderer'));
-    writeFileSync(join(dir, 'renderer', 'index.html'), '<!doctype html><title>t</title>');
-    shell = await startHeadlessShell({
-      core: { call: dispatch, subscribe: bus.subscribe },
-      rendererDir: join(dir, 'renderer'),
-      dropDir: join(dir, 'incoming'),
-      limits,
-    });
-    port = Number(new URL(shell.origin).port);
+    ({ dir, shell, port, close } = await startTestShell('headless-slow-', core, limits));
   };
   afterEach(async () => {
     for (const s of sockets.splice(0)) s.destroy();
-    await shell.close();
-    rmSync(dir, { recursive: true, force: true });
+    await close();
   });
 
   const open = (first = '') => {

@@ -1,53 +1,32 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../../src-main/reference-server/server';
-import {
-  api,
-  byTitle,
-  makeBot,
-  must,
-  openApp,
-  removeDir,
-  startServer,
-  type TestApp,
-  tempDir,
-  testKeychain,
-} from './helpers';
+import { api, appWithBot, byTitle, kbServerFixture, must, type TestApp } from './helpers';
 
 type Remote = { id: number; title: string; description: string };
 
 describe('conflicts between the app and the server', () => {
-  const dir = tempDir('kb-conflict-');
-  const keychain = testKeychain();
-  let server: RunningServer;
+  const w = kbServerFixture('kb-conflict-');
   let app: TestApp;
   let token: string;
   let botId: number;
 
-  const remote = async (): Promise<Remote[]> => (await api(server.baseUrl, token, 'GET')).json.entries;
+  const remote = async (): Promise<Remote[]> => (await api(w.server.baseUrl, token, 'GET')).json.entries;
   const remoteByTitle = async (title: string) => (await remote()).find((e) => e.title === title);
 
   beforeAll(async () => {
-    server = await startServer(join(dir, 'server'));
-    token = (await makeBot(server)).token;
-    app = openApp(join(dir, 'app.sqlite'), keychain);
-    botId = must(app.kb.addBot({ name: 'Bot', baseUrl: server.baseUrl, token })).id;
+    ({ app, token, botId } = await appWithBot(w));
     for (const title of ['Keep mine', 'Keep theirs', 'Merge', 'Gone there', 'Both delete'])
       must(app.kb.create(botId, { title, description: `${title}: original` }));
     await app.kb.syncNow(botId);
     expect(must(app.kb.snapshot(botId)).entries.every((e) => e.state === 'synced')).toBe(true);
   });
-  afterAll(async () => {
-    await app.close();
-    await server.close();
-    keychain.cleanup();
-    removeDir(dir);
-  });
+  afterAll(() => app.close());
 
   /** Another system changes the entry through the API, then the editor changes it in the app. */
   async function changeOnBothSides(title: string, theirs: string, mine: string) {
     const r = await remoteByTitle(title);
-    expect((await api(server.baseUrl, token, 'PUT', `/${r!.id}`, { description: theirs })).status).toBe(200);
+    expect((await api(w.server.baseUrl, token, 'PUT', `/${r!.id}`, { description: theirs })).status).toBe(
+      200,
+    );
     const local = byTitle(app, botId, title)!;
     must(app.kb.edit(local.id, { title, description: mine }));
     await app.kb.syncNow(botId);
@@ -107,9 +86,9 @@ describe('conflicts between the app and the server', () => {
     expect(byTitle(app, botId, 'Merge')!.state).toBe('synced');
   });
 
-  it('an entry deleted on the server while edited here is a conflict; "keep mine" creates it again', async () => {
+  it('an entry deleted on the w.server while edited here is a conflict; "keep mine" creates it again', async () => {
     const r = await remoteByTitle('Gone there');
-    expect((await api(server.baseUrl, token, 'DELETE', `/${r!.id}`)).status).toBe(200);
+    expect((await api(w.server.baseUrl, token, 'DELETE', `/${r!.id}`)).status).toBe(200);
     const local = byTitle(app, botId, 'Gone there')!;
     must(app.kb.edit(local.id, { title: 'Gone there', description: 'still needed' }));
     await app.kb.syncNow(botId);
@@ -124,11 +103,11 @@ describe('conflicts between the app and the server', () => {
     expect(byTitle(app, botId, 'Gone there')).toMatchObject({ state: 'synced', remoteId: back!.id });
   });
 
-  it('a delete of an entry changed on the server is a conflict too; deleted on both sides is not', async () => {
+  it('a delete of an entry changed on the w.server is a conflict too; deleted on both sides is not', async () => {
     const merge = byTitle(app, botId, 'Merge')!;
     const r = await remoteByTitle('Merge');
     expect(
-      (await api(server.baseUrl, token, 'PUT', `/${r!.id}`, { description: 'changed there again' })).status,
+      (await api(w.server.baseUrl, token, 'PUT', `/${r!.id}`, { description: 'changed there again' })).status,
     ).toBe(200);
     must(app.kb.remove(merge.id));
     await app.kb.syncNow(botId);
@@ -141,7 +120,7 @@ describe('conflicts between the app and the server', () => {
 
     const both = byTitle(app, botId, 'Both delete')!;
     expect(
-      (await api(server.baseUrl, token, 'DELETE', `/${(await remoteByTitle('Both delete'))!.id}`)).status,
+      (await api(w.server.baseUrl, token, 'DELETE', `/${(await remoteByTitle('Both delete'))!.id}`)).status,
     ).toBe(200);
     must(app.kb.remove(both.id));
     await app.kb.syncNow(botId);

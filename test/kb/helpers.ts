@@ -1,13 +1,13 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { botIds } from '../../src-main/core/kb/bots';
 import { createKbService, type KbService } from '../../src-main/core/kb/kb-service';
 import { CORE_KB_MIGRATIONS } from '../../src-main/core/kb/migrations';
 import { LEADS_MIGRATIONS } from '../../src-main/core/leads/migrations';
 import { createSigningKeys } from '../../src-main/core/leads/signing-keys';
-import { osKeychain, type SecretStore } from '../../src-main/core/secrets/keychain';
+import type { SecretStore } from '../../src-main/core/secrets/keychain';
 import { createRequestBudget } from '../../src-main/core/service/request-budget';
 import type { ServerOptionsInput } from '../../src-main/reference-server/options';
 import { type RunningServer, startReferenceServer } from '../../src-main/reference-server/server';
@@ -18,21 +18,39 @@ import { type Admin, adminCall, createBot, createClient, entryCall } from '../su
 export const tempDir = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
 export const removeDir = (dir: string) => rmSync(dir, { recursive: true, force: true });
 
-/** A keychain service of its own per test run, removed afterwards (the real Secret Service under D-Bus). */
-export function testKeychain(): SecretStore & { cleanup(): void } {
-  const store = osKeychain(`assets-sync-test-${randomBytes(4).toString('hex')}`);
-  const used = new Set<string>();
-  return {
-    get: (a) => store.get(a),
-    set: (a, s) => {
-      used.add(a);
-      store.set(a, s);
-    },
-    delete: (a) => store.delete(a),
-    cleanup: () => {
-      for (const a of used) store.delete(a);
-    },
-  };
+import { testKeychain } from '../support/secrets';
+
+export { testKeychain };
+
+/**
+ * A KB test's world: a temp folder, a keychain service of its own and a reference server in it, made
+ * before the describe's tests and removed after them. vitest runs afterAll hooks last-registered
+ * first, so a describe's own (closing its apps) run before these. `server` may be replaced (a restart).
+ */
+export function kbServerFixture(prefix: string) {
+  const w = { dir: tempDir(prefix), keychain: testKeychain(), server: undefined as unknown as RunningServer };
+  beforeAll(async () => {
+    w.server = await startServer(join(w.dir, 'server'));
+  });
+  afterAll(async () => {
+    await w.server?.close();
+    w.keychain.cleanup();
+    removeDir(w.dir);
+  });
+  return w;
+}
+export type KbWorld = ReturnType<typeof kbServerFixture>;
+
+/** A bot on the world's server, and the app's KB side (its own SQLite file) holding it as `name`. */
+export async function appWithBot(w: KbWorld, o: { name?: string; undoMs?: number; file?: string } = {}) {
+  const { token } = await makeBot(w.server);
+  const app = openApp(
+    join(w.dir, o.file ?? 'app.sqlite'),
+    w.keychain,
+    o.undoMs !== undefined ? { undoMs: o.undoMs } : {},
+  );
+  const botId = must(app.kb.addBot({ name: o.name ?? 'Bot', baseUrl: w.server.baseUrl, token })).id;
+  return { app, token, botId };
 }
 
 export async function startServer(dataDir: string, port = 0, extra: ServerOptionsInput = {}) {

@@ -1,39 +1,16 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../../src-main/reference-server/server';
-import {
-  api,
-  byTitle,
-  makeBot,
-  must,
-  openApp,
-  removeDir,
-  startServer,
-  type TestApp,
-  tempDir,
-  testKeychain,
-} from './helpers';
+import { api, appWithBot, byTitle, kbServerFixture, must, type TestApp } from './helpers';
 
 describe('limits checked before sending', () => {
-  const dir = tempDir('kb-limits-');
-  const keychain = testKeychain();
-  let server: RunningServer;
+  const w = kbServerFixture('kb-limits-');
   let app: TestApp;
   let token: string;
   let botId: number;
 
   beforeAll(async () => {
-    server = await startServer(join(dir, 'server'));
-    token = (await makeBot(server)).token;
-    app = openApp(join(dir, 'app.sqlite'), keychain);
-    botId = must(app.kb.addBot({ name: 'Bot', baseUrl: server.baseUrl, token })).id;
+    ({ app, token, botId } = await appWithBot(w));
   });
-  afterAll(async () => {
-    await app.close();
-    await server.close();
-    keychain.cleanup();
-    removeDir(dir);
-  });
+  afterAll(() => app.close());
 
   it('refuses titles and descriptions out of bounds with the reason, storing nothing', () => {
     const cases: [string, string, string][] = [
@@ -61,17 +38,17 @@ describe('limits checked before sending', () => {
     expect(app.kb.outbox(botId)).toHaveLength(20);
   });
 
-  it("shows the server's 422 text when the server still refuses", async () => {
+  it("shows the server's 422 text when the w.server still refuses", async () => {
     // Free two slots locally and let everything land.
     const snap = must(app.kb.snapshot(botId));
     must(app.kb.remove(snap.entries[18]!.id));
     must(app.kb.remove(snap.entries[19]!.id));
     await app.kb.syncNow(botId);
-    expect((await api(server.baseUrl, token, 'GET')).json.entries).toHaveLength(18);
+    expect((await api(w.server.baseUrl, token, 'GET')).json.entries).toHaveLength(18);
     // Another system fills the bot behind the app's back; the app does not know yet.
     for (const t of ['Other 1', 'Other 2'])
       expect(
-        (await api(server.baseUrl, token, 'POST', '', { title: t, description: '' })).status,
+        (await api(w.server.baseUrl, token, 'POST', '', { title: t, description: '' })).status,
       ).toBeLessThan(300);
     const local = must(app.kb.create(botId, { title: 'One too many', description: '' }));
     expect(local.state).toBe('pending');
@@ -80,7 +57,7 @@ describe('limits checked before sending', () => {
     expect(e.state).toBe('error');
     expect(e.error?.code).toBe('KB-REFUSED');
     expect(e.error?.message.length).toBeGreaterThan(0);
-    expect((await api(server.baseUrl, token, 'GET')).json.entries).toHaveLength(20);
+    expect((await api(w.server.baseUrl, token, 'GET')).json.entries).toHaveLength(20);
     // The refused create is held, not retried on every round.
     await app.kb.syncNow(botId);
     expect(byTitle(app, botId, 'One too many')!.state).toBe('error');

@@ -1,37 +1,15 @@
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../../src-main/reference-server/server';
-import {
-  api,
-  byTitle,
-  makeBot,
-  must,
-  openApp,
-  removeDir,
-  startServer,
-  tempDir,
-  testKeychain,
-} from './helpers';
+import { describe, expect, it } from 'vitest';
+import { api, byTitle, kbServerFixture, makeBot, must, openApp, startServer } from './helpers';
 
 describe('knowledge entries offline first', () => {
-  const dir = tempDir('kb-offline-');
-  const keychain = testKeychain();
-  let server: RunningServer;
+  const w = kbServerFixture('kb-offline-');
 
-  beforeAll(async () => {
-    server = await startServer(join(dir, 'server'));
-  });
-  afterAll(async () => {
-    await server.close();
-    keychain.cleanup();
-    removeDir(dir);
-  });
-
-  it('edits made with the server down survive a restart of the app and all land, in order', async () => {
-    const dbFile = join(dir, 'app.sqlite');
-    const bot = await makeBot(server);
-    let app = openApp(dbFile, keychain);
-    const botId = must(app.kb.addBot({ name: 'Shop bot', baseUrl: server.baseUrl, token: bot.token })).id;
+  it('edits made with the w.server down survive a restart of the app and all land, in order', async () => {
+    const dbFile = join(w.dir, 'app.sqlite');
+    const bot = await makeBot(w.server);
+    let app = openApp(dbFile, w.keychain);
+    const botId = must(app.kb.addBot({ name: 'Shop bot', baseUrl: w.server.baseUrl, token: bot.token })).id;
 
     must(app.kb.create(botId, { title: 'Opening hours', description: 'Mon-Sat 9 to 6' }));
     must(app.kb.create(botId, { title: 'Returns', description: '30 days' }));
@@ -41,9 +19,9 @@ describe('knowledge entries offline first', () => {
       'synced',
     ]);
 
-    // The server goes away; every edit still succeeds at once, shown as pending.
-    const port = Number(new URL(server.baseUrl).port);
-    await server.close();
+    // The w.server goes away; every edit still succeeds at once, shown as pending.
+    const port = Number(new URL(w.server.baseUrl).port);
+    await w.server.close();
     const hours = byTitle(app, botId, 'Opening hours')!;
     must(app.kb.edit(hours.id, { title: 'Opening hours', description: 'Mon-Sun 9 to 9' }));
     must(app.kb.create(botId, { title: 'Delivery', description: 'Free over 500 rupees' }));
@@ -61,13 +39,13 @@ describe('knowledge entries offline first', () => {
     ]);
     await app.close();
 
-    // The app restarts with its outbox on disk; then the server comes back on the same address.
-    app = openApp(dbFile, keychain);
+    // The app restarts with its outbox on disk; then the w.server comes back on the same address.
+    app = openApp(dbFile, w.keychain);
     expect(app.kb.outbox(botId).map((o) => o.op)).toEqual(['update', 'create', 'create', 'delete']);
-    server = await startServer(join(dir, 'server'), port);
+    w.server = await startServer(join(w.dir, 'server'), port);
     await app.kb.syncNow(botId);
 
-    const remote = (await api(server.baseUrl, bot.token, 'GET')).json.entries as {
+    const remote = (await api(w.server.baseUrl, bot.token, 'GET')).json.entries as {
       id: number;
       title: string;
       description: string;

@@ -2,47 +2,35 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { botTokenAccount } from '../../src-main/core/kb/bots';
 import { signingSecretAccount } from '../../src-main/core/leads/signing-keys';
-import type { RunningServer } from '../../src-main/reference-server/server';
 import {
   api,
+  appWithBot,
   byTitle,
+  kbServerFixture,
   makeBot,
   must,
   openApp,
-  removeDir,
   startServer,
   type TestApp,
-  tempDir,
-  testKeychain,
 } from './helpers';
 
 type Remote = { id: number; title: string; description: string };
 
 describe('deleting an entry can be undone until it is sent', () => {
-  const dir = tempDir('kb-undo-');
-  const keychain = testKeychain();
-  let server: RunningServer;
+  const w = kbServerFixture('kb-undo-');
   let token: string;
   let app: TestApp;
   let botId: number;
-  const remote = async (): Promise<Remote[]> => (await api(server.baseUrl, token, 'GET')).json.entries;
+  const remote = async (): Promise<Remote[]> => (await api(w.server.baseUrl, token, 'GET')).json.entries;
 
   beforeAll(async () => {
-    server = await startServer(join(dir, 'server'));
-    token = (await makeBot(server)).token;
     // An undo window far longer than the test: nothing here waits for it to pass.
-    app = openApp(join(dir, 'app.sqlite'), keychain, { undoMs: 10 * 60_000 });
-    botId = must(app.kb.addBot({ name: 'Shop bot', baseUrl: server.baseUrl, token })).id;
+    ({ app, token, botId } = await appWithBot(w, { name: 'Shop bot', undoMs: 10 * 60_000 }));
     must(app.kb.create(botId, { title: 'Hours', description: '9 to 6' }));
     must(app.kb.create(botId, { title: 'Returns', description: '30 days' }));
     await app.kb.syncNow(botId);
   });
-  afterAll(async () => {
-    await app.close();
-    await server.close();
-    keychain.cleanup();
-    removeDir(dir);
-  });
+  afterAll(() => app.close());
 
   it('a delete waits in the outbox for its window; undo brings the entry back and nothing is sent', async () => {
     const hours = byTitle(app, botId, 'Hours')!;
@@ -79,7 +67,7 @@ describe('deleting an entry can be undone until it is sent', () => {
   });
 
   it('a delete already sent cannot be undone; the answer says what to do', async () => {
-    const quick = openApp(join(dir, 'app.sqlite'), keychain, { undoMs: 0 });
+    const quick = openApp(join(w.dir, 'app.sqlite'), w.keychain, { undoMs: 0 });
     const payment = byTitle(quick, botId, 'Payment')!;
     must(quick.kb.remove(payment.id));
     await quick.kb.syncNow(botId);
@@ -91,9 +79,9 @@ describe('deleting an entry can be undone until it is sent', () => {
   });
 
   it('a never-sent entry deleted offline is gone once its window ends, without the network', async () => {
-    const offline = openApp(join(dir, 'app.sqlite'), keychain, { undoMs: 0 });
-    const port = Number(new URL(server.baseUrl).port);
-    await server.close();
+    const offline = openApp(join(w.dir, 'app.sqlite'), w.keychain, { undoMs: 0 });
+    const port = Number(new URL(w.server.baseUrl).port);
+    await w.server.close();
     const draft = must(offline.kb.create(botId, { title: 'Draft', description: '' }));
     must(offline.kb.remove(draft.id));
     await offline.kb.syncNow(botId);
@@ -101,29 +89,18 @@ describe('deleting an entry can be undone until it is sent', () => {
     expect(byTitle(offline, botId, 'Draft')).toBeUndefined();
     expect(offline.kb.outbox(botId)).toEqual([]);
     await offline.close();
-    server = await startServer(join(dir, 'server'), port);
+    w.server = await startServer(join(w.dir, 'server'), port);
   });
 });
 
 describe('removing a bot', () => {
-  const dir = tempDir('kb-remove-bot-');
-  const keychain = testKeychain();
-  let server: RunningServer;
-
-  beforeAll(async () => {
-    server = await startServer(join(dir, 'server'));
-  });
-  afterAll(async () => {
-    await server.close();
-    keychain.cleanup();
-    removeDir(dir);
-  });
+  const w = kbServerFixture('kb-remove-bot-');
 
   it('says how many edits are unsent, then removes its entries, outbox, token and signing secret', async () => {
-    const app = openApp(join(dir, 'app.sqlite'), keychain);
-    const { token, signing_secret } = await makeBot(server);
+    const app = openApp(join(w.dir, 'app.sqlite'), w.keychain);
+    const { token, signing_secret } = await makeBot(w.server);
     const botId = must(
-      app.kb.addBot({ name: 'Old bot', baseUrl: server.baseUrl, token, signingSecret: signing_secret }),
+      app.kb.addBot({ name: 'Old bot', baseUrl: w.server.baseUrl, token, signingSecret: signing_secret }),
     ).id;
     must(app.kb.create(botId, { title: 'Kept on the server', description: '' }));
     // The loop is not started here: what is edited now stays in the outbox, unsent.
@@ -147,30 +124,30 @@ describe('removing a bot', () => {
       ).n;
     expect([left('kb_entries'), left('kb_outbox')]).toEqual([0, 0]);
     expect(app.kb.bots()).toEqual([]);
-    expect(keychain.get(botTokenAccount(botId))).toBeNull();
-    expect(keychain.get(signingSecretAccount(botId))).toBeNull();
+    expect(w.keychain.get(botTokenAccount(botId))).toBeNull();
+    expect(w.keychain.get(signingSecretAccount(botId))).toBeNull();
     const again = app.kb.removeBot(botId);
     expect(!again.ok && again.error.code).toBe('KB-NO-BOT');
 
     // The server's copy is not touched.
-    expect((await api(server.baseUrl, token, 'GET')).json.entries.map((e: Remote) => e.title)).toEqual([
+    expect((await api(w.server.baseUrl, token, 'GET')).json.entries.map((e: Remote) => e.title)).toEqual([
       'Kept on the server',
     ]);
     await app.close();
   });
 
-  it('rename, new address and new token: the token goes to the keychain only and sync follows it', async () => {
-    const app = openApp(join(dir, 'app2.sqlite'), keychain);
-    const first = await makeBot(server);
+  it('rename, new address and new token: the token goes to the w.keychain only and sync follows it', async () => {
+    const app = openApp(join(w.dir, 'app2.sqlite'), w.keychain);
+    const first = await makeBot(w.server);
     const botId = must(app.kb.addBot({ name: 'Bot', baseUrl: 'http://127.0.0.1:9', token: 'kbt_wrong' })).id;
     await app.kb.syncNow(botId);
     expect(must(app.kb.snapshot(botId)).bot.sync.state).toBe('offline');
 
     const moved = must(
-      app.kb.updateBot({ botId, name: 'Shop bot', baseUrl: `${server.baseUrl}/`, token: first.token }),
+      app.kb.updateBot({ botId, name: 'Shop bot', baseUrl: `${w.server.baseUrl}/`, token: first.token }),
     );
-    expect(moved).toMatchObject({ name: 'Shop bot', baseUrl: server.baseUrl, hasToken: true });
-    expect(keychain.get(botTokenAccount(botId))).toBe(first.token);
+    expect(moved).toMatchObject({ name: 'Shop bot', baseUrl: w.server.baseUrl, hasToken: true });
+    expect(w.keychain.get(botTokenAccount(botId))).toBe(first.token);
     const row = JSON.stringify(app.db.prepare('SELECT * FROM kb_bots').all());
     expect(row).not.toContain(first.token);
     await app.kb.syncNow(botId);

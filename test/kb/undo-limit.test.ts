@@ -1,18 +1,6 @@
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../../src-main/reference-server/server';
-import {
-  api,
-  byTitle,
-  makeBot,
-  must,
-  openApp,
-  removeDir,
-  startServer,
-  type TestApp,
-  tempDir,
-  testKeychain,
-} from './helpers';
+import { describe, expect, it } from 'vitest';
+import { api, byTitle, kbServerFixture, makeBot, must, openApp, type TestApp } from './helpers';
 
 type Remote = { title: string };
 
@@ -22,25 +10,15 @@ type Remote = { title: string };
  * error for good).
  */
 describe('creates at the 20-entry limit, behind deletes', () => {
-  const dir = tempDir('kb-undo-limit-');
-  const keychain = testKeychain();
-  let server: RunningServer;
-  beforeAll(async () => {
-    server = await startServer(join(dir, 'server'));
-  });
-  afterAll(async () => {
-    await server.close();
-    keychain.cleanup();
-    removeDir(dir);
-  });
+  const w = kbServerFixture('kb-undo-limit-');
 
   const titles = async (token: string) =>
-    ((await api(server.baseUrl, token, 'GET')).json.entries as Remote[]).map((e) => e.title);
+    ((await api(w.server.baseUrl, token, 'GET')).json.entries as Remote[]).map((e) => e.title);
 
   async function fullBot(name: string, undoMs: number, n = 20) {
-    const { token } = await makeBot(server);
-    const app = openApp(join(dir, `${name}.sqlite`), keychain, { undoMs });
-    const botId = must(app.kb.addBot({ name, baseUrl: server.baseUrl, token })).id;
+    const { token } = await makeBot(w.server);
+    const app = openApp(join(w.dir, `${name}.sqlite`), w.keychain, { undoMs });
+    const botId = must(app.kb.addBot({ name, baseUrl: w.server.baseUrl, token })).id;
     for (let i = 1; i <= n; i++) must(app.kb.create(botId, { title: `Entry ${i}`, description: '' }));
     await app.kb.syncNow(botId);
     expect(await titles(token)).toHaveLength(n);
@@ -56,7 +34,7 @@ describe('creates at the 20-entry limit, behind deletes', () => {
       must(app.kb.remove(byTitle(app, botId, 'Entry 1')!.id));
       must(app.kb.create(botId, { title: 'Newcomer', description: '' }));
       await app.kb.syncNow(botId);
-      // The delete waits out its window, so the server is still full: the create waits too.
+      // The delete waits out its window, so the w.server is still full: the create waits too.
       expect(await titles(token)).toHaveLength(20);
       expect(byTitle(app, botId, 'Newcomer')?.state).toBe('pending');
 
@@ -72,7 +50,7 @@ describe('creates at the 20-entry limit, behind deletes', () => {
     }
   });
 
-  it('with room on the server, a create does not wait for a delete in its window', async () => {
+  it('with room on the w.server, a create does not wait for a delete in its window', async () => {
     const { app, botId, token } = await fullBot('Roomy bot', 10 * 60_000, 5);
     try {
       must(app.kb.remove(byTitle(app, botId, 'Entry 1')!.id));
@@ -85,13 +63,13 @@ describe('creates at the 20-entry limit, behind deletes', () => {
     }
   });
 
-  it('a create the full server refused is sent again once a delete made here goes out', async () => {
+  it('a create the full w.server refused is sent again once a delete made here goes out', async () => {
     const { app, botId, token } = await fullBot('Crowded bot', 0, 19);
     try {
       // Another system takes the last slot behind the app's back.
-      expect((await api(server.baseUrl, token, 'POST', '', { title: 'Other', description: '' })).status).toBe(
-        201,
-      );
+      expect(
+        (await api(w.server.baseUrl, token, 'POST', '', { title: 'Other', description: '' })).status,
+      ).toBe(201);
       must(app.kb.create(botId, { title: 'Late', description: '' }));
       await app.kb.syncNow(botId);
       const refused = byTitle(app, botId, 'Late')!;

@@ -12,6 +12,7 @@ import type { RunningServer } from '../../src-main/reference-server/server';
 import { type Db, openDatabase } from '../../src-main/shared-node/sqlite';
 import type { LeadView } from '../../src-shared/contract/leads';
 import { admin, must, removeDir, startServer, tempDir, testKeychain } from '../kb/helpers';
+import { until } from '../support/wait';
 
 /**
  * Leads from the reference server's real webhook to the app's receiver. A small forwarding proxy
@@ -100,13 +101,6 @@ describe('leads delivered by the reference server', () => {
     ((await admin(server, 'GET', `/deliveries?bot_id=${botRemoteId}`)).json.deliveries as Delivery[]).find(
       (d) => d.id === id,
     );
-  const until = async (check: () => Promise<boolean> | boolean) => {
-    for (let i = 0; i < 100; i++) {
-      if (await check()) return;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error('timed out waiting');
-  };
 
   it('sets up the sandbox bot by itself: a lead raised through the admin surface arrives, once', async () => {
     const botId = must(
@@ -125,7 +119,10 @@ describe('leads delivered by the reference server', () => {
     expect(dump).not.toContain(keychain.get(`signing-secret:${botId}`)!);
 
     const d = await raise(bot.remoteBotId!, 'HANDOFF-REQUESTED', 'Kavya');
-    await until(async () => (await delivery(bot.remoteBotId!, d.delivery_id))?.state === 'DELIVERED');
+    await until(
+      'the delivery DELIVERED',
+      async () => (await delivery(bot.remoteBotId!, d.delivery_id))?.state === 'DELIVERED',
+    );
     expect(arrived.map((l) => [l.name, l.event, l.askedForAPerson, l.conversationId])).toEqual([
       ['Kavya', 'HANDOFF-REQUESTED', true, d.conversation_id],
     ]);
@@ -147,12 +144,18 @@ describe('leads delivered by the reference server', () => {
     arrived.length = 0;
     mode = 'forward-then-fail';
     const d = await raise(bot.remoteBotId!, 'LEAD-CAPTURED', 'Arjun');
-    await until(async () => (await delivery(bot.remoteBotId!, d.delivery_id))?.attempts.length === 1);
+    await until(
+      'the first attempt',
+      async () => (await delivery(bot.remoteBotId!, d.delivery_id))?.attempts.length === 1,
+    );
     expect((await delivery(bot.remoteBotId!, d.delivery_id))?.state).toBe('PENDING');
     expect(arrived).toHaveLength(1);
 
     expect((await admin(server, 'POST', '/clock/advance', { seconds: 61 })).status).toBe(200);
-    await until(async () => (await delivery(bot.remoteBotId!, d.delivery_id))?.state === 'DELIVERED');
+    await until(
+      'the delivery DELIVERED',
+      async () => (await delivery(bot.remoteBotId!, d.delivery_id))?.state === 'DELIVERED',
+    );
     const final = await delivery(bot.remoteBotId!, d.delivery_id);
     expect(final?.attempts.map((a) => a.status)).toEqual([500, 200]);
     expect(arrived).toHaveLength(1);
@@ -164,10 +167,16 @@ describe('leads delivered by the reference server', () => {
     arrived.length = 0;
     mode = 'refuse';
     const d = await raise(bot.remoteBotId!, 'LEAD-CAPTURED', 'Neha');
-    await until(async () => (await delivery(bot.remoteBotId!, d.delivery_id))?.attempts.length === 1);
+    await until(
+      'the first attempt',
+      async () => (await delivery(bot.remoteBotId!, d.delivery_id))?.attempts.length === 1,
+    );
     expect(arrived).toHaveLength(0);
     await admin(server, 'POST', '/clock/advance', { seconds: 61 });
-    await until(async () => (await delivery(bot.remoteBotId!, d.delivery_id))?.state === 'DELIVERED');
+    await until(
+      'the delivery DELIVERED',
+      async () => (await delivery(bot.remoteBotId!, d.delivery_id))?.state === 'DELIVERED',
+    );
     expect(arrived.map((l) => l.name)).toEqual(['Neha']);
     const all = leads.list();
     expect(all.map((l) => l.name)).toEqual(['Neha', 'Arjun', 'Kavya']);

@@ -2,33 +2,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type AppService, createAppService } from '../../src-main/core';
-import type { SecretStore } from '../../src-main/core/secrets/keychain';
+import { createAppService } from '../../src-main/core';
 import { APP_MIGRATIONS } from '../../src-main/core/state/migrations';
 import { openDatabase } from '../../src-main/shared-node/sqlite';
+import { memorySecrets } from '../support/secrets';
+import { untilEvent } from '../support/wait';
 
 // The app service's engine uploads reach the remote index at once (the session's client feeds it).
-
-const memorySecrets = (): SecretStore => {
-  const m = new Map<string, string>();
-  return { get: (a) => m.get(a) ?? null, set: (a, s) => void m.set(a, s), delete: (a) => m.delete(a) };
-};
-
-/** Resolves once `check` holds, checked at start and after each event the app sends (no clock). */
-function untilEvent(app: AppService, check: () => boolean): Promise<void> {
-  return new Promise((resolve) => {
-    const off = app.subscribe(() => {
-      if (check()) {
-        off();
-        resolve();
-      }
-    });
-    if (check()) {
-      off();
-      resolve();
-    }
-  });
-}
 
 describe('the app feeds the remote index', () => {
   it('synced files are in the index as soon as they are live', async () => {
@@ -57,7 +37,7 @@ describe('the app feeds the remote index', () => {
       expect(
         (await app.call('sync.folders.add', { path: folder, bucket: 'one', mode: 'upload-only' })).ok,
       ).toBe(true);
-      await untilEvent(app, () => indexed().length === 2);
+      await untilEvent(app, 'both files indexed', () => indexed().length === 2);
       expect(indexed().map((f) => [f.name, f.bucket])).toEqual([
         ['a.png', 'one'],
         ['b.txt', 'one'],

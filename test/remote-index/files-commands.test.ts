@@ -3,36 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AppService, createAppService } from '../../src-main/core';
-import type { SecretStore } from '../../src-main/core/secrets/keychain';
 import type { BulkDeleteJob } from '../../src-shared/contract';
 import { adminCall } from '../support/reference-server';
+import { memorySecrets } from '../support/secrets';
+import { untilEvent } from '../support/wait';
 
 // The Files view's commands on a real app service and its sandbox: bad input is an error value with
 // a code, a selection resolves in the core, a second bulk delete waits for the first.
-
-const memorySecrets = (): SecretStore => {
-  const m = new Map<string, string>();
-  return { get: (a) => m.get(a) ?? null, set: (a, s) => void m.set(a, s), delete: (a) => m.delete(a) };
-};
-
-/** Resolves once `check` holds, checked at start and after each event the app sends (no clock). */
-function untilEvent(app: AppService, check: () => Promise<boolean>): Promise<void> {
-  return new Promise((resolve) => {
-    let busy = false;
-    const test = async () => {
-      if (busy) return;
-      busy = true;
-      const yes = await check();
-      busy = false;
-      if (yes) {
-        off();
-        resolve();
-      }
-    };
-    const off = app.subscribe(() => void test());
-    void test();
-  });
-}
 
 describe('the remote index as contract commands', () => {
   const root = mkdtempSync(join(tmpdir(), 'files-commands-'));
@@ -114,7 +91,7 @@ describe('the remote index as contract commands', () => {
     const again = await app.call('files.bulkDelete.start', { filter: { bucket: 'one' }, except: [] });
     // Either still running (refused) or already finished (accepted): never two at once.
     if (!again.ok) expect(again.error.code).toBe('BULK-DELETE-RUNNING');
-    await untilEvent(app, async () => {
+    await untilEvent(app, 'the refresh listed', async () => {
       const r = await app.call('files.bulkDelete.progress', {});
       return r.ok && (r.value as BulkDeleteJob | null)?.state === 'finished';
     });

@@ -38,12 +38,17 @@ describe('request budget lanes against the reference server', () => {
     const budget = createRequestBudget({ perMinute: PER_MINUTE });
     const grants: { at: number; lane: Lane; method: string }[] = [];
     const statuses: number[] = [];
+    let walkGranted: () => void = () => undefined;
+    const walkUnderWay = new Promise<void>((resolve) => (walkGranted = resolve));
     const client = createFileApiClient({
       baseUrl: env.srv.baseUrl,
       apiKey: env.apiKey,
       budget,
       timeoutMs: 30_000,
-      onRequest: (method, _path, lane) => grants.push({ at: Date.now(), lane, method }),
+      onRequest: (method, _path, lane) => {
+        grants.push({ at: Date.now(), lane, method });
+        if (lane === 'background') walkGranted();
+      },
       onReply: (_m, _p, status) => statuses.push(status),
     });
     // The walk: listing pages one after another in the background lane, as the remote index does.
@@ -52,7 +57,8 @@ describe('request budget lanes against the reference server', () => {
       for (let page = 1; !stopWalk.signal.aborted; page = (page % 50) + 1)
         await client.listFiles({ page, perPage: 100, lane: 'background', signal: stopWalk.signal });
     })();
-    await new Promise((r) => setTimeout(r, 50)); // the walk is under way first
+    // The walk is under way first: its first request was granted and sent.
+    await walkUnderWay;
     const h = makeEngine(client, { service: 'lanes-test' });
     try {
       await h.engine.start();
@@ -68,6 +74,8 @@ describe('request budget lanes against the reference server', () => {
     const uploads = grants.filter((g) => g.method === 'POST');
     expect(uploads.length).toBe(BATCH);
     expect(uploads.every((g) => g.lane === 'sync')).toBe(true);
+    // The walk had its place before the engine asked for any.
+    expect(grants[0]!.lane).toBe('background');
     const start = grants[0]!.at;
     const windowsUsed = Math.floor((uploads.at(-1)!.at - start) / 60_000) + 1;
     expect(windowsUsed).toBe(1);

@@ -99,7 +99,8 @@ describe('keychain', () => {
   });
 });
 
-describe('assets-sync account commands', () => {
+// Each test spawns the CLI several times: a loaded machine (a CPU hog beside it) takes minutes, not seconds.
+describe('assets-sync account commands', { timeout: 180_000 }, () => {
   it('login refuses a wrong key and stores nothing, then accepts the right one from stdin', async () => {
     const bad = await cli(['login', '--base-url', `${srv.baseUrl}/`], { input: 'wrong-key\n' });
     expect(bad.code).toBe(1);

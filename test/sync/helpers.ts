@@ -98,13 +98,8 @@ export function countingClient(
   };
 }
 
-export const until = async (what: string, check: () => boolean | Promise<boolean>, ms = 20_000) => {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-};
+/** The shared waits (test/support/wait.ts), for the sync tests that import them from here. */
+export { until } from '../support/wait';
 
 export interface EngineHarness {
   engine: SyncEngine;

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '../support/wait';
 import { makeEngine, type SyncTestServer, startServer, tempDir, testClient } from './helpers';
 
 let server: SyncTestServer;
@@ -11,14 +12,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.stop();
 });
-
-const until = async (what: string, check: () => boolean | Promise<boolean>, ms = 20_000) => {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-};
 
 describe('the wallet runs dry in the middle of a run', () => {
   it('pauses every upload on 402, polls /me, and resumes by itself after a top-up', async () => {

@@ -4,19 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createAppService } from '../../src-main/core/app/app-service';
-import type { SecretStore } from '../../src-main/core/secrets/keychain';
 import type { SyncOverview } from '../../src-shared/contract';
+import { memorySecrets } from '../support/secrets';
 import { md5Of, testClient, until } from './helpers';
 
 /** The app's secrets in memory: this test is about the sync rows, not the keychain (tested elsewhere). */
-function memorySecrets(): SecretStore {
-  const m = new Map<string, string>();
-  return {
-    get: (a) => m.get(a) ?? null,
-    set: (a, s) => void m.set(a, s),
-    delete: (a) => m.delete(a),
-  };
-}
 
 describe('Reset the sandbox', () => {
   it('the files synced to the old sandbox are uploaded to the new one, once each', async () => {

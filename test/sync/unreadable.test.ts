@@ -1,8 +1,9 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, chownSync, mkdirSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FileRow } from '../../src-main/core/sync/types';
+import { unprivileged } from '../support/unprivileged';
 import { makeEngine, type SyncTestServer, startServer, tempDir, testClient } from './helpers';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -37,25 +38,21 @@ function deepTree(dir: string): string {
 /** GNU rm walks relative to each folder; Node's rmSync fails on paths over PATH_MAX. */
 const removeTree = (dir: string) => execFileSync('rm', ['-rf', dir]);
 
-/** Root ignores file modes: a mode-000 folder only refuses a reader who is someone else. */
-const unprivileged = () => (process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {});
-/** Folders the unprivileged reader may enter (temp folders are 0700, root's). */
-function openUp(dir: string): void {
-  chmodSync(dir, 0o755);
-  const u = unprivileged();
-  if (u.uid !== undefined) chownSync(dir, u.uid, u.gid);
-}
+/** Root ignores file modes: the runs that must meet EACCES go through `unprivileged()`'s prefix. */
+const asUnprivileged = unprivileged();
+if (asUnprivileged.skip)
+  console.log(`test/sync/unreadable.test.ts: the EACCES cases are skipped: ${asUnprivileged.skip}`);
 
 function run(
   args: string[],
   env: Record<string, string>,
-  extra: { uid?: number; gid?: number } = {},
+  prefix: string[] = [],
 ): Promise<{ code: number | null; out: string; err: string }> {
-  const child = spawn(process.execPath, args, {
+  const [command, ...rest] = [...prefix, process.execPath, ...args];
+  const child = spawn(command!, rest, {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
-    ...extra,
   });
   let out = '';
   let err = '';
@@ -69,19 +66,20 @@ function run(
 }
 
 describe('what cannot be read is named, never silently missing', () => {
-  it('both listers name a folder that refuses its reader (EACCES) and one whose path is too long', async () => {
-    const dir = tempDir('unreadable-list-');
-    openUp(dir);
-    mkdirSync(join(dir, 'ok'));
-    writeFileSync(join(dir, 'ok', 'a.txt'), 'a');
-    mkdirSync(join(dir, 'locked'));
-    writeFileSync(join(dir, 'locked', 'b.txt'), 'b');
-    chmodSync(join(dir, 'locked'), 0);
-    const deep = deepTree(dir);
-    const script = join(dir, 'list.mjs');
-    writeFileSync(
-      script,
-      `const { listTree } = await import(${JSON.stringify(join(root, 'src-main/core/sync/local/list-tree.ts'))});
+  it.skipIf(asUnprivileged.skip)(
+    'both listers name a folder that refuses its reader (EACCES) and one whose path is too long',
+    async () => {
+      const dir = tempDir('unreadable-list-');
+      mkdirSync(join(dir, 'ok'));
+      writeFileSync(join(dir, 'ok', 'a.txt'), 'a');
+      mkdirSync(join(dir, 'locked'));
+      writeFileSync(join(dir, 'locked', 'b.txt'), 'b');
+      chmodSync(join(dir, 'locked'), 0);
+      const deep = deepTree(dir);
+      const script = join(dir, 'list.mjs');
+      writeFileSync(
+        script,
+        `const { listTree } = await import(${JSON.stringify(join(root, 'src-main/core/sync/local/list-tree.ts'))});
        const { ignoreRules } = await import(${JSON.stringify(join(root, 'src-main/core/sync/local/ignore-rules.ts'))});
        const out = {};
        for (const [how, expected] of [['walk', 0], ['find', Infinity]]) {
@@ -91,26 +89,30 @@ describe('what cannot be read is named, never silently missing', () => {
          out[how] = { seen, complete: w.complete() };
        }
        console.log(JSON.stringify(out));`,
-    );
-    try {
-      const r = await run(['--import', 'tsx', script, dir], { HOME: dir }, unprivileged());
-      expect(r.code, r.err).toBe(0);
-      const listed = JSON.parse(r.out) as Record<string, { seen: Record<string, string>; complete: boolean }>;
-      for (const how of ['walk', 'find']) {
-        const { seen, complete } = listed[how]!;
-        expect(seen['ok/a.txt'], how).toBe('file');
-        expect(seen.locked, how).toBe('UNREADABLE');
-        expect(complete, how).toBe(false);
+      );
+      try {
+        const r = await run(['--import', 'tsx', script, dir], { HOME: dir }, asUnprivileged.prefix);
+        expect(r.code, r.err).toBe(0);
+        const listed = JSON.parse(r.out) as Record<
+          string,
+          { seen: Record<string, string>; complete: boolean }
+        >;
+        for (const how of ['walk', 'find']) {
+          const { seen, complete } = listed[how]!;
+          expect(seen['ok/a.txt'], how).toBe('file');
+          expect(seen.locked, how).toBe('UNREADABLE');
+          expect(complete, how).toBe(false);
+        }
+        // The walk cannot enter the deep folder; find can, and names each file below it instead.
+        expect(listed.walk!.seen[deep]).toBe('NAME-TOO-LONG');
+        const deepFiles = Object.entries(listed.find!.seen).filter(([n]) => n.startsWith(`${deep}/`));
+        expect(deepFiles.map(([n, code]) => [n.endsWith('/f.txt'), code])).toEqual([[true, 'NAME-TOO-LONG']]);
+      } finally {
+        chmodSync(join(dir, 'locked'), 0o755);
+        removeTree(dir);
       }
-      // The walk cannot enter the deep folder; find can, and names each file below it instead.
-      expect(listed.walk!.seen[deep]).toBe('NAME-TOO-LONG');
-      const deepFiles = Object.entries(listed.find!.seen).filter(([n]) => n.startsWith(`${deep}/`));
-      expect(deepFiles.map(([n, code]) => [n.endsWith('/f.txt'), code])).toEqual([[true, 'NAME-TOO-LONG']]);
-    } finally {
-      chmodSync(join(dir, 'locked'), 0o755);
-      removeTree(dir);
-    }
-  });
+    },
+  );
 
   it('the engine ends every path it found in a stated state', async () => {
     const dir = tempDir();
@@ -148,7 +150,7 @@ describe('what cannot be read is named, never silently missing', () => {
     }
   });
 
-  const syncOnce = (dir: string, dataDir: string, json: boolean, as: { uid?: number; gid?: number } = {}) =>
+  const syncOnce = (dir: string, dataDir: string, json: boolean, prefix: string[] = []) =>
     run(
       [
         join(root, 'bin', 'assets-sync.mjs'),
@@ -164,7 +166,7 @@ describe('what cannot be read is named, never silently missing', () => {
         server.baseUrl,
       ],
       { ASSETS_API_KEY: server.demoKey, HOME: dataDir },
-      as,
+      prefix,
     );
 
   it('sync --once exits 3 naming each path it could not read; links and pipes alone are no failure', async () => {
@@ -199,24 +201,26 @@ describe('what cannot be read is named, never silently missing', () => {
     }
   }, 60_000);
 
-  it('sync --once, run by someone a folder refuses, exits 3 and names that folder', async () => {
-    const dir = tempDir();
-    const dataDir = tempDir('unreadable-app-');
-    openUp(dir);
-    openUp(dataDir);
-    writeFileSync(join(dir, 'ok.txt'), 'fine');
-    mkdirSync(join(dir, 'locked'));
-    writeFileSync(join(dir, 'locked', 'inside.txt'), 'inside');
-    chmodSync(join(dir, 'locked'), 0);
-    try {
-      const r = await syncOnce(dir, dataDir, false, unprivileged());
-      expect(r.code, r.out + r.err).toBe(3);
-      expect(r.out + r.err).toContain(join(dir, 'locked'));
-      expect(r.out + r.err).toContain('UNREADABLE');
-    } finally {
-      chmodSync(join(dir, 'locked'), 0o755);
-      removeTree(dir);
-      removeTree(dataDir);
-    }
-  }, 60_000);
+  it.skipIf(asUnprivileged.skip)(
+    'sync --once, run by someone a folder refuses, exits 3 and names that folder',
+    async () => {
+      const dir = tempDir();
+      const dataDir = tempDir('unreadable-app-');
+      writeFileSync(join(dir, 'ok.txt'), 'fine');
+      mkdirSync(join(dir, 'locked'));
+      writeFileSync(join(dir, 'locked', 'inside.txt'), 'inside');
+      chmodSync(join(dir, 'locked'), 0);
+      try {
+        const r = await syncOnce(dir, dataDir, false, asUnprivileged.prefix);
+        expect(r.code, r.out + r.err).toBe(3);
+        expect(r.out + r.err).toContain(join(dir, 'locked'));
+        expect(r.out + r.err).toContain('UNREADABLE');
+      } finally {
+        chmodSync(join(dir, 'locked'), 0o755);
+        removeTree(dir);
+        removeTree(dataDir);
+      }
+    },
+    60_000,
+  );
 });

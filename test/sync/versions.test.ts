@@ -2,6 +2,7 @@ import { renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FolderMode } from '../../src-main/core/sync/types';
+import { until } from '../support/wait';
 import { makeEngine, md5Of, type SyncTestServer, startServer, tempDir, testClient } from './helpers';
 
 let server: SyncTestServer;
@@ -11,14 +12,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.stop();
 });
-
-const until = async (what: string, check: () => boolean | Promise<boolean>, ms = 15_000) => {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 30));
-  }
-};
 
 async function withWatchedFolder(
   mode: FolderMode,

@@ -10,7 +10,7 @@ const USAGE = `assets-sync account
   pricing. Offline, the last copy fetched is shown with its time.`;
 
 export async function run(argv: string[]): Promise<number> {
-  const p = parseCommand('account', argv, { options: {}, usage: USAGE });
+  const p = parseCommand('account', argv, { options: {}, usage: USAGE, readOnly: true });
   if (!p.ok) return p.exitCode;
   const { common, out } = p;
   return withConnection(common, out, async (s) => {

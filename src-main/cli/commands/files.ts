@@ -31,6 +31,7 @@ export async function run(argv: string[]): Promise<number> {
       'no-refresh': { type: 'boolean', default: false },
     },
     usage: USAGE,
+    readOnly: true,
   });
   if (!p.ok) return p.exitCode;
   const { common, out, values } = p;

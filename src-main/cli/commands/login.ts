@@ -1,17 +1,22 @@
 import { appError } from '../../../src-shared/errors';
-import { createFileApiClient, normalizeBaseUrl } from '../../core';
+import { createFileApiClient, normalizeBaseUrl, plainHttpRefusal } from '../../core';
 import { EXIT, parseCommand, withSession } from '../common';
 import { readSecret } from '../read-secret';
 import { forTerminal } from '../terminal-text';
 
-const USAGE = `assets-sync login --base-url URL
+const USAGE = `assets-sync login --base-url URL [--allow-http]
   Checks an API key with the service (GET /me) and keeps it in the system keychain.
-  The key is read from a hidden prompt, or from standard input when it is not a terminal.`;
+  The key is read from a hidden prompt, or from standard input when it is not a terminal.
+  --allow-http   send the key over plain http:// to a host that is not this computer
+                 (refused without it: the key would cross the network unencrypted)`;
 
 export async function run(argv: string[]): Promise<number> {
-  const p = parseCommand('login', argv, { options: {}, usage: USAGE });
+  const p = parseCommand('login', argv, {
+    options: { 'allow-http': { type: 'boolean', default: false } },
+    usage: USAGE,
+  });
   if (!p.ok) return p.exitCode;
-  const { common, out } = p;
+  const { common, out, values } = p;
   const baseUrlText = common.baseUrl ?? process.env.ASSETS_BASE_URL;
   if (!baseUrlText) {
     out.error(
@@ -28,6 +33,11 @@ export async function run(argv: string[]): Promise<number> {
     return EXIT.usage;
   }
   const baseUrl = normalized.value;
+  const clear = values['allow-http'] ? null : plainHttpRefusal(baseUrl, 'pass --allow-http');
+  if (clear) {
+    out.error(clear);
+    return EXIT.usage;
+  }
   const key = await readSecret(`API key for ${baseUrl}: `);
   if (!key) {
     out.error(appError('NO-KEY', 'No API key was given; nothing was stored.'));

@@ -10,7 +10,7 @@ const USAGE = `assets-sync status
   on this data folder sees it (docs/office.md). Reads the local state only: no request is sent.`;
 
 export async function run(argv: string[]): Promise<number> {
-  const p = parseCommand('status', argv, { options: {}, usage: USAGE });
+  const p = parseCommand('status', argv, { options: {}, usage: USAGE, readOnly: true });
   if (!p.ok) return p.exitCode;
   const { common, out } = p;
   return withSession(common, out, async (s) => {

@@ -25,7 +25,8 @@ const USAGE = `assets-sync sync DIR [--bucket B] [--mirror] [--once [--keep]] [-
   --mirror         a file deleted locally is deleted on the service too (default: upload-only)
   --once           scan, upload what is pending, wait until settled, then exit:
                    0 when every file is live or skipped for a stated reason,
-                   3 when that holds but some file or folder could not be read (each is named),
+                   3 when that holds but some file or folder found could not be read, or has
+                   a name that is not UTF-8 (each is named; the folder is then not "in sync"),
                    1 otherwise; it reports DIR only, and leaves the app's folder list as it
                    was (DIR not added, or its settings unchanged) unless --keep is given
   --keep           with --once: DIR stays in the app's folders (so later runs send only changes)
@@ -200,7 +201,7 @@ export async function run(argv: string[]): Promise<number> {
       const path = engine.listFolders().find((f) => f.id === e.folderId)?.path ?? '';
       folderErrors.push({ path, code: e.code, message: e.message });
     });
-    for (const name of ['paused', 'resumed', 'stopped', 'error', 'folder-in-sync'] as const) {
+    for (const name of ['paused', 'resumed', 'stopped', 'error'] as const) {
       engine.on(name, (payload) => {
         if (once && 'folderId' in payload && typeof payload.folderId === 'number' && !isDir(payload.folderId))
           return;
@@ -208,15 +209,26 @@ export async function run(argv: string[]): Promise<number> {
         const text =
           'message' in payload
             ? `${name}: ${forTerminal(payload.message)}`
-            : 'folderId' in payload
-              ? `${forTerminal(engine.listFolders().find((f) => f.id === payload.folderId)?.path ?? 'The folder')} is in sync.`
-              : `${name}: ${JSON.stringify(payload)}`;
-        out.emit(text, {
-          event: name,
-          ...payload,
-        });
+            : `${name}: ${JSON.stringify(payload)}`;
+        out.emit(text, { event: name, ...payload });
       });
     }
+    // Nothing left to do is not "in sync" while a file it found is not synced (unreadable, or a name
+    // the service cannot take): the folder is then only settled, and says how many wait on the person.
+    engine.on('folder-in-sync', ({ folderId }) => {
+      if (once && !isDir(folderId)) return;
+      clearBar();
+      const path = engine.listFolders().find((f) => f.id === folderId)?.path ?? '';
+      const notSynced =
+        unreadableOf(engine, [], folderId).length + folderErrors.filter((u) => isUnder(u.path, path)).length;
+      const shown = forTerminal(path || 'The folder');
+      if (notSynced === 0) out.emit(`${shown} is in sync.`, { event: 'folder-in-sync', folderId });
+      else
+        out.emit(
+          `${shown} is settled, but ${notSynced} found ${notSynced === 1 ? 'is' : 'are'} not synced (the SKIPPED lines say why).`,
+          { event: 'folder-settled', folderId, notSynced },
+        );
+    });
 
     await engine.start();
     const existing = engine.listFolders().find((f) => f.path === dir);
@@ -298,7 +310,7 @@ export async function run(argv: string[]): Promise<number> {
       .map(([st, n]) => `${st} ${n}`)
       .join(', ');
     out.emit(
-      `${summary.allDone ? (unreadable.length ? 'In sync, except what could not be read' : 'In sync') : interrupted ? 'Interrupted' : 'Not all files are live'}: ${counts || 'no files'}.`,
+      `${summary.allDone ? (unreadable.length ? `Settled, but ${unreadable.length} found not synced` : 'In sync') : interrupted ? 'Interrupted' : 'Not all files are live'}: ${counts || 'no files'}.`,
       {
         event: 'summary',
         allDone: summary.allDone,

@@ -8,7 +8,11 @@ const USAGE = `assets-sync usage [--days N]
   Daily snapshots of bytes stored and rent charged, the last N days (1-90, default 30).`;
 
 export async function run(argv: string[]): Promise<number> {
-  const p = parseCommand('usage', argv, { options: { days: { type: 'string' } }, usage: USAGE });
+  const p = parseCommand('usage', argv, {
+    options: { days: { type: 'string' } },
+    usage: USAGE,
+    readOnly: true,
+  });
   if (!p.ok) return p.exitCode;
   const { common, out, values } = p;
   const daysText = values.days ?? '30';

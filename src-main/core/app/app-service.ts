@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { CoreApi } from '../../../src-shared/contract';
 import type { AppError, Result } from '../../../src-shared/errors';
-import { makePrivateDir } from '../../shared-node/private-files';
+import { openDataDir } from '../../shared-node/private-files';
 import { openDatabase } from '../../shared-node/sqlite';
 import { createRemoteIndex } from '../remote-index/remote-index';
 import type { SecretStore } from '../secrets/keychain';
@@ -83,7 +83,8 @@ export interface AppService extends CoreApi {
 }
 
 export async function createAppService(o: AppServiceOptions): Promise<AppService> {
-  makePrivateDir(o.dataDir);
+  const dataDir = openDataDir(o.dataDir, 'app.sqlite', true);
+  if (!dataDir.ok) throw new Error(`${dataDir.error.code}: ${dataDir.error.message}`);
   const db = openDatabase(join(o.dataDir, 'app.sqlite'), APP_MIGRATIONS);
   const log = o.log ?? ((line: string) => process.stderr.write(`assets-sync: ${line}\n`));
   const bus = createEventBus({

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { type AppError, appError, err, ok, type Result } from '../../../src-shared/errors';
-import { makePrivateDir } from '../../shared-node/private-files';
+import { openDataDir } from '../../shared-node/private-files';
 import { type Db, openDatabase } from '../../shared-node/sqlite';
 import { createRemoteIndex } from '../remote-index/remote-index';
 import type { SecretStore } from '../secrets/keychain';
@@ -24,6 +24,8 @@ export interface LocalState {
   /** The last account, usage and listing the service sent, for offline use. */
   readonly cache: ServiceCache;
   readonly secrets: SecretStore;
+  /** False for a command that only reads: no existing folder or file gets another mode. */
+  readonly tighten: boolean;
   /** The base URL of the account logged in to; null means the embedded sandbox. */
   savedAccount(): string | null;
   /** Keeps the key in the keychain (throws KEYCHAIN-UNAVAILABLE) and makes this the saved account. */
@@ -37,11 +39,15 @@ export interface LocalState {
 export function openLocalState(
   dataDir: string,
   secrets: SecretStore = chooseSecretStore(dataDir, process.env),
+  /** A command that only reads (status, files, account, usage) changes no mode on disk. */
+  o: { readOnly?: boolean } = {},
 ): Result<LocalState, AppError> {
+  const tighten = o.readOnly !== true;
+  const folder = openDataDir(dataDir, 'app.sqlite', tighten);
+  if (!folder.ok) return folder;
   let db: Db;
   try {
-    makePrivateDir(dataDir);
-    db = openDatabase(join(dataDir, 'app.sqlite'), APP_MIGRATIONS);
+    db = openDatabase(join(dataDir, 'app.sqlite'), APP_MIGRATIONS, { tighten });
   } catch (e) {
     return err(appError('DATA-DIR', `The app state in ${dataDir} cannot be opened: ${(e as Error).message}`));
   }
@@ -52,6 +58,7 @@ export function openLocalState(
     db,
     cache,
     secrets,
+    tighten,
     savedAccount: () => settings.get(SETTING.accountBaseUrl),
     rememberAccount(baseUrl, apiKey) {
       secrets.set(apiKeyAccount(baseUrl), apiKey);
@@ -89,6 +96,7 @@ export async function openServiceSession(
     env: o.env ?? process.env,
     ...(o.baseUrl !== undefined ? { baseUrl: o.baseUrl } : {}),
     useRunningSandbox: true,
+    tighten: state.tighten,
   });
   if (!resolved.ok) return resolved;
   const connection = resolved.value;

@@ -1,7 +1,13 @@
 import type { Session } from '../../../src-shared/contract';
 import { type AppError, appError, err, ok, type Result } from '../../../src-shared/errors';
 import type { SecretStore } from '../secrets/keychain';
-import { apiKeyAccount, type Connection, normalizeBaseUrl, resolveConnection } from '../service/connection';
+import {
+  apiKeyAccount,
+  type Connection,
+  normalizeBaseUrl,
+  plainHttpRefusal,
+  resolveConnection,
+} from '../service/connection';
 import { createFileApiClient, type FileApiClient, type RemoteEvent } from '../service/file-api-client';
 import { budgetFor } from '../service/request-budget';
 import { SETTING, type ServiceSettingsStore } from '../service/settings';
@@ -96,9 +102,15 @@ export function createSessionHolder(o: {
       return r.ok ? ok(this.describe()) : r;
     },
     /** Checks the key with /me before anything is stored: a refused key leaves no trace. */
-    async connect(baseUrlText: string, apiKey: string): Promise<Result<Session, AppError>> {
+    async connect(
+      baseUrlText: string,
+      apiKey: string,
+      confirmed: { allowPlainHttp?: boolean } = {},
+    ): Promise<Result<Session, AppError>> {
       const baseUrl = normalizeBaseUrl(baseUrlText);
       if (!baseUrl.ok) return baseUrl;
+      const clear = confirmed.allowPlainHttp ? null : plainHttpRefusal(baseUrl.value, 'confirm');
+      if (clear) return err(clear);
       const probe = createFileApiClient({ baseUrl: baseUrl.value, apiKey, timeoutMs: 15_000, retries: 0 });
       const me = await probe.me();
       if (!me.ok) {

@@ -30,6 +30,8 @@ export interface ResolveOptions {
   env?: NodeJS.ProcessEnv;
   /** `--base-url`: wins over ASSETS_BASE_URL and the saved account. */
   baseUrl?: string;
+  /** False for a command that only reads: the sandbox's folder keeps its modes (private-files.ts). */
+  tighten?: boolean;
   /** The sandbox's rate limit (tests and benchmarks); the service's 120/min by default. */
   sandboxRatePerMinute?: number;
   /**
@@ -98,6 +100,7 @@ export async function resolveConnection(o: ResolveOptions): Promise<Result<Conne
   const sandbox = await startSandbox({
     dataDir: o.dataDir,
     secrets: o.secrets,
+    ...(o.tighten === false ? { tighten: false } : {}),
     ...(o.sandboxRatePerMinute !== undefined ? { ratePerMinute: o.sandboxRatePerMinute } : {}),
   });
   if (!sandbox.ok) return sandbox;
@@ -115,6 +118,29 @@ export async function resolveConnection(o: ResolveOptions): Promise<Result<Conne
 
 function account(baseUrl: string, apiKey: string, origin: 'env' | 'keychain'): Connection {
   return { kind: 'account', baseUrl, apiKey, cacheSource: baseUrl, origin, close: async () => {} };
+}
+
+/**
+ * An http:// address of a host that is not this computer sends the API key unencrypted across the
+ * network (every request carries it): refused unless the person confirmed, in the words of `confirm`
+ * (the UI's button, the CLI's flag). Loopback by name (localhost, 127.0.0.0/8, ::1) needs nothing.
+ */
+export function plainHttpRefusal(baseUrl: string, confirm: string): AppError | null {
+  const url = new URL(baseUrl);
+  if (url.protocol !== 'http:' || isLoopbackHost(url.hostname)) return null;
+  return appError(
+    'PLAIN-HTTP',
+    `${url.origin} is not this computer, and http:// would send the API key unencrypted: anyone on the network between could read it and use the account. Use the https:// address, or ${confirm} to send the key in clear anyway.`,
+  );
+}
+
+function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase();
+  if (host === 'localhost' || host === '[::1]') return true;
+  const parts = host.split('.');
+  return (
+    parts.length === 4 && parts[0] === '127' && parts.every((p) => /^\d{1,3}$/.test(p) && Number(p) < 256)
+  );
 }
 
 /** `https://Host:443/x/` -> `https://host/x`: one spelling per address, so one keychain entry and one budget. */

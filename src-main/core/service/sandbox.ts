@@ -39,9 +39,16 @@ export async function startSandbox(opts: {
   dataDir: string;
   secrets?: SecretStore;
   ratePerMinute?: number;
+  /** False: an existing folder keeps its modes (a command that only reads). */
+  tighten?: boolean;
 }): Promise<Result<Sandbox, AppError>> {
   const dir = join(opts.dataDir, 'sandbox');
-  makePrivateDir(dir);
+  const tighten = opts.tighten ?? true;
+  try {
+    makePrivateDir(dir, tighten);
+  } catch (e) {
+    return err(appError('DATA-DIR', `The sandbox's folder ${dir} cannot be made: ${(e as Error).message}`));
+  }
   const adminToken = randomBytes(24).toString('base64url');
   let server: Awaited<ReturnType<typeof import('../../reference-server/server').startReferenceServer>>;
   try {
@@ -52,6 +59,7 @@ export async function startSandbox(opts: {
         host: '127.0.0.1',
         port,
         dataDir: dir,
+        tightenDataDir: tighten,
         adminToken,
         ...(opts.ratePerMinute !== undefined ? { ratePerMinute: opts.ratePerMinute } : {}),
       });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { PRIVATE_DIR_MODE } from '../../shared-node/private-files';
 
 /**
  * Stored objects on disk. Bytes arrive in a temp file (same file system) and are renamed into place only
@@ -21,7 +22,7 @@ export interface ObjectStore {
 export function objectStore(objectsDir: string, tempDir: string): ObjectStore {
   // Temp files left by a crash are never part of a stored file.
   rmSync(tempDir, { recursive: true, force: true });
-  mkdirSync(tempDir, { recursive: true });
+  mkdirSync(tempDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const pathOf = (key: string) => join(objectsDir, ...key.split('/'));
   return {
     tempPath: () => join(tempDir, `${randomBytes(12).toString('hex')}.part`),
@@ -29,7 +30,7 @@ export function objectStore(objectsDir: string, tempDir: string): ObjectStore {
     pathOf,
     async commit(tempFile, key) {
       const target = pathOf(key);
-      await mkdir(join(target, '..'), { recursive: true });
+      await mkdir(join(target, '..'), { recursive: true, mode: PRIVATE_DIR_MODE });
       await rename(tempFile, target);
     },
     async remove(what) {

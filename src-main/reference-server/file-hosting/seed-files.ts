@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { copyFileSync, linkSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { mimeForExtension } from '../../../src-shared/domain/extensions';
+import { PRIVATE_DIR_MODE } from '../../shared-node/private-files';
 import type { Hosting } from './hosting';
 import type { ClientRow } from './store/clients';
 
@@ -44,7 +45,7 @@ export function seedFiles(
     const key = hosting.objects.newKey(client.id);
     const target = hosting.objects.pathOf(key);
     if (i % LINKS_PER_OBJECT === 0 || source === null) {
-      mkdirSync(dirname(target), { recursive: true });
+      mkdirSync(dirname(target), { recursive: true, mode: PRIVATE_DIR_MODE });
       writeFileSync(target, body);
       source = target;
       return key;

@@ -11,9 +11,13 @@ export function FirstRunView() {
   const [error, setError] = useState<string | null>(null);
   const [baseUrl, setBaseUrl] = useState('');
   const [apiKey, setApiKey] = useState('');
+  // An http:// address that is not this computer: the core refused it (PLAIN-HTTP) before sending
+  // anything, and the key goes only once the person says so here.
+  const [plainHttp, setPlainHttp] = useState<string | null>(null);
 
   const done = async (r: Awaited<ReturnType<typeof call<'session.useSandbox'>>>) => {
     setBusy(null);
+    if (!r.ok && r.error.code === 'PLAIN-HTTP') return setPlainHttp(r.error.message);
     if (!r.ok) return setError(r.error.message);
     useUi.setState({ session: r.value, view: 'folders' });
     await loadConnected();
@@ -59,6 +63,7 @@ export function FirstRunView() {
               e.preventDefault();
               setBusy('account');
               setError(null);
+              setPlainHttp(null);
               await done(await call('session.connect', { baseUrl, apiKey }));
             }}
           >
@@ -82,9 +87,34 @@ export function FirstRunView() {
             <p className="muted small">
               The key is checked with the service, then kept in the system keychain only.
             </p>
-            <button type="submit" className="btn" disabled={busy !== null}>
-              {busy === 'account' ? 'Checking the key…' : 'Connect'}
-            </button>
+            {plainHttp ? (
+              <div className="stack" role="alertdialog" aria-labelledby="plain-http-title">
+                <p id="plain-http-title" className="error-text">
+                  {plainHttp}
+                </p>
+                <div className="row">
+                  <button
+                    type="button"
+                    className="btn danger"
+                    disabled={busy !== null}
+                    onClick={async () => {
+                      setBusy('account');
+                      setPlainHttp(null);
+                      await done(await call('session.connect', { baseUrl, apiKey, allowPlainHttp: true }));
+                    }}
+                  >
+                    Send the key unencrypted
+                  </button>
+                  <button type="button" className="btn" onClick={() => setPlainHttp(null)}>
+                    Cancel
+                  </button>
+                </div>
+              </div>
+            ) : (
+              <button type="submit" className="btn" disabled={busy !== null}>
+                {busy === 'account' ? 'Checking the key…' : 'Connect'}
+              </button>
+            )}
           </form>
         </div>
         <FormError as="p" message={error} />

@@ -12,7 +12,10 @@ export function sessionSection(ctx: AppContext): Section {
     handlers: {
       'session.get': async () => ok(ctx.session.describe()),
       'session.useSandbox': async () => announce(await ctx.session.openSandbox()),
-      'session.connect': async (r) => announce(await ctx.session.connect(r.baseUrl, r.apiKey)),
+      'session.connect': async (r) =>
+        announce(
+          await ctx.session.connect(r.baseUrl, r.apiKey, r.allowPlainHttp ? { allowPlainHttp: true } : {}),
+        ),
       'session.disconnect': async () => announce(await ctx.session.disconnect()),
     },
   };

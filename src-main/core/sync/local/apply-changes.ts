@@ -29,6 +29,12 @@ export async function applyChanges(
     )
       continue;
     const insp = await inspectPath(`${folder.path}/${name}`, folder);
+    // A name that is not UTF-8 arrives with U+FFFD for its odd bytes and opens nothing: the scan
+    // reads the folder's names as bytes and names it (local/file-names.ts).
+    if (insp.kind === 'gone' && name.includes('\uFFFD')) {
+      needScan = true;
+      continue;
+    }
     if (insp.kind === 'dir') needScan = true;
     else seen.push({ name, insp });
     if (kind === 'delete' || insp.kind === 'gone') {

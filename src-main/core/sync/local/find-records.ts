@@ -1,5 +1,7 @@
+import { isUtf8 } from 'node:buffer';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { displayName, nameNotUtf8 } from './file-names';
 import { builtInIgnoresUtf8, type IgnoreTest } from './ignore-rules';
 import { inspectPathSync, type ResolvedScope, unreadableFolder } from './inspect';
 import type { KnownFiles, Listed } from './list-tree';
@@ -85,6 +87,18 @@ function underPrunedBytes(data: Buffer, start: number, end: number, pruned: read
   return false;
 }
 
+/**
+ * One record as text, and whether its path is UTF-8. One that is not would decode with U+FFFD for its
+ * odd bytes (a name that opens nothing, and two files could share it): it is written with those bytes
+ * escaped (file-names.ts), and parseEntry() makes it a skip.
+ */
+export function recordText(data: Buffer, start: number, end: number): [text: string, utf8: boolean] {
+  const text = data.toString('utf8', start, end);
+  if (!text.includes('\uFFFD')) return [text, true];
+  const bytes = data.subarray(start, end);
+  return isUtf8(bytes) ? [text, true] : [displayName(bytes), false];
+}
+
 export function parseEntry(
   root: string,
   record: string,
@@ -92,6 +106,8 @@ export function parseEntry(
   pruned: Set<string>,
   scope: ResolvedScope | undefined,
   childless: ChildlessFolders,
+  /** False for a record whose path is not UTF-8 (recordText). */
+  utf8 = true,
 ): Listed | null {
   // "%y %i %s %T@ %P": the first four fields hold no spaces; the path may.
   const s1 = record.indexOf(' ');
@@ -102,6 +118,13 @@ export function parseEntry(
   const type = record.slice(0, s1);
   const name = record.slice(s4 + 1);
   if (underPruned(name, pruned)) return null;
+  if (!utf8) {
+    // Never entered (find lists what is under it next: left out by its folder's name) nor opened again.
+    const isFolder = type === 'd';
+    if (isFolder) pruned.add(`${name}/`);
+    childless.see(name, false);
+    return ignored(name, isFolder) ? null : { name, seen: nameNotUtf8(isFolder) };
+  }
   if (type === 'd') {
     const left = ignored(name, true);
     if (left) pruned.add(`${name}/`);

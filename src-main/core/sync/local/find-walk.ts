@@ -8,6 +8,7 @@ import {
   FAST_PATH_BYTES,
   fastTake,
   parseEntry,
+  recordText,
   TYPE_DIR,
   unreadableAmong,
 } from './find-records';
@@ -98,14 +99,8 @@ export function findWalk(
             continue;
           }
           afterFolder = data[start] === TYPE_DIR;
-          const listed = parseEntry(
-            root,
-            data.toString('utf8', start, end),
-            ignored,
-            pruned,
-            scope,
-            childless,
-          );
+          const [text, utf8] = recordText(data, start, end);
+          const listed = parseEntry(root, text, ignored, pruned, scope, childless, utf8);
           start = end + 1;
           if (!listed) continue;
           batch.push(listed);

@@ -25,7 +25,7 @@ export const LINK_OUTSIDE_FOLDER = 'LINK-OUTSIDE-FOLDER';
 
 /**
  * Skip codes that mean "there are bytes here that could not be read", as opposed to a link, a pipe or
- * a refused extension, which have none to send or are left out on purpose. `sync --once` exits 3 on them.
+ * a refused extension, which have none to send or are left out on purpose (file-names.ts: FOUND_NOT_SYNCED).
  */
 export const READ_FAILURES: readonly string[] = ['UNREADABLE', 'NAME-TOO-LONG'];
 

@@ -1,5 +1,7 @@
+import { isUtf8 } from 'node:buffer';
 import { type Dirent, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { displayName, nameNotUtf8 } from './file-names';
 import type { IgnoreTest } from './ignore-rules';
 import { inspectPathSync, type ResolvedScope, unreadableFolder } from './inspect';
 import type { Listed, TreeWalk } from './list-tree';
@@ -19,9 +21,13 @@ export function nodeWalk(
     const stack: string[] = [''];
     while (stack.length > 0) {
       const rel = stack.pop()!;
-      let entries: Dirent[];
+      let entries: Dirent[] | Dirent<Buffer>[];
       try {
         entries = readdirSync(join(root, rel), { withFileTypes: true });
+        // A name that is not UTF-8 comes out with U+FFFD for its odd bytes, a path that opens nothing:
+        // such a folder is read again as bytes, to name those files as they are (file-names.ts).
+        if (entries.some((e) => e.name.includes('\uFFFD')))
+          entries = readdirSync(join(root, rel), { withFileTypes: true, encoding: 'buffer' });
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code ?? String(e);
         // A folder refused now may be readable later, and its rows must not count as deleted meanwhile.
@@ -34,8 +40,13 @@ export function nodeWalk(
       }
       let batch: Listed[] = [];
       for (const entry of entries) {
-        const name = rel ? `${rel}/${entry.name}` : entry.name;
-        if (entry.isDirectory()) {
+        const own = typeof entry.name === 'string' ? entry.name : displayName(entry.name);
+        const name = rel ? `${rel}/${own}` : own;
+        if (typeof entry.name !== 'string' && !isUtf8(entry.name)) {
+          // Never entered: nothing under a folder so named has a name the service takes.
+          if (!ignored(name, entry.isDirectory()))
+            batch.push({ name, seen: nameNotUtf8(entry.isDirectory()) });
+        } else if (entry.isDirectory()) {
           if (!ignored(name, true)) stack.push(name);
         } else if (!ignored(name)) {
           batch.push({ name, seen: inspectPathSync(join(root, name), scope) });

@@ -1,6 +1,9 @@
+import { isUtf8 } from 'node:buffer';
 import { createHash, type Hash } from 'node:crypto';
 
 /** Changed when what the digest covers, or how find is asked, changes: old marks then never match. */
+// Still 1 after names not in UTF-8 were named (issue 22): a walk that meets one has no digest, so a
+// mark an older version left over such a walk can never match it again.
 const VERSION = 'assets-sync scan mark 1';
 
 /**
@@ -11,7 +14,7 @@ const VERSION = 'assets-sync scan mark 1';
  *
  * Only a walk of folders and plain files can be taken as its digest: a link's record says nothing of
  * its target, which the scan looks up (inspect.ts) and which may have changed under the same record.
- * A walk that met anything else has no digest.
+ * A walk that met anything else, or a name that is not UTF-8 (file-names.ts), has no digest.
  */
 export interface WalkDigest {
   /** One piece of find's output, whole NUL-ended records (the last piece may lack its NUL). */
@@ -33,6 +36,11 @@ export function walkDigest(asked: string): WalkDigest {
       if (done !== undefined) throw new Error('walk digest updated after its result');
       hash.update(chunk);
       if (!plain) return;
+      // A name that is not UTF-8 is skipped by its display name, not looked up again by its bytes.
+      if (!isUtf8(chunk)) {
+        plain = false;
+        return;
+      }
       // Each record starts with its type letter (%y): 'f' or 'd' only.
       for (let start = 0; start < chunk.length; ) {
         const type = chunk[start];

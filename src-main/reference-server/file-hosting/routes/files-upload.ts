@@ -12,6 +12,7 @@ import type { Incoming } from '../upload/incoming';
 import { urlBaseName } from '../upload/names';
 import { receiveMultipart } from '../upload/receive-multipart';
 import { downloadToTemp, parseUrlUpload } from '../upload/receive-url';
+import { isPrivateAddress } from '../upload/source-guard';
 
 export async function registerFilesUpload(api: FastifyInstance, hosting: Hosting): Promise<void> {
   await api.register(multipart);
@@ -37,7 +38,7 @@ export async function registerFilesUpload(api: FastifyInstance, hosting: Hosting
     const tempFile = hosting.objects.tempPath();
     let stored: Outcome<FileRow>;
     try {
-      const incoming = await receive(request, tempFile);
+      const incoming = await receive(request, tempFile, hosting.ctx.options.refusePrivateSources);
       stored = incoming.ok ? await checkAndStore(hosting, client, incoming.value, tempFile) : incoming;
     } finally {
       // Before the reply, so that a client who hears the answer finds no temp file left.
@@ -51,6 +52,7 @@ export async function registerFilesUpload(api: FastifyInstance, hosting: Hosting
 async function receive(
   request: Parameters<typeof receiveMultipart>[0],
   tempFile: string,
+  refusePrivate: boolean,
 ): Promise<Outcome<Incoming>> {
   if (request.isMultipart()) return receiveMultipart(request, tempFile);
   const type = request.headers['content-type'] ?? '';
@@ -64,7 +66,10 @@ async function receive(
     };
   const parsed = parseUrlUpload(request.body);
   if (!parsed.ok) return parsed;
-  const got = await downloadToTemp(parsed.value.url, tempFile);
+  const got = await downloadToTemp(parsed.value.url, tempFile, {
+    ...(refusePrivate ? { refuseAddress: isPrivateAddress } : {}),
+    onFailure: (url, cause) => request.log.info({ source: url, cause }, 'source_url download failed'),
+  });
   if (!got.ok) return got;
   const { url, fields } = parsed.value;
   return { ok: true, value: { fields, sourceName: urlBaseName(url), ...got.value } };

@@ -4,7 +4,7 @@ import { MIN_BALANCE_TO_UPLOAD_PAISE } from '../../../../src-shared/domain/limit
 import { formatRupees } from '../../../../src-shared/domain/money';
 import { type ApiFailure, failure } from '../failure';
 import type { ClientRow } from '../store/clients';
-import { cleanDisplayName, urlSafeName } from './names';
+import { cleanDisplayName, shortened, urlSafeName } from './names';
 
 /** The optional fields of both upload forms, as sent. */
 export interface UploadFields {
@@ -58,7 +58,10 @@ export interface ResolvedNames {
  * `name` when sent, else the file's own name.
  */
 export function resolveNames(sourceName: string, nameField: string | undefined): ApiFailure | ResolvedNames {
-  const display = cleanDisplayName(nameField ?? '') || cleanDisplayName(sourceName);
+  // A `name` sent over the limit is refused (checkFields); the file's own name (a part's filename, a
+  // URL's last segment) was not chosen as a name, so it is shortened to the limit, extension kept.
+  const display =
+    cleanDisplayName(nameField ?? '') || shortened(cleanDisplayName(sourceName), NAME_MAX_CHARS);
   const fromSource = extensionOf(sourceName) !== '';
   const base = fromSource ? sourceName : (nameField ?? '');
   const extension = extensionOf(base);

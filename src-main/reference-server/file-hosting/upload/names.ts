@@ -17,11 +17,16 @@ const URL_NAME_MAX = 200;
 export function urlSafeName(name: string): string {
   let safe = cleanDisplayName(name).replace(/[/\\]/g, '_').trim();
   if (safe === '' || safe === '.' || safe === '..') safe = `file${safe}`;
-  const chars = [...safe];
-  if (chars.length <= URL_NAME_MAX) return safe;
-  const ext = extensionOf(safe);
+  return shortened(safe, URL_NAME_MAX);
+}
+
+/** `name` in at most `max` characters (code points), its extension kept. */
+export function shortened(name: string, max: number): string {
+  const chars = [...name];
+  if (chars.length <= max) return name;
+  const ext = extensionOf(name);
   const tail = ext ? `.${ext}` : '';
-  return chars.slice(0, URL_NAME_MAX - [...tail].length).join('') + tail;
+  return chars.slice(0, max - [...tail].length).join('') + tail;
 }
 
 /** The last path segment of a URL, percent-decoded when it can be. */

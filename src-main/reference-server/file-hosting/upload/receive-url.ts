@@ -6,6 +6,7 @@ import { checkFields, resolveNames } from './checks';
 import type { Incoming } from './incoming';
 import { urlBaseName } from './names';
 import { receiveToTemp } from './receive-stream';
+import { guardedConnector, RefusedSource } from './source-guard';
 
 /** The download's time limits: the whole transfer, and the longest silence between bytes. */
 export const SOURCE_TOTAL_TIMEOUT_MS = 60_000;
@@ -19,8 +20,29 @@ const UrlUploadBody = z.object({
   name: z.string({ error: 'name must be a string' }).optional(),
 });
 
-const unreachable = (url: string, why: string) =>
-  failure('SOURCE-UNREACHABLE', `${url} did not answer HTTP 200 with a file body: ${why}.`);
+/**
+ * One sentence whatever went wrong (refused port, timeout, 404, 500, reset, empty body, too many
+ * redirects): a reply that said which would let any caller map ports and hosts that only this server
+ * can reach. The cause goes to the server's log.
+ */
+const unreachable = (url: string) =>
+  failure(
+    'SOURCE-UNREACHABLE',
+    `${url} could not be downloaded: it must answer HTTP 200 with a non-empty body (at most ${MAX_REDIRECTS} redirects, ${SOURCE_IDLE_TIMEOUT_MS / 1000} s of silence, ${SOURCE_TOTAL_TIMEOUT_MS / 1000} s in all).`,
+  );
+const refusedPrivate = (url: string) =>
+  failure(
+    'SOURCE-UNREACHABLE',
+    `${url} leads to a loopback, link-local or private address, which this server refuses to download from (--refuse-private-sources).`,
+  );
+
+/** How a download may go: which addresses it refuses, and where the cause of a failure is told. */
+export interface DownloadOptions {
+  /** Given: every connection (each redirect hop) to an address it says yes to is refused. */
+  refuseAddress?: (address: string) => boolean;
+  /** The cause behind a SOURCE-UNREACHABLE (for the log, never the reply). */
+  onFailure?: (url: string, cause: string) => void;
+}
 
 /** Parses the JSON form; checks everything that needs no download, in the documented order. */
 export function parseUrlUpload(rawBody: unknown): Outcome<{ url: URL; fields: Incoming['fields'] }> {
@@ -60,13 +82,19 @@ export function parseUrlUpload(rawBody: unknown): Outcome<{ url: URL; fields: In
 export async function downloadToTemp(
   url: URL,
   tempFile: string,
+  o: DownloadOptions = {},
 ): Promise<Outcome<Pick<Incoming, 'size' | 'md5'>>> {
+  const connect = { timeout: SOURCE_IDLE_TIMEOUT_MS };
   const agent = new Agent({
     headersTimeout: SOURCE_IDLE_TIMEOUT_MS,
     bodyTimeout: SOURCE_IDLE_TIMEOUT_MS,
-    connect: { timeout: SOURCE_IDLE_TIMEOUT_MS },
+    connect: o.refuseAddress ? guardedConnector(o.refuseAddress, connect) : connect,
   });
   const shown = url.toString();
+  const unreachableBecause = (cause: string) => {
+    o.onFailure?.(shown, cause);
+    return refuse(unreachable(shown));
+  };
   try {
     const res = await request(shown, {
       dispatcher: agent.compose(interceptors.redirect({ maxRedirections: MAX_REDIRECTS })),
@@ -74,7 +102,7 @@ export async function downloadToTemp(
     });
     if (res.statusCode !== 200) {
       discard(res.body);
-      return refuse(unreachable(shown, `it answered HTTP ${res.statusCode}`));
+      return unreachableBecause(`it answered HTTP ${res.statusCode}`);
     }
     if (Number(res.headers['content-length']) > MAX_FILE_BYTES) {
       discard(res.body);
@@ -87,11 +115,15 @@ export async function downloadToTemp(
         failure('STORAGE-FAILED', 'The bytes could not be written to storage; nothing was saved. Retry.'),
       );
     if (got.kind === 'source-failed')
-      return refuse(unreachable(shown, `the transfer failed (${describe(got.error)})`));
-    if (got.size === 0) return refuse(unreachable(shown, 'the body was empty'));
+      return unreachableBecause(`the transfer failed (${describe(got.error)})`);
+    if (got.size === 0) return unreachableBecause('the body was empty');
     return { ok: true, value: { size: got.size, md5: got.md5 } };
   } catch (error) {
-    return refuse(unreachable(shown, describe(error)));
+    if (isRefusedSource(error)) {
+      o.onFailure?.(shown, describe(error));
+      return refuse(refusedPrivate(shown));
+    }
+    return unreachableBecause(describe(error));
   } finally {
     agent.destroy().catch(() => undefined);
   }
@@ -99,6 +131,13 @@ export async function downloadToTemp(
 
 const tooLarge = () =>
   failure('FILE-TOO-LARGE', `The source is larger than the per-file ceiling of ${MAX_FILE_BYTES} bytes.`);
+
+/** A refused address, however undici wrapped the connector's error. */
+function isRefusedSource(error: unknown): boolean {
+  for (let e = error; e instanceof Error; e = (e as { cause?: unknown }).cause)
+    if (e instanceof RefusedSource) return true;
+  return false;
+}
 
 function describe(error: unknown): string {
   if (error instanceof Error) {
