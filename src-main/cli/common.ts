@@ -53,6 +53,10 @@ export class Output {
   note(text: string): void {
     if (!this.json) process.stderr.write(`${forTerminalLines(text)}\n`);
   }
+  /** Notes that scripts need too (standard error, in both modes). */
+  notice(text: string): void {
+    process.stderr.write(`${forTerminalLines(text)}\n`);
+  }
   error(e: AppError): void {
     if (this.json)
       process.stdout.write(`${JSON.stringify({ event: 'error', code: e.code, message: e.message })}\n`);
@@ -181,12 +185,22 @@ export function withConnection(
       return EXIT.failed;
     }
     const { connection, client } = opened.value;
-    if (connection.kind === 'sandbox')
-      out.note(`Using the local sandbox (${connection.baseUrl}); "assets-sync login" connects an account.`);
+    if (connection.kind === 'sandbox') out.notice(sandboxNote(connection));
     try {
       return await fn({ ...s, connection, client });
     } finally {
       await opened.value.close();
     }
   });
+}
+
+/** Which sandbox a command uses, and whether it had to start it (its links stay the same either way). */
+export function sandboxNote(c: Connection): string {
+  if (c.startedHere)
+    return (
+      `Started this data folder's sandbox at ${c.baseUrl}: no app or command was running it. It stops when this ` +
+      `command ends; its links answer again whenever this data folder's sandbox runs. "assets-sync login" connects an account.`
+    );
+  const who = c.ownerPid ? ` (process ${c.ownerPid})` : '';
+  return `Using this data folder's sandbox at ${c.baseUrl}, run by the app or another command${who}; it keeps running.`;
 }

@@ -7,6 +7,8 @@ export function ConfirmDialog(props: {
   children: React.ReactNode;
   confirmLabel: string;
   danger?: boolean;
+  /** The confirm button waits for a choice the dialog asks for. */
+  confirmDisabled?: boolean;
   onConfirm(): void;
   onCancel(): void;
 }) {
@@ -32,6 +34,7 @@ export function ConfirmDialog(props: {
         <button
           type="button"
           className={`btn ${props.danger ? 'danger solid' : 'primary'}`}
+          disabled={props.confirmDisabled}
           onClick={props.onConfirm}
         >
           {props.confirmLabel}

@@ -8,7 +8,6 @@ import { useOffice } from '../views/office/office-store';
 import { useAccount } from './account-store';
 import { overviewChange, useAnnouncer } from './announcer';
 import { useClock } from './clock-store';
-import { useFiles } from './files-store';
 import { showRunwayNotice } from './runway-notice';
 import { useSync } from './sync-store';
 import { useUi } from './ui-store';
@@ -59,9 +58,6 @@ export function wireEvents(core: CoreApi): () => void {
         break;
       case 'activity.added':
         useSync.setState((s) => ({ activity: [e.payload, ...s.activity].slice(0, 1000) }));
-        break;
-      case 'files.changed':
-        useFiles.getState().reload();
         break;
       case 'files.index.changed':
         useIndexView.getState().reload();

@@ -3,7 +3,7 @@ import type { AppError, Result } from '../errors';
 import { accountCommands, accountEvents } from './account';
 import type { CommandDef } from './define';
 import { dryRunCommands } from './dry-run';
-import { filesCommands, filesEvents } from './files';
+import { filesCommands } from './files';
 import { ignoredCommands } from './ignored';
 import { kbCommands, kbEvents } from './kb';
 import { leadsCommands, leadsEvents } from './leads';
@@ -43,7 +43,6 @@ export const commands = {
 export const events = {
   ...sessionEvents,
   ...accountEvents,
-  ...filesEvents,
   ...remoteIndexEvents,
   ...syncEvents,
   ...settingsEvents,

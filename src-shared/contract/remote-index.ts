@@ -100,16 +100,39 @@ export type IndexStatus = z.infer<typeof IndexStatusSchema>;
  * What a bulk action applies to: the rows a person picked, or everything a filter matches (all
  * 100,000, not only the rows loaded), less the rows unticked after "select all".
  */
-export const SelectionSchema = z.union([
-  z.object({ ids: z.array(z.number().int().positive()).min(1).max(200_000) }).strict(),
-  z
-    .object({
-      filter: IndexFilterSchema,
-      except: z.array(z.number().int().positive()).max(200_000).default([]),
-    })
-    .strict(),
-]);
+const PickedIds = z.object({ ids: z.array(z.number().int().positive()).min(1).max(200_000) });
+const Matching = z.object({
+  filter: IndexFilterSchema,
+  except: z.array(z.number().int().positive()).max(200_000).default([]),
+});
+export const SelectionSchema = z.union([PickedIds.strict(), Matching.strict()]);
 export type Selection = z.input<typeof SelectionSchema>;
+
+/**
+ * What a delete does to the files of the selection that a watched folder synced: `stop-syncing` (the
+ * rows leave the sync, the local files are kept and never sent again, the folder lists them as removed
+ * from the CDN by you) or `send-again` (the folder uploads them again, under new URLs). Required when
+ * the selection holds such files (`FOLDER-FILES-CHOICE` otherwise): a delete never leaves a folder
+ * saying Live over a dead link.
+ */
+export const FOLDER_FILES_CHOICES = ['stop-syncing', 'send-again'] as const;
+export type FolderFilesChoice = (typeof FOLDER_FILES_CHOICES)[number];
+const Choice = { folderFiles: z.enum(FOLDER_FILES_CHOICES).optional() };
+export const BulkDeleteStartSchema = z.union([
+  PickedIds.extend(Choice).strict(),
+  Matching.extend(Choice).strict(),
+]);
+export type BulkDeleteStart = z.input<typeof BulkDeleteStartSchema>;
+
+/** A watched folder holding files of a selection: which folder, how many, a few of their names. */
+export const SelectionFolderSchema = z.object({
+  folderId: z.number().int(),
+  path: z.string(),
+  mode: z.enum(['upload-only', 'mirror']),
+  count: z.number().int(),
+  names: z.array(z.string()),
+});
+export type SelectionFolder = z.infer<typeof SelectionFolderSchema>;
 
 /** A knowledge entry a delete would break, and the URLs in it that would stop working. */
 export const BrokenEntrySchema = z.object({
@@ -154,8 +177,10 @@ export const remoteIndexCommands = {
   'files.selection.summary': command(SelectionSchema, IndexSummarySchema),
   /** The knowledge entries that cite a file of the selection: a delete would break them. */
   'files.linksBrokenBy': command(SelectionSchema, z.object({ entries: z.array(BrokenEntrySchema) })),
+  /** The watched folders that synced files of the selection (the delete dialog names them). */
+  'files.selection.folders': command(SelectionSchema, z.object({ folders: z.array(SelectionFolderSchema) })),
   /** Starts deleting a selection on the service (user lane); one job at a time. */
-  'files.bulkDelete.start': command(SelectionSchema, BulkDeleteJobSchema),
+  'files.bulkDelete.start': command(BulkDeleteStartSchema, BulkDeleteJobSchema),
   /** The current or last bulk delete; null when there never was one. */
   'files.bulkDelete.progress': command(Empty, BulkDeleteJobSchema.nullable()),
   'files.bulkDelete.cancel': command(Empty, BulkDeleteJobSchema.nullable()),

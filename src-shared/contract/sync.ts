@@ -24,7 +24,10 @@ export const FolderCountsSchema = z.object({
   live: z.number().int(),
   pending: z.number().int(),
   failed: z.number().int(),
+  /** Skipped for a reason of the file (extension, size, link...), not counting the ones below. */
   skipped: z.number().int(),
+  /** Deleted from the CDN in the Files view with "stop syncing them": kept locally, not sent. */
+  removedByYou: z.number().int(),
 });
 
 export const FolderViewSchema = z.object({

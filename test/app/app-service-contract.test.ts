@@ -24,7 +24,7 @@ describe('the app service is the contract API', () => {
         'sync.overview': {},
         'sync.queue': {},
         'activity.list': { limit: 10 },
-        'files.query': {},
+        'files.index.query': {},
         'account.get': { refresh: true },
         'clock.get': {},
       };

@@ -27,27 +27,27 @@ describe('snapshot events are built when they go out, not on every transition', 
   });
 
   it('the bus calls a producer once per coalesced event, with the state at that moment', async () => {
-    const bus = createEventBus({ coalesce: ['files.changed'], coalesceMs: 50 });
+    const bus = createEventBus({ coalesce: ['activity.added'], coalesceMs: 50 });
     const seen: AnyEvent[] = [];
     bus.subscribe((e) => seen.push(e));
     let calls = 0;
     let total = 0;
     const produce = () => {
       calls++;
-      return { total, fetchedAt: null };
+      return { id: total, at: 0, level: 'info' as const, message: '' };
     };
-    for (total = 1; total <= 1000; total++) bus.emitLazy('files.changed', produce);
+    for (total = 1; total <= 1000; total++) bus.emitLazy('activity.added', produce);
     total = 1000;
     const flushed = new Promise<void>((r) => bus.subscribe(() => r()));
     await flushed;
     // The first goes out at once, the other 999 become one event at the end of the window.
     expect(calls).toBe(2);
     expect(seen.map((e) => e.payload)).toEqual([
-      { total: 1, fetchedAt: null },
-      { total: 1000, fetchedAt: null },
+      { id: 1, at: 0, level: 'info', message: '' },
+      { id: 1000, at: 0, level: 'info', message: '' },
     ]);
     // A producer with nothing to say sends nothing.
-    bus.emitLazy('files.changed', () => null);
+    bus.emitLazy('activity.added', () => null);
     bus.close();
   });
 

@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createAppService } from '../../src-main/core';
-import type { FileItem } from '../../src-shared/contract';
+import { syncedFiles } from '../../src-main/core/sync/state/synced-files';
 import { memorySecrets } from '../support/secrets';
 import { untilEvent } from '../support/wait';
 
-describe('a live file has one source: the service listing, or its sync row until a listing says it', () => {
-  it('shows synced files from their rows, writes nothing invented, and lets a listing take over', async () => {
+describe('a live URL has one owner: the remote index for the account, the sync row for what this app sent', () => {
+  it("synced files are in the index at once with their row's URL; a new version replaces the old there", async () => {
     const root = mkdtempSync(join(tmpdir(), 'live-files-'));
     const folder = join(root, 'folder');
     mkdirSync(folder);
@@ -23,65 +23,49 @@ describe('a live file has one source: the service listing, or its sync row until
         log: () => {},
       });
     let app = await open();
-    const query = async () => {
-      const r = await app.call('files.query', {});
+    const indexed = async () => {
+      const r = await app.call('files.index.query', {});
       if (!r.ok) throw new Error(r.error.message);
-      return r.value;
+      return r.value.files;
     };
-    const row = async (name: string): Promise<FileItem | undefined> =>
-      (await query()).rows.find((f) => f.name === name);
+    const rows = () => syncedFiles(app.context.db).liveFiles();
+    const agree = async () => {
+      const index = await indexed();
+      const live = rows();
+      return (
+        live.length === 2 &&
+        index.length === 2 &&
+        live.every((r) =>
+          index.some((f) => f.id === r.remoteId && f.url === r.remoteUrl && f.name === r.name),
+        )
+      );
+    };
     try {
       expect((await app.call('session.useSandbox', {})).ok).toBe(true);
       const added = await app.call('sync.folders.add', { path: folder, bucket: 'one', mode: 'upload-only' });
       expect(added.ok).toBe(true);
-      await untilEvent(app, 'both files listed from their rows', async () => (await query()).total === 2);
-
-      const before = await query();
-      expect(before.fetchedAt).toBe(null);
-      for (const f of before.rows) {
-        expect(f).toMatchObject({
-          listed: false,
-          bucket: 'one',
-          mime: null,
-          created_at: null,
-          status: 'ACTIVE',
-        });
+      await untilEvent(app, "both files in the index with their rows' URLs", agree);
+      for (const f of await indexed()) {
         const served = Buffer.from(await (await fetch(f.url)).arrayBuffer());
         expect(served.equals(readFileSync(join(folder, f.name)))).toBe(true);
       }
-      // Nothing made up went into the offline cache: it holds only what the service said.
-      const source = app.context.cacheSource()!;
-      expect(app.context.cache.getFiles(source, { page: 1, perPage: 100 })).toBe(null);
+      // The old listing copy is gone for good: nothing of kind 'files' in the offline cache.
+      expect(
+        app.context.db.prepare("SELECT COUNT(*) AS n FROM service_cache WHERE kind = 'files'").get(),
+      ).toEqual({ n: 0 });
 
-      // A listing: the same files, now as the service describes them, each once.
-      expect((await app.call('files.refresh', {})).ok).toBe(true);
-      const listed = await query();
-      expect(listed.total).toBe(2);
-      for (const f of listed.rows) {
-        expect(f.listed).toBe(true);
-        expect(f.created_at).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
-      }
-      expect((await row('a.png'))!.mime).toBe('image/png');
-      const oldId = (await row('a.png'))!.id;
-
-      // A new version goes live: shown from its row, the version it replaces no longer shown.
+      // A new version goes live: the index holds it, and the replaced one leaves once deleted.
+      const oldId = (await indexed()).find((f) => f.name === 'a.png')!.id;
       writeFileSync(join(folder, 'a.png'), 'second version of a');
-      await untilEvent(app, 'the new version of a.png', async () => {
-        const a = await row('a.png');
-        return a !== undefined && a.id !== oldId;
+      await untilEvent(app, 'the new version of a.png alone', async () => {
+        const index = await indexed();
+        return (await agree()) && !index.some((f) => f.id === oldId);
       });
-      const replaced = await query();
-      expect(replaced.total).toBe(2);
-      expect((await row('a.png'))!.listed).toBe(false);
-      expect((await row('b.txt'))!.listed).toBe(true);
 
-      // After a restart the row still speaks for the new version until the next listing.
-      const newId = (await row('a.png'))!.id;
+      // After a restart the index and the rows still agree, without a listing.
       await app.close();
       app = await open();
-      await untilEvent(app, 'a.png after the restart', async () =>
-        (await query()).rows.some((f) => f.id === newId && !f.listed),
-      );
+      expect(await agree()).toBe(true);
     } finally {
       await app.close();
       rmSync(root, { recursive: true, force: true });

@@ -58,7 +58,7 @@ describe('a folder holding a file that failed and waits for its automatic retry'
       const o = await app.call('sync.overview', {});
       if (!o.ok) throw new Error(o.error.message);
       const [view] = o.value.folders;
-      expect(view?.counts).toEqual({ live: 0, pending: 1, failed: 0, skipped: 0 });
+      expect(view?.counts).toEqual({ live: 0, pending: 1, failed: 0, skipped: 0, removedByYou: 0 });
       expect(o.value.state).toBe('syncing');
       const tray = trayView(o.value);
       expect(tray.state).toBe('syncing');

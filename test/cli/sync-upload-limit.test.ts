@@ -83,8 +83,10 @@ describe('sync: the upload limit in force, said at start', () => {
     expect(r.stderr).toBe('');
     expect(r.stdout.trim().split('\n')).toHaveLength(r.lines.length);
     // The events sync has always written, and the summary last: no new record joins them.
-    // `office` is the office's shape (docs/office.md), said when a desk joins one.
+    // `office` is the office's shape (docs/office.md), said when a desk joins one; `activity` says what
+    // the run found on the service (files adopted, a live file found gone and sent again: issue 18).
     const known = [
+      'activity',
       'file',
       'progress',
       'paused',

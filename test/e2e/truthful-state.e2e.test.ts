@@ -231,7 +231,9 @@ describe.sequential('the app tells the truth: arrears and usage, on the sandbox 
     const arrears = page.getByTestId('usage-total-arrears');
     await arrears.waitFor({ timeout: 20_000 });
     expect(await charged.textContent()).toMatch(/₹0\.0[1-9] charged \(1 day\)/);
-    expect(await arrears.textContent()).toMatch(/₹0\.0[1-9] unpaid \(arrears\) \(1 day\)/);
+    expect(await arrears.textContent()).toMatch(/₹0\.0[1-9] billed to arrears \(1 day\)/);
+    // Today's arrears, from /me: the same copy the banner reads.
+    await expect.poll(() => page.getByTestId('usage-unpaid').textContent()).toMatch(/₹0\.0[1-9] unpaid now/);
     await screens(page, 'truth-usage-arrears');
   }, 120_000);
 
@@ -251,5 +253,19 @@ describe.sequential('the app tells the truth: arrears and usage, on the sandbox 
     await nav('Folders');
     await page.getByTestId('account-banner').getByRole('button', { name: 'See account' }).waitFor();
     await screens(page, 'truth-arrears-folders');
+  }, 120_000);
+
+  it('after a top-up every view says so: no banner, the wallet, nothing unpaid in Usage', async () => {
+    await stack.admin('POST', '/clients/1/wallet', { amount_paise: 1_000_000 });
+    await nav('Usage');
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await expect
+      .poll(() => page.getByTestId('usage-unpaid').textContent(), { timeout: 20_000 })
+      .toMatch(/nothing unpaid now/);
+    // The day stays what it was: billed to arrears, since paid.
+    expect(await page.getByTestId('usage-total-arrears').textContent()).toMatch(/billed to arrears/);
+    await expect.poll(() => page.getByTestId('account-banner').count()).toBe(0);
+    expect(await page.getByTestId('sync-state').textContent()).not.toMatch(/unpaid|Paused/);
+    await screens(page, 'truth-usage-paid');
   }, 120_000);
 });

@@ -240,7 +240,7 @@ describe('tray', () => {
     const syncing = trayView(
       overview({
         state: 'syncing',
-        folders: [{ ...folder, counts: { live: 1, pending: 3, failed: 0, skipped: 0 } }],
+        folders: [{ ...folder, counts: { live: 1, pending: 3, failed: 0, skipped: 0, removedByYou: 0 } }],
       }),
     );
     expect(syncing).toMatchObject({ state: 'syncing', toggle: 'Pause syncing' });
@@ -267,7 +267,7 @@ describe('tray', () => {
           {
             ...folder,
             problem: 'The folder /a is gone.',
-            counts: { live: 0, pending: 0, failed: 0, skipped: 0 },
+            counts: { live: 0, pending: 0, failed: 0, skipped: 0, removedByYou: 0 },
           },
         ],
       }),
@@ -405,7 +405,9 @@ describe('native notifications', () => {
     notify('error', 'unsupported');
     supported = true;
     expect(notifier.handle({ event: 'settings.changed', payload: settings })).toBe(null);
-    expect(noticeFor({ event: 'files.changed', payload: { total: 1, fetchedAt: null } })).toBe(null);
+    expect(
+      noticeFor({ event: 'clock.changed', payload: { offsetMs: 0, source: 'machine', measuredAt: null } }),
+    ).toBe(null);
     expect(shown).toEqual([]);
   });
 });

@@ -46,7 +46,7 @@ const CALL_NAMES = [
   'settings.get',
   'session.get',
   'sync.overview',
-  'files.query',
+  'files.index.query',
   'activity.list',
   'nope',
   '',

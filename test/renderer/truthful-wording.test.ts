@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { totalsByOutcome } from '../../src-renderer/views/usage/usage-totals';
+import { totalsByOutcome, unpaidNow } from '../../src-renderer/views/usage/usage-totals';
 import { failureSentence } from '../../src-shared/domain/failure-text';
 import { lowBalanceSentence } from '../../src-shared/domain/wallet-text';
 
@@ -44,17 +44,26 @@ describe('the low-balance banner', () => {
 });
 
 describe('usage totals', () => {
+  const day = (outcome: string, rent_paise: number) => ({
+    usage_date: '2026-11-2x',
+    bytes_used: 1,
+    files_count: 1,
+    rent_paise,
+    outcome,
+  });
   it('are kept per outcome, never all called charged', () => {
-    const day = (outcome: string, rent_paise: number) => ({
-      usage_date: '2026-11-2x',
-      bytes_used: 1,
-      files_count: 1,
-      rent_paise,
-      outcome,
-    });
     expect(totalsByOutcome([day('ARREARS', 2), day('CHARGED', 1), day('ARREARS', 3)])).toEqual([
       { outcome: 'CHARGED', days: 1, paise: 1 },
       { outcome: 'ARREARS', days: 2, paise: 5 },
     ]);
+  });
+
+  it("Usage's unpaid line is today's arrears from /me, not the days billed to arrears", () => {
+    const totals = totalsByOutcome([day('ARREARS', 3), day('ARREARS', 5)]);
+    expect(unpaidNow(2, totals)).toBe('₹0.02 unpaid now');
+    // Paid by a top-up: the days were billed to arrears, nothing is unpaid now.
+    expect(unpaidNow(0, totals)).toBe('nothing unpaid now');
+    expect(unpaidNow(0, totalsByOutcome([day('CHARGED', 1)]))).toBeNull();
+    expect(unpaidNow(null, totals)).toBeNull();
   });
 });

@@ -6,7 +6,7 @@ import { serviceCache } from '../../src-main/core/service/cache';
 import { SETTING, serviceSettingsStore } from '../../src-main/core/service/settings';
 import { APP_MIGRATIONS } from '../../src-main/core/state/migrations';
 import { openDatabase } from '../../src-main/shared-node/sqlite';
-import type { Account, RemoteFile } from '../../src-shared/api/file-hosting';
+import type { Account } from '../../src-shared/api/file-hosting';
 
 const dir = mkdtempSync(join(tmpdir(), 'assets-cache-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -23,18 +23,6 @@ const account: Account = {
     grace_days: 30,
   },
 };
-const file: RemoteFile = {
-  id: 7,
-  url: 'http://127.0.0.1:1/storage/1/default/1-a.pdf',
-  bucket: 'default',
-  name: 'a.pdf',
-  extension: 'pdf',
-  mime: 'application/pdf',
-  size_bytes: 10,
-  hash: 'd41d8cd98f00b204e9800998ecf8427e',
-  status: 'ACTIVE',
-  created_at: '2026-01-01 10:00',
-};
 
 describe('settings and offline cache (the app database, real SQLite)', () => {
   it('keeps settings and the last copies with their fetch time across a reopen, per source', () => {
@@ -44,12 +32,6 @@ describe('settings and offline cache (the app database, real SQLite)', () => {
     serviceSettingsStore(db).set(SETTING.accountBaseUrl, 'https://files.example.com');
     const cache = serviceCache(db);
     cache.putAccount('sandbox', account, at);
-    cache.putFiles(
-      'sandbox',
-      { page: 1, perPage: 100 },
-      { files: [file], meta: { page: 1, per_page: 100, total: 1, last_page: 1 } },
-      at,
-    );
     cache.putUsage(
       'sandbox',
       7,
@@ -62,8 +44,6 @@ describe('settings and offline cache (the app database, real SQLite)', () => {
     const again = serviceCache(db);
     expect(serviceSettingsStore(db).get(SETTING.accountBaseUrl)).toBe('https://files.example.com');
     expect(again.getAccount('sandbox')).toEqual({ value: account, fetchedAt: at.toISOString() });
-    expect(again.getFiles('sandbox', { page: 1, perPage: 100 })?.value.files).toEqual([file]);
-    expect(again.getFiles('sandbox', { bucket: 'x', page: 1, perPage: 100 })).toBeNull();
     expect(again.getUsage('sandbox', 7)?.value).toHaveLength(1);
     expect(again.getAccount('https://files.example.com')).toBeNull();
 

@@ -1,9 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startSandbox } from '../../src-main/core/service/sandbox';
+import { shareSandbox } from '../../src-main/core/service/shared-sandbox';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -34,7 +35,7 @@ describe('the embedded sandbox', () => {
     await second.close();
   });
 
-  it('takes another port when its own is held by something else', async () => {
+  it('never moves to another port: held by something else, it says so and starts nothing', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'sandbox-port-'));
     dirs.push(dataDir);
     const first = await started(dataDir);
@@ -43,15 +44,40 @@ describe('the embedded sandbox', () => {
     const squatter = createServer();
     await new Promise<void>((resolve) => squatter.listen(port, '127.0.0.1', resolve));
     try {
-      const second = await started(dataDir);
-      expect(Number(new URL(second.baseUrl).port)).not.toBe(port);
-      const me = await fetch(`${second.baseUrl}/api/assets/v1/me`, {
-        headers: { authorization: `Bearer ${second.apiKey}` },
-      });
-      expect(me.status).toBe(200);
-      await second.close();
+      const second = await startSandbox({ dataDir });
+      expect(second.ok).toBe(false);
+      if (!second.ok) {
+        expect(second.error.code).toBe('SANDBOX-PORT-TAKEN');
+        expect(second.error.message).toContain(`Port ${port}`);
+      }
+      expect(readFileSync(join(dataDir, 'sandbox', 'port'), 'utf8').trim()).toBe(String(port));
     } finally {
       await new Promise((resolve) => squatter.close(resolve));
     }
+    // Freed, it is the sandbox's again.
+    const third = await started(dataDir);
+    expect(third.baseUrl).toBe(first.baseUrl);
+    await third.close();
+  });
+
+  it('a second process on the data folder uses the running sandbox and takes it over when it stops', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'sandbox-share-'));
+    dirs.push(dataDir);
+    const secrets = { get: () => null, set: () => {}, delete: () => false };
+    const a = await shareSandbox({ dataDir, secrets, cacheSource: 'sandbox' });
+    const b = await shareSandbox({ dataDir, secrets, cacheSource: 'sandbox' });
+    if (!a.ok || !b.ok) throw new Error('not shared');
+    expect(a.value.startedHere).toBe(true);
+    expect(b.value.startedHere).toBe(false);
+    expect(b.value.baseUrl).toBe(a.value.baseUrl);
+    expect(b.value.adminToken).toBe(a.value.adminToken);
+    await a.value.close();
+    // B holds a visit to A's door: its end makes B start the sandbox on the same port, same key.
+    await vi.waitFor(() => expect(b.value.startedHere).toBe(true), { timeout: 10_000 });
+    const me = await fetch(`${b.value.baseUrl}/api/assets/v1/me`, {
+      headers: { authorization: `Bearer ${b.value.apiKey}` },
+    });
+    expect(me.status).toBe(200);
+    await b.value.close();
   });
 });

@@ -19,6 +19,9 @@ import { runDryRun } from './sync-dry-run';
 import { progressLine } from './sync-progress';
 import { type Unreadable, unreadableLines, unreadableOf } from './sync-unreadable';
 
+/** Activity the command prints: a live file found gone on the service and sent again, a file adopted. */
+const TOLD_KINDS = new Set(['remote-gone', 'adopted']);
+
 const USAGE = `assets-sync sync DIR [--bucket B] [--mirror] [--once [--keep]] [--concurrency N] [--polling] [--dry-run [--dedupe]]
   Keeps DIR in sync with a bucket: every file becomes a live CDN URL, exactly once.
   --bucket B       the bucket (default: the account's default bucket)
@@ -149,6 +152,9 @@ export async function run(argv: string[]): Promise<number> {
       watch: !once,
       // --once syncs DIR alone: the app's other folders wait for the app (or a run of their own).
       onlyFolder: once ? (f) => f.path === dir : null,
+      // No remote-index keeper runs beside the CLI: DIR's live rows are checked against its bucket's
+      // listing at start, and a copy deleted on the service is sent again (issue 18).
+      checkBucketAtStart: true,
       contentDedupe: () => values.dedupe === true,
       ...(bw ? { bandwidth: bw } : {}),
     });
@@ -228,6 +234,18 @@ export async function run(argv: string[]): Promise<number> {
           `${shown} is settled, but ${notSynced} found ${notSynced === 1 ? 'is' : 'are'} not synced (the SKIPPED lines say why).`,
           { event: 'folder-settled', folderId, notSynced },
         );
+    });
+
+    // What the service did behind this run's back, and what the run did about it, in the output too.
+    engine.on('activity', (a) => {
+      if (!TOLD_KINDS.has(a.kind) || (once && a.folderId !== null && !isDir(a.folderId))) return;
+      clearBar();
+      out.emit(forTerminal(a.message), {
+        event: 'activity',
+        kind: a.kind,
+        folderId: a.folderId,
+        message: a.message,
+      });
     });
 
     await engine.start();

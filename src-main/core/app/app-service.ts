@@ -13,10 +13,10 @@ import { closePools } from '../service/http-pool';
 import { serviceSettingsStore } from '../service/settings';
 import { APP_MIGRATIONS } from '../state/migrations';
 import { serviceIdentity } from '../sync/account/service-identity';
+import { createAccountSnapshot } from './account-snapshot';
 import type { AppContext } from './context';
 import { createDispatcher, typedCall } from './dispatcher';
 import { createEventBus } from './event-bus';
-import { createFilesListing } from './files-listing';
 import { inBackground } from './in-background';
 import { createRequestMeter } from './request-meter';
 import type { Section } from './section';
@@ -46,6 +46,8 @@ export interface AppServiceOptions {
   sandboxRatePerMinute?: number;
   /** Engine waits (tests shorten them). */
   engine?: EngineTunables;
+  /** How often the remote index reads the listing's new pages by itself (tests shorten it; 5 min). */
+  indexRefreshEveryMs?: number;
   /**
    * This app is a desk of the office (docs/office.md): the shells say so; tests that build many app services
    * leave it out unless they test the office.
@@ -88,13 +90,7 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
   const db = openDatabase(join(o.dataDir, 'app.sqlite'), APP_MIGRATIONS);
   const log = o.log ?? ((line: string) => process.stderr.write(`assets-sync: ${line}\n`));
   const bus = createEventBus({
-    coalesce: [
-      'sync.changed',
-      'sync.queue',
-      'files.changed',
-      'files.index.changed',
-      'files.bulkDelete.changed',
-    ],
+    coalesce: ['sync.changed', 'sync.queue', 'files.index.changed', 'files.bulkDelete.changed'],
     coalesceMs: 250,
     onError: (name, e) =>
       log(`building the ${name} event failed: ${e instanceof Error ? e.message : String(e)}`),
@@ -107,6 +103,8 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
   // Set once the Files view's section exists: it tells the view that the index changed.
   let indexTouched = () => {};
   let indexWrites = 0;
+  const cache = serviceCache(db);
+  const account = createAccountSnapshot({ cache, bus });
   const session = createSessionHolder({
     dataDir: o.dataDir,
     settings: serviceSettings,
@@ -115,12 +113,15 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
     requestsPerMinute: () => settings.get().requestsPerMinute,
     onRequest: () => meter.record(),
     // The engine's uploads and deletes, and the Files view's, reach the remote index at once.
+    // Every /me answer becomes the app's one account snapshot.
     onRemote: (c) => {
       const follow = createRemoteIndex(db).follower(serviceIdentity(c, o.dataDir));
+      const source = c.kind === 'sandbox' ? SANDBOX_CACHE_SOURCE : c.cacheSource;
       return (event) => {
         follow(event);
         if (event.kind !== 'account') indexWrites++;
         indexTouched();
+        if (event.kind === 'account' && event.account) account.seen(source, event.account);
       };
     },
     onRemoteError: (event, e) =>
@@ -130,7 +131,6 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
     ...(o.baseUrl ? { baseUrl: o.baseUrl } : {}),
     ...(o.sandboxRatePerMinute !== undefined ? { sandboxRatePerMinute: o.sandboxRatePerMinute } : {}),
   });
-  const cache = serviceCache(db);
   const clock = createServiceClock({ onChange: (c) => bus.emit('clock.changed', c) });
   const ctx: AppContext = {
     dataDir: o.dataDir,
@@ -142,7 +142,7 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
     settings,
     serviceSettings,
     cache,
-    listing: createFilesListing(db, cache),
+    account,
     clock,
     log,
     cacheSource: () => {
@@ -164,15 +164,17 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
 
   // Before the session is restored: the first client's budget is then the office's.
   const office = o.office ? officeSection(ctx) : null;
-  const remoteFiles = remoteFilesSection(ctx);
+  const remoteFiles = remoteFilesSection(ctx, runtime, {
+    ...(o.indexRefreshEveryMs !== undefined ? { refreshEveryMs: o.indexRefreshEveryMs } : {}),
+  });
   indexTouched = remoteFiles.touched;
   const sections: Section[] = [
     sessionSection(ctx),
     accountSection(ctx),
-    filesSection(ctx, runtime),
+    filesSection(ctx),
     remoteFiles,
     syncSection(ctx, runtime),
-    duplicatesSection(ctx, runtime),
+    duplicatesSection(runtime),
     ignoredSection(runtime),
     settingsSection(ctx, runtime),
     ...(office ? [office] : []),

@@ -2,8 +2,8 @@ import type { Db } from '../../shared-node/sqlite';
 import type { SecretStore } from '../secrets/keychain';
 import type { ServiceCache } from '../service/cache';
 import type { ServiceSettingsStore } from '../service/settings';
+import type { AccountSnapshot } from './account-snapshot';
 import type { EventBus } from './event-bus';
-import type { FilesListing } from './files-listing';
 import type { ServiceClockKeeper } from './service-clock';
 import type { SessionHolder } from './session-holder';
 import type { AppSettingsStore } from './settings-store';
@@ -23,8 +23,8 @@ export interface AppContext {
   readonly serviceSettings: ServiceSettingsStore;
   /** The last account and usage the service sent, for offline use. */
   readonly cache: ServiceCache;
-  /** The searchable copy of the files listing (kept in the service cache). */
-  readonly listing: FilesListing;
+  /** The latest /me the app holds: what every view and the engine's pause derive from. */
+  readonly account: AccountSnapshot;
   /** The service's clock (countdowns to its deadlines use it, not the machine's). */
   readonly clock: ServiceClockKeeper;
   /** Lines for the app's log (standard error); never secrets. */

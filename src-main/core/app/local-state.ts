@@ -95,7 +95,6 @@ export async function openServiceSession(
     secrets: state.secrets,
     env: o.env ?? process.env,
     ...(o.baseUrl !== undefined ? { baseUrl: o.baseUrl } : {}),
-    useRunningSandbox: true,
     tighten: state.tighten,
   });
   if (!resolved.ok) return resolved;

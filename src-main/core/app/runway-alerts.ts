@@ -12,6 +12,7 @@ import { formatServiceDate } from '../../../src-shared/domain/time-format';
 import { plural } from '../../../src-shared/domain/words';
 import type { Db } from '../../shared-node/sqlite';
 import { statements } from '../../shared-node/statements';
+import { syncedFiles } from '../sync/state/synced-files';
 
 /**
  * Runway alerts and the daily digest, on the service's clock. A threshold notifies once when it is
@@ -57,6 +58,7 @@ export function createRunwayAlerts(o: {
       'INSERT INTO app_settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
     ).run(KEY, JSON.stringify(s));
   const offsets = o.offsets ?? (() => []);
+  const rows = syncedFiles(o.db);
 
   /** LIVE rows whose service time of going live is in [fromMs, toMs), summed over each offset's span. */
   const liveBetween = (fromMs: number, toMs: number) => {
@@ -69,12 +71,9 @@ export function createRunwayAlerts(o: {
       const lo = Math.max(i === 0 ? 0 : span.from, fromMs - span.offsetMs);
       const hi = Math.min(end, toMs - span.offsetMs);
       if (hi <= lo) return;
-      const r = prep<[number, number], { n: number; bytes: number | null }>(
-        `SELECT COUNT(*) AS n, SUM(size) AS bytes FROM sync_files
-           WHERE state = 'LIVE' AND updated_at >= ? AND updated_at < ?`,
-      ).get(lo, hi);
-      n += r?.n ?? 0;
-      bytes += r?.bytes ?? 0;
+      const r = rows.uploadedBetween(lo, hi);
+      n += r.count;
+      bytes += r.bytes;
     });
     return { n, bytes };
   };

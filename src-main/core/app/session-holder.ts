@@ -98,6 +98,8 @@ export function createSessionHolder(o: {
     async openSandbox(): Promise<Result<Session, AppError>> {
       o.settings.delete(SETTING.accountBaseUrl);
       o.settings.set(CHOICE_KEY, 'sandbox');
+      // Already on it: a second open would find this process's own sandbox and lean on it.
+      if (live?.connection.kind === 'sandbox') return ok(this.describe());
       const r = await open();
       return r.ok ? ok(this.describe()) : r;
     },
@@ -154,6 +156,10 @@ export function createSessionHolder(o: {
     /** Closes the connection without forgetting the choice (sandbox reset, settings that need a new client). */
     async suspend(): Promise<void> {
       await switchTo(null);
+    },
+    /** The sandbox is the saved choice (whether or not it runs: its port may be held by another program). */
+    sandboxChosen(): boolean {
+      return !o.settings.get(SETTING.accountBaseUrl) && o.settings.get(CHOICE_KEY) === 'sandbox';
     },
     setAccountName(name: string | null) {
       accountName = name;

@@ -19,7 +19,6 @@ import { bandwidthOf, overviewBandwidth } from './bandwidth-settings';
 import type { AppContext } from './context';
 import { inBackground } from './in-background';
 import type { RequestMeter } from './request-meter';
-import { createUnlistedFiles, type UnlistedFiles } from './unlisted-files';
 import { uploadProgressTracker } from './upload-progress';
 
 /** Engine settings a caller may shorten (tests): the stability window and the /me poll while paused. */
@@ -37,7 +36,6 @@ export interface EngineTunables {
 export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOptions: EngineTunables = {}) {
   let engine: SyncEngine | null = null;
   const uploads = uploadProgressTracker();
-  const unlisted = createUnlistedFiles();
   let unsubscribe: (() => void)[] = [];
   let starting: Promise<void> = Promise.resolve();
   /** How often the snapshots were built (the benchmark reads these: they should follow events sent, not transitions). */
@@ -46,11 +44,6 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
   // Marks both snapshots dirty; the bus builds them when the coalesced event goes out (with the
   // state of that moment), so a burst of transitions costs one or two builds, not one each.
   const emitQueue = () => ctx.bus.emitLazy('sync.queue', () => (engine ? queue() : null));
-  const emitFilesChanged = () =>
-    ctx.bus.emitLazy('files.changed', () => {
-      const source = ctx.cacheSource();
-      return source ? { total: -1, fetchedAt: ctx.listing.filesFetchedAt(source) } : null;
-    });
   const emitState = () => {
     if (!engine) return;
     ctx.bus.emitLazy('sync.changed', () => (engine ? overview() : null));
@@ -59,12 +52,16 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
 
   let lastProgress: SyncEvents['progress'] | null = null;
 
+  // The engine's pause follows the app's one account snapshot: a top-up seen by any /me resumes it.
+  ctx.account.onSeen((source, account) => {
+    if (source === ctx.cacheSource()) engine?.accountSeen(account);
+  });
+
   async function startFor(): Promise<void> {
     await stopEngine();
     const live = ctx.session.live;
     if (!live) return;
     uploads.clear();
-    unlisted.reset();
     const settings = ctx.settings.get();
     const e = createSyncEngine({
       db: ctx.db,
@@ -86,8 +83,6 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
         storage(f);
         if (f.from === 'UPLOADING' && f.to !== 'UPLOADING') uploads.forget(f.fileId);
         emitState();
-        // The Files view merges live rows with the listing when it reads: tell it to read again.
-        if (unlisted.onFile(f)) emitFilesChanged();
       }),
       e.on('progress', (p) => {
         lastProgress = p;
@@ -260,10 +255,6 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
     queue,
     emitState,
     stats: (): Readonly<typeof stats> => ({ ...stats }),
-    /** The files this engine made live that the listing of `listedAt` does not have yet. */
-    unlisted(listedAt: number | null): UnlistedFiles {
-      return engine ? unlisted.read(engine, listedAt) : { files: [], superseded: new Set(), since: 0 };
-    },
     activity(limit: number): ActivityItem[] {
       return engine ? engine.activity({ limit }).map(toActivity) : [];
     },

@@ -51,7 +51,22 @@ export function keepIndexFresh(o: KeeperOptions): { stop(): Promise<void> } {
       return false;
     }
     o.onChange?.(o.index.status());
-    if (!o.index.walkDue(now())) return true;
+    // The one-request signal: the listing counts fewer files than the index holds, so some were
+    // deleted elsewhere (another install, the dashboard, a script). Found by bisection at once, in a
+    // few requests; when that cannot settle it, the walk goes now instead of at its daily time.
+    let walkNow = false;
+    const listed = r.value.listedTotal;
+    if (r.value.complete && listed !== null && o.index.status().count > listed) {
+      const found = await o.index.findDeleted(o.client, { lane: 'background', signal });
+      if (signal.aborted) return false;
+      if (!found.ok && stopsFor(found.error)) {
+        o.onStopped?.(found.error);
+        return false;
+      }
+      if (found.ok && found.value.removed > 0) o.onChange?.(o.index.status());
+      walkNow = !found.ok || !found.value.settled;
+    }
+    if (!walkNow && !o.index.walkDue(now())) return true;
     const w = await o.index.walk(o.client, {
       signal,
       now,

@@ -88,7 +88,18 @@ export function indexStore(db: Db) {
   const known = prep<[number, number], { id: number }>(
     'SELECT id FROM remote_index_files WHERE account_id = ? AND id = ?',
   );
-  const removeOne = prep('DELETE FROM remote_index_files WHERE account_id = ? AND id = ?');
+  const deleteOne = prep('DELETE FROM remote_index_files WHERE account_id = ? AND id = ?');
+  const noteGone = prep(
+    'INSERT INTO remote_index_gone (account_id, id, at) VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET at = excluded.at',
+  );
+  /** Drops a file the service no longer has, and notes it for the sync rows that point at it. */
+  const removeOne = {
+    run(accountId: number, id: number): { changes: number } {
+      const r = deleteOne.run(accountId, id);
+      if (r.changes > 0) noteGone.run(accountId, id, Date.now());
+      return r;
+    },
+  };
   const between = prep<[number, number, number], number>(
     'SELECT id FROM remote_index_files WHERE account_id = ? AND id > ? AND id < ? ORDER BY id DESC',
   ).pluck();
@@ -261,7 +272,34 @@ export function indexStore(db: Db) {
     },
     /** The listing showed no file at all: none is live. */
     clearFiles(accountId: number): void {
-      prep('DELETE FROM remote_index_files WHERE account_id = ?').run(accountId);
+      db.transaction(() => {
+        prep(
+          'INSERT OR REPLACE INTO remote_index_gone (account_id, id, at) SELECT account_id, id, ? FROM remote_index_files WHERE account_id = ?',
+        ).run(Date.now(), accountId);
+        prep('DELETE FROM remote_index_files WHERE account_id = ?').run(accountId);
+      })();
+    },
+    /** Indexed files newer than `id` (how many the listing should show before it). */
+    countAbove(accountId: number, id: number): number {
+      return prep<[number, number], number>(
+        'SELECT COUNT(*) FROM remote_index_files WHERE account_id = ? AND id > ?',
+      )
+        .pluck()
+        .get(accountId, id)!;
+    },
+    /** Files that went from the service since they were last taken (oldest note first), at most `limit`. */
+    gone(accountId: number, limit: number): number[] {
+      return prep<[number, number], number>(
+        'SELECT id FROM remote_index_gone WHERE account_id = ? ORDER BY at, id LIMIT ?',
+      )
+        .pluck()
+        .all(accountId, limit);
+    },
+    /** The sync rows were told about these. */
+    forgetGone(accountId: number, ids: readonly number[]): void {
+      prep(
+        'DELETE FROM remote_index_gone WHERE account_id = ? AND id IN (SELECT value FROM json_each(?))',
+      ).run(accountId, JSON.stringify(ids));
     },
     /** Forgets an account's files and positions (the next refresh lists it from the start). */
     clear(accountId: number): void {

@@ -20,6 +20,8 @@ export interface ListedPage {
   gap: { above: number; below: number } | null;
   /** The last page of the listing (not full): nothing older follows. */
   last: boolean;
+  /** The listing's `meta.total` when the page was read: every live file of the account. */
+  total: number;
 }
 
 export type PageRead =
@@ -62,7 +64,7 @@ export function listingReader(
     });
   }
 
-  const shape = (p: number, files: RemoteFile[]): ListedPage => ({
+  const shape = (p: number, files: RemoteFile[], total: number): ListedPage => ({
     page: p,
     files,
     newest: files[0]!.id,
@@ -70,13 +72,14 @@ export function listingReader(
     gap: below !== null && files[0]!.id < below - 1 ? { above: files[0]!.id, below } : null,
     // A full last page is not trusted to be the end: an upload meanwhile pushes its oldest file on.
     last: files.length < PER_PAGE_MAX,
+    total,
   });
 
   /** The first page that holds ids below `below`, stepping back while an earlier page may hold some. */
   async function locate(): Promise<PageRead> {
     const limit = below!;
     /** A page read just after the current one, known to hold only ids below the limit. */
-    let after: { p: number; files: RemoteFile[] } | null = null;
+    let after: { p: number; files: RemoteFile[]; total: number } | null = null;
     let movedOn = false;
     for (;;) {
       const r = await fetch(page);
@@ -93,7 +96,7 @@ export function listingReader(
       const oldest = files.at(-1)!.id;
       if (oldest >= limit) {
         // Every file here is covered: the wanted ones come after. The page after touches this one.
-        if (after) return { ok: true, page: shape(after.p, after.files) };
+        if (after) return { ok: true, page: shape(after.p, after.files, after.total) };
         if (page >= meta.last_page) return { ok: true, page: null };
         page++;
         movedOn = true;
@@ -101,11 +104,11 @@ export function listingReader(
       }
       if (newest < limit && page > 1 && !movedOn) {
         // Files between the limit and this page may sit on the page before (deletes moved them back).
-        after = { p: page, files };
+        after = { p: page, files, total: meta.total };
         page--;
         continue;
       }
-      return { ok: true, page: shape(page, files) };
+      return { ok: true, page: shape(page, files, meta.total) };
     }
   }
 
@@ -120,8 +123,9 @@ export function listingReader(
       } else {
         const r = await fetch(page);
         if (!r.ok) return r;
-        const { files } = r.value;
-        read = files.length === 0 ? { ok: true, page: null } : { ok: true, page: shape(page, files) };
+        const { files, meta } = r.value;
+        read =
+          files.length === 0 ? { ok: true, page: null } : { ok: true, page: shape(page, files, meta.total) };
       }
       if (!read.ok) return read;
       if (read.page === null) {

@@ -80,4 +80,19 @@ export const REMOTE_INDEX_MIGRATIONS: Migration[] = [
       CREATE INDEX remote_bulk_items_by_state ON remote_bulk_items (job_id, state, file_id);
     `,
   },
+  {
+    id: 420,
+    name: 'remote index: the files it saw go, until the sync rows on them are told (issue 18)',
+    // Written by the removals that mean "gone from the service" (a listing without it, a 410, a delete
+    // this app sent), never by forgetting an index; read and emptied by the app, which sends the
+    // watched folders' files on those ids again (docs/remote-index.md, "Files gone from the service").
+    up: `
+      CREATE TABLE remote_index_gone (
+        account_id INTEGER NOT NULL REFERENCES remote_index_accounts (id) ON DELETE CASCADE,
+        id INTEGER NOT NULL,
+        at INTEGER NOT NULL,
+        PRIMARY KEY (account_id, id)
+      ) WITHOUT ROWID;
+    `,
+  },
 ];

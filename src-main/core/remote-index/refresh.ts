@@ -27,6 +27,11 @@ export interface RefreshSummary {
   removed: number;
   /** True when the index now holds every file the listing had (false: cut short by maxRequests). */
   complete: boolean;
+  /**
+   * The listing's `meta.total` at its first page (null when none was read): against the index's count
+   * once complete, the one-request sign that files were deleted elsewhere (find-deleted.ts).
+   */
+  listedTotal: number | null;
 }
 
 /** Puts a page's files in the index and drops the indexed ids its range lacks, in one transaction. */
@@ -55,7 +60,7 @@ export async function refreshIndex(
 ): Promise<Result<RefreshSummary, ApiError>> {
   const now = o.now ?? Date.now;
   const lane = o.lane ?? 'user';
-  const summary: RefreshSummary = { requests: 0, added: 0, removed: 0, complete: false };
+  const summary: RefreshSummary = { requests: 0, added: 0, removed: 0, complete: false, listedTotal: null };
   const limit = o.maxRequests ?? Number.POSITIVE_INFINITY;
   const readOpts = {
     lane,
@@ -92,6 +97,7 @@ export async function refreshIndex(
       return ok(summary);
     }
     apply(page);
+    summary.listedTotal ??= page.total;
     newest ??= page.newest;
     if (!resuming) {
       pass = { top: newest, low: page.oldest, page: page.page };

@@ -10,6 +10,7 @@ import type { AppError, Result } from '../../../src-shared/errors';
 import type { Db } from '../../shared-node/sqlite';
 import type { ApiError } from '../service/api-error';
 import type { FileApiClient, RemoteEvent } from '../service/file-api-client';
+import { type FindDeletedOptions, type FindDeletedSummary, findDeleted } from './find-deleted';
 import { indexFollower } from './follower';
 import { indexQueries } from './index-query';
 import { type IndexAccount, indexStore } from './index-store';
@@ -34,6 +35,12 @@ export interface AccountIndex {
   walk(client: FileApiClient, o?: WalkOptions): Promise<Result<WalkSummary, ApiError>>;
   /** A walk is under way, or the last one finished a day ago or more. */
   walkDue(now?: number): boolean;
+  /** The listing counts fewer files than the index: finds which went, by bisection (find-deleted.ts). */
+  findDeleted(client: FileApiClient, o?: FindDeletedOptions): Promise<Result<FindDeletedSummary, ApiError>>;
+  /** Ids that went from the service (listing, 410, a delete sent here) and whose sync rows were not told yet. */
+  gone(limit?: number): number[];
+  /** Those were told. */
+  forgetGone(ids: readonly number[]): void;
   /** Every file matching the query, in its order (exports), read a page at a time. */
   each(q?: IndexQuery): Generator<IndexedFile>;
 }
@@ -74,6 +81,9 @@ export function createRemoteIndex(db: Db) {
         refresh: (client, o) => refreshIndex(db, store, id, client, o),
         walk: (client, o) => walkIndex(db, store, id, client, o),
         walkDue: (now = Date.now()) => walkDue(store.state(id), now),
+        findDeleted: (client, o) => findDeleted(db, store, id, client, o),
+        gone: (limit = 5_000) => store.gone(id, limit),
+        forgetGone: (ids) => store.forgetGone(id, ids),
         *each(q = {}) {
           let after: string | undefined;
           for (;;) {

@@ -2,10 +2,6 @@ import { z } from 'zod';
 import {
   type Account,
   AccountSchema,
-  type ListMeta,
-  ListMetaSchema,
-  type RemoteFile,
-  RemoteFileSchema,
   type UsageSnapshot,
   UsageSnapshotSchema,
 } from '../../../src-shared/api/file-hosting';
@@ -18,34 +14,24 @@ export interface Cached<T> {
   fetchedAt: string;
 }
 
-const FilesPage = z.object({ files: z.array(RemoteFileSchema), meta: ListMetaSchema });
 const Usage = z.array(UsageSnapshotSchema);
 
 /**
- * The offline copy for the UI: the last account, each listed page of files, each usage range, per
- * source (`sandbox`, or the account's base URL: the sandbox's port changes on every start).
+ * The offline copy for the UI: the last account and each usage range, per source (`sandbox`, or the
+ * account's base URL). The account's files are the remote index's (docs/remote-index.md); the listing
+ * this cache once held went with issue 18 (migration 97 drops its rows).
  * Rows are re-validated on read: a row from an older app version that no longer parses is a miss.
  */
 export interface ServiceCache {
   putAccount(source: string, account: Account, at?: Date): void;
   getAccount(source: string): Cached<Account> | null;
-  putFiles(
-    source: string,
-    q: { bucket?: string; page: number; perPage: number },
-    page: { files: RemoteFile[]; meta: ListMeta },
-    at?: Date,
-  ): void;
-  getFiles(
-    source: string,
-    q: { bucket?: string; page: number; perPage: number },
-  ): Cached<{ files: RemoteFile[]; meta: ListMeta }> | null;
   putUsage(source: string, days: number, snapshots: UsageSnapshot[], at?: Date): void;
   getUsage(source: string, days: number): Cached<UsageSnapshot[]> | null;
   /** Forget one source (logout, sandbox reset). */
   clear(source: string): void;
 }
 
-type Kind = 'account' | 'files' | 'usage';
+type Kind = 'account' | 'usage';
 
 export function serviceCache(db: Db): ServiceCache {
   const prep = statements(db);
@@ -73,14 +59,10 @@ export function serviceCache(db: Db): ServiceCache {
     const parsed = schema.safeParse(json);
     return parsed.success ? { value: parsed.data, fetchedAt: row.fetched_at } : null;
   }
-  const filesScope = (q: { bucket?: string; page: number; perPage: number }) =>
-    `bucket=${q.bucket ?? ''}&page=${q.page}&per_page=${q.perPage}`;
 
   return {
     putAccount: (source, account, at) => write(source, 'account', '', account, at),
     getAccount: (source) => read(source, 'account', '', AccountSchema),
-    putFiles: (source, q, page, at) => write(source, 'files', filesScope(q), page, at),
-    getFiles: (source, q) => read(source, 'files', filesScope(q), FilesPage),
     putUsage: (source, days, snapshots, at) => write(source, 'usage', `days=${days}`, snapshots, at),
     getUsage: (source, days) => read(source, 'usage', `days=${days}`, Usage),
     clear: (source) => {

@@ -1,8 +1,8 @@
 import { type AppError, appError, err, ok, type Result } from '../../../src-shared/errors';
 import type { SecretStore } from '../secrets/keychain';
-import { isSandboxAddress, runningSandbox } from './running-sandbox';
-import { startSandbox } from './sandbox';
+import { runningSandboxAt } from './running-sandbox';
 import { SETTING, type ServiceSettingsStore } from './settings';
+import { shareSandbox } from './shared-sandbox';
 
 /** Which account the app talks to. */
 export interface Connection {
@@ -13,8 +13,11 @@ export interface Connection {
   cacheSource: string;
   /** Where the key came from, for `status` and the UI (never the key itself). */
   origin: 'env' | 'keychain' | 'sandbox';
-  /** Present for the sandbox: the admin token of this run (memory only). */
-  adminToken?: string;
+  /** Present for the sandbox: the admin token it serves with (memory only). */
+  readonly adminToken?: string | undefined;
+  /** The sandbox: whether this process runs it now (it alone may reset it), and which process does. */
+  readonly startedHere?: boolean;
+  readonly ownerPid?: number | null;
   close(): Promise<void>;
 }
 
@@ -34,20 +37,14 @@ export interface ResolveOptions {
   tighten?: boolean;
   /** The sandbox's rate limit (tests and benchmarks); the service's 120/min by default. */
   sandboxRatePerMinute?: number;
-  /**
-   * A command that runs once (the CLI): the sandbox the app runs on this data folder is used rather
-   * than a second one started, also when its address is given without a key. The app itself never
-   * leans on another process's server.
-   */
-  useRunningSandbox?: boolean;
 }
 
 /**
  * ASSETS_API_KEY (with --base-url, ASSETS_BASE_URL or the saved base URL) > the saved account (base URL
- * in settings, key in the keychain) > the embedded sandbox. A base URL given without any key for it is
- * an error, not a silent fall back to the sandbox: the user asked for that account (unless, for the
- * CLI, it is the address of the sandbox the app runs). The CLI uses the app's running sandbox before it
- * starts its own.
+ * in settings, key in the keychain) > the data folder's sandbox. A base URL given without any key for it
+ * is an error, not a silent fall back to the sandbox: the user asked for that account (unless it is the
+ * address of the data folder's running sandbox). The sandbox is shared: the one running on this data
+ * folder, whichever process runs it, is used; one is started only when none runs (shared-sandbox.ts).
  */
 export async function resolveConnection(o: ResolveOptions): Promise<Result<Connection, AppError>> {
   const env = o.env ?? process.env;
@@ -70,8 +67,6 @@ export async function resolveConnection(o: ResolveOptions): Promise<Result<Conne
     return ok(account(baseUrl, envKey, 'env'));
   }
 
-  const running = () =>
-    o.useRunningSandbox ? runningSandbox(o.dataDir, o.secrets, SANDBOX_CACHE_SOURCE) : Promise.resolve(null);
   const baseUrl = givenUrl?.value ?? saved;
   if (baseUrl) {
     let key: string | null;
@@ -82,8 +77,10 @@ export async function resolveConnection(o: ResolveOptions): Promise<Result<Conne
     }
     if (!key) {
       // No key for that address: it may be the sandbox the app runs (its address, as the app shows it).
-      const sandbox = givenUrl ? await running() : null;
-      if (sandbox && isSandboxAddress(baseUrl, sandbox)) return ok(sandbox);
+      const sandbox = givenUrl
+        ? await runningSandboxAt(o.dataDir, o.secrets, baseUrl, SANDBOX_CACHE_SOURCE)
+        : null;
+      if (sandbox) return ok(sandbox);
       return err(
         appError(
           'NOT-LOGGED-IN',
@@ -94,25 +91,12 @@ export async function resolveConnection(o: ResolveOptions): Promise<Result<Conne
     return ok(account(baseUrl, key, 'keychain'));
   }
 
-  const attached = await running();
-  if (attached) return ok(attached);
-
-  const sandbox = await startSandbox({
+  return shareSandbox({
     dataDir: o.dataDir,
     secrets: o.secrets,
     ...(o.tighten === false ? { tighten: false } : {}),
-    ...(o.sandboxRatePerMinute !== undefined ? { ratePerMinute: o.sandboxRatePerMinute } : {}),
-  });
-  if (!sandbox.ok) return sandbox;
-  const s = sandbox.value;
-  return ok({
-    kind: 'sandbox',
-    baseUrl: s.baseUrl,
-    apiKey: s.apiKey,
     cacheSource: SANDBOX_CACHE_SOURCE,
-    origin: 'sandbox',
-    adminToken: s.adminToken,
-    close: s.close,
+    ...(o.sandboxRatePerMinute !== undefined ? { ratePerMinute: o.sandboxRatePerMinute } : {}),
   });
 }
 

@@ -99,7 +99,7 @@ export interface FileApiClient {
  * the account /me answered for, a file live (uploaded, or read), a file gone (deleted, or a 410).
  */
 export type RemoteEvent =
-  | { kind: 'account'; clientId: number }
+  | { kind: 'account'; clientId: number; account?: Account }
   | { kind: 'live'; file: RemoteFile }
   | { kind: 'gone'; id: number };
 
@@ -263,7 +263,7 @@ export function createFileApiClient(opts: FileApiClientOptions): FileApiClient {
     },
     async me(o = {}) {
       const r = await call({ method: 'GET', path: '/me', reply: AccountReply, lane: o.lane ?? 'user' }, true);
-      if (r.ok) tell({ kind: 'account', clientId: r.value.data.client.id });
+      if (r.ok) tell({ kind: 'account', clientId: r.value.data.client.id, account: r.value.data });
       return r.ok ? ok(r.value.data) : r;
     },
     async listFiles(q = {}) {

@@ -31,4 +31,9 @@ export const SERVICE_MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    id: 97,
+    name: "service offline cache: the files listing's pages go (the remote index owns the account's files)",
+    up: `DELETE FROM service_cache WHERE kind = 'files';`,
+  },
 ];

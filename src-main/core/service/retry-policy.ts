@@ -46,9 +46,10 @@ export const RELAY_PULL_BACKOFF: BackoffPolicy = {
 };
 
 /**
- * The /me poll while the account refuses uploads (402): the first after 2 s, each next one up to twice
- * as long, up to `capMs` (the engine's `pausePollMs`, a minute): a top-up is seen within seconds, and a
- * long pause costs about one request a minute of the budget.
+ * The /me poll while the account refuses uploads (402): the first after about 2 s, each next one up to
+ * twice as long, up to `capMs` (the engine's `pausePollMs`, 10 s) for as long as the pause lasts: a
+ * top-up is seen within 10 s after a minute or a day (issue 18; it was a minute), for about 8 requests
+ * a minute (jittered between 5 and 10 s), 7% of the budget.
  */
 export const pausePollBackoff = (capMs: number): BackoffPolicy => ({
   baseMs: 2_000,

@@ -23,7 +23,7 @@ export interface SyncOptions {
   stabilityMs: number;
   /** Files up to this size count as small and always have a free upload slot (default 8 MiB). */
   smallFileBytes: number;
-  /** How often /me is asked while uploads are paused by the account (default 60 s). */
+  /** How often /me is asked while uploads are paused by the account, after 2 s, 4 s, 8 s (default 10 s). */
   pausePollMs: number;
   backoff: BackoffPolicy;
   hasherThreads: number;
@@ -40,13 +40,19 @@ export interface SyncOptions {
    * folders are neither scanned, watched, hashed nor sent, and do not hold up waitUntilSettled.
    */
   onlyFolder: ((folder: Folder) => boolean) | null;
+  /**
+   * At start, each run folder's LIVE rows are checked against its bucket's listing and a copy gone
+   * from the service is sent again (upload/check-bucket.ts): the CLI's `sync`, which has no remote-index
+   * keeper beside it. The app leaves it off: its keeper tells the engine (engine.remoteGone).
+   */
+  checkBucketAtStart: boolean;
 }
 
 export const DEFAULT_OPTIONS: SyncOptions = {
   concurrency: 4,
   stabilityMs: 2_000,
   smallFileBytes: 8 * 1024 * 1024,
-  pausePollMs: 60_000,
+  pausePollMs: 10_000,
   backoff: SYNC_BACKOFF,
   hasherThreads: 1,
   watch: true,
@@ -54,6 +60,7 @@ export const DEFAULT_OPTIONS: SyncOptions = {
   pollIntervalMs: 2_000,
   contentDedupe: () => false,
   onlyFolder: null,
+  checkBucketAtStart: false,
 };
 
 /** What the engine's parts share. Built once by engine.ts. */

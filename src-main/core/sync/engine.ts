@@ -30,6 +30,7 @@
  * The way of one file and the exactly-once argument: docs/sync-engine.md.
  */
 
+import type { Account } from '../../../src-shared/api/file-hosting';
 import { plural } from '../../../src-shared/domain/words';
 import { type AppError, appError, err, ok, type Result } from '../../../src-shared/errors';
 import type { Db } from '../../shared-node/sqlite';
@@ -60,6 +61,7 @@ import { scanMarksStore } from './state/scan-marks-store';
 import { type FolderTally, isDone, isWaiting } from './state/transitions';
 import { trashStore } from './state/trash-store';
 import type { FileRow, FileState, Folder, FolderCounts, FolderMode, WatcherKind } from './types';
+import { sendAgainGone, stopSyncing } from './upload/remote-gone';
 import type { NativeSubscribe } from './watch/watch-folder';
 
 export interface SyncEngineOptions extends Partial<SyncOptions> {
@@ -145,6 +147,18 @@ export interface SyncEngine {
   removeDuplicates(groups: readonly DuplicateGroup[]): number;
   activity(q?: { beforeId?: number; limit?: number; folderId?: number }): ActivityEntry[];
   on<K extends keyof SyncEvents>(event: K, listener: (payload: SyncEvents[K]) => void): () => void;
+  /**
+   * A /me answer the app read (any view, any request): the engine's pause follows it, so a top-up seen
+   * anywhere resumes uploads at once.
+   */
+  accountSeen(account: Account): void;
+  /**
+   * These remote copies are gone from the service (a delete seen by the app's client, a 410): the LIVE
+   * rows on them are sent again (upload/remote-gone.ts), Activity saying why. Returns the rows moved.
+   */
+  remoteGone(remoteIds: readonly number[], where: string): number;
+  /** The Files view's "delete and stop syncing them": these LIVE rows leave the sync, files kept. */
+  stopSyncing(fileIds: readonly number[]): number;
   /** Asks the service now whether it answers (offline) or allows uploads again (paused for money). */
   checkNow(): void;
   /** Resolves once nothing is pending (uploads paused by the account count as pending), or the engine stopped. */
@@ -326,15 +340,28 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
       state.startingUp = true;
       const run = folders.list().filter((f) => !ctx.options.onlyFolder || ctx.options.onlyFolder(f));
       const scans = Promise.all(run.map((f) => runners.get(f.id)?.scan()));
+      // The CLI's run checks its folders' live rows against their buckets (options.checkBucketAtStart):
+      // held from now, so neither sent nor called in sync, and checked once the account is confirmed.
+      let mayCheck: (go: boolean) => void = () => undefined;
+      const may = new Promise<boolean>((res) => {
+        mayCheck = res;
+      });
+      const checks = ctx.options.checkBucketAtStart
+        ? Promise.all(run.map((f) => runners.get(f.id)?.checkBucket(may)))
+        : Promise.resolve();
       const opened = await account.openAccount(scans, false);
       if (opened === 'stopped') {
         state.startingUp = false;
-        await scans;
+        mayCheck(false);
+        await Promise.all([scans, checks]);
         return;
       }
       if (opened === 'ready') await account.finishStartup();
       else account.confirmAccountLater(scans, 1);
       await scans;
+      // Unconfirmed: the rows may be another account's, so a listing says nothing about them.
+      mayCheck(opened === 'ready');
+      await checks;
       // The folders are in sync (and say so) once scanned: the watcher's own walk of the tree
       // (@parcel/watcher, in its thread) comes after and does not delay that. Run side by side, the
       // two walks fought for the same cores and the scan took twice as long (docs/benchmarks.md).
@@ -418,6 +445,10 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
       connectivity.checkNow();
       account.checkNow();
     },
+
+    accountSeen: (a) => account.accountSeen(a),
+    remoteGone: (ids, where) => sendAgainGone(ctx, ids, { at: now(), where }),
+    stopSyncing: (ids) => stopSyncing(ctx, ids, now()),
 
     get state() {
       const { running, userPaused, schedulePaused, accountPaused, stopped, offline } = state;

@@ -109,9 +109,9 @@ export function FilesView() {
         selection={doomed}
         name={doomedName}
         onCancel={() => setDoomed(null)}
-        onConfirm={async (sel) => {
+        onConfirm={async (sel, folderFiles) => {
           setDoomed(null);
-          const r = await call('files.bulkDelete.start', sel);
+          const r = await call('files.bulkDelete.start', folderFiles ? { ...sel, folderFiles } : sel);
           if (!r.ok) return toast('error', r.error.message);
           useIndexView.setState({ job: r.value });
           useIndexView.getState().clearSelection();

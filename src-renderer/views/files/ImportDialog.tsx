@@ -8,7 +8,6 @@ import {
 import { call } from '../../api/core-ref';
 import { FormError, TextField } from '../../components/Field';
 import { Icon } from '../../components/Icon';
-import { useFiles } from '../../stores/files-store';
 import { useImportProgress } from './import-progress';
 import './import-dialog.css';
 import { ListResults, SHOWN, stateBadge } from './ListResults';
@@ -61,8 +60,8 @@ export function ImportDialog({ onClose }: { onClose(): void }) {
     if (mode === 'import') {
       const r = await call('urlImport.run', { name: listName, text });
       if (r.ok) {
+        // The imported files reach the index through the core's client: files.index.changed follows.
         setRun(r.value);
-        useFiles.getState().reload();
       } else setError(`${r.error.message} (${r.error.code})`);
     } else {
       const r = await call('urlImport.checkIds', { name: listName, text });

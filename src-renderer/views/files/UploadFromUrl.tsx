@@ -4,7 +4,6 @@ import { extensionOf, isAllowedExtension } from '../../../src-shared/domain/exte
 import { call } from '../../api/core-ref';
 import { FormError, TextField } from '../../components/Field';
 import { useAccount } from '../../stores/account-store';
-import { useFiles } from '../../stores/files-store';
 import { useUi } from '../../stores/ui-store';
 
 /** Checks what can be checked here (scheme, extension, bucket) so that no request is spent on a sure refusal. */
@@ -46,7 +45,6 @@ export function UploadFromUrl({ onClose }: { onClose(): void }) {
         setBusy(false);
         if (!r.ok) return setError(`${r.error.message} (${r.error.code})`);
         useUi.getState().toast('info', `${r.value.name} is live.`);
-        useFiles.getState().reload();
         onClose();
       }}
     >

@@ -40,6 +40,14 @@ export function FolderCard({ folder }: { folder: FolderView }) {
         <Count label="Pending" value={c.pending} testId="count-pending" />
         <Count label="Failed" value={c.failed} tone={c.failed ? 'danger' : undefined} testId="count-failed" />
         <Count label="Skipped" value={c.skipped} testId="count-skipped" />
+        {c.removedByYou > 0 ? (
+          <Count
+            label="Removed by you"
+            hint="Removed from the CDN by you in the Files view: kept on this computer, never sent again."
+            value={c.removedByYou}
+            testId="count-removed-by-you"
+          />
+        ) : null}
       </dl>
       <FolderRentShare folderId={folder.id} live={c.live} />
       <div className="row" style={{ flexWrap: 'wrap' }}>
@@ -113,17 +121,19 @@ export function FolderCard({ folder }: { folder: FolderView }) {
 
 function Count({
   label,
+  hint,
   value,
   tone,
   testId,
 }: {
   label: string;
+  hint?: string;
   value: number;
   tone?: 'danger';
   testId: string;
 }) {
   return (
-    <div>
+    <div title={hint}>
       <dt className="muted">{label}</dt>
       <dd
         className="num"

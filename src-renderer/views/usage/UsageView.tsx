@@ -7,7 +7,7 @@ import { formatBytes } from '../../lib/format';
 import { plural } from '../../lib/plural';
 import { useAccount } from '../../stores/account-store';
 import { UsageChart } from './UsageChart';
-import { OUTCOME_WORD, totalsByOutcome } from './usage-totals';
+import { OUTCOME_WORD, totalsByOutcome, unpaidNow } from './usage-totals';
 
 export function UsageView() {
   const range = useAccount((s) => s.range);
@@ -18,6 +18,9 @@ export function UsageView() {
   }, [load]);
   const days = usage?.value ?? [];
   const totals = totalsByOutcome(days);
+  // Today's arrears come from the account snapshot (/me), the same copy the banner and the sidebar read.
+  const arrears = useAccount((s) => s.account?.value?.arrears.paise ?? null);
+  const unpaid = unpaidNow(arrears, totals);
 
   return (
     <>
@@ -48,6 +51,7 @@ export function UsageView() {
                   {plural(t.days, 'day')})
                 </span>
               ))}
+              {unpaid ? <span data-testid="usage-unpaid"> · {unpaid}</span> : null}
             </span>
           </div>
           {days.length ? (

@@ -1,4 +1,5 @@
 import type { UsageSnapshot } from '../../../src-shared/api/file-hosting';
+import { formatRupees } from '../../../src-shared/domain/money';
 
 /** The rent of the days shown, by outcome: CHARGED was paid from the wallet, ARREARS was not. */
 export interface OutcomeTotal {
@@ -22,5 +23,18 @@ export function totalsByOutcome(days: readonly UsageSnapshot[]): OutcomeTotal[] 
   );
 }
 
-/** "₹0.05 charged", "₹0.05 unpaid (arrears)", or the service's own outcome word in lower case. */
-export const OUTCOME_WORD: Record<string, string> = { CHARGED: 'charged', ARREARS: 'unpaid (arrears)' };
+/**
+ * "₹0.05 charged", "₹0.05 billed to arrears", or the service's own outcome word in lower case. A day
+ * billed to arrears says what happened that day, not what is owed now: a top-up pays arrears first.
+ */
+export const OUTCOME_WORD: Record<string, string> = { CHARGED: 'charged', ARREARS: 'billed to arrears' };
+
+/**
+ * What is unpaid today, from the account snapshot (/me's arrears), never the sum of past days: after a
+ * top-up paid them the days stay "billed to arrears" and nothing is unpaid. Null: nothing to say.
+ */
+export function unpaidNow(arrearsPaise: number | null, totals: readonly OutcomeTotal[]): string | null {
+  if (arrearsPaise === null) return null;
+  if (arrearsPaise > 0) return `${formatRupees(arrearsPaise)} unpaid now`;
+  return totals.some((t) => t.outcome === 'ARREARS') ? 'nothing unpaid now' : null;
+}

@@ -10,14 +10,7 @@ export function accountSection(ctx: AppContext): Section {
   const fetchedAt = (iso: string | undefined) => (iso ? Date.parse(iso) : null);
 
   async function account(refresh: boolean): Promise<CachedAccount> {
-    if (refresh) return refreshAccount(ctx);
-    const stored = ctx.cache.getAccount(ctx.cacheSource()!);
-    return {
-      value: stored?.value ?? null,
-      fetchedAt: fetchedAt(stored?.fetchedAt),
-      offline: false,
-      error: null,
-    };
+    return refresh ? refreshAccount(ctx) : ctx.account.current(ctx.cacheSource());
   }
 
   return {

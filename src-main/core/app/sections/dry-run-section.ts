@@ -1,7 +1,7 @@
 import { isAbsolute, parse } from 'node:path';
 import { appError, err, ok } from '../../../../src-shared/errors';
-import { statements } from '../../../shared-node/statements';
 import { dryRun } from '../../sync/dry-run/dry-run';
+import { syncedFiles } from '../../sync/state/synced-files';
 import { bandwidthOf } from '../bandwidth-settings';
 import type { AppContext } from '../context';
 import { notConnected } from '../errors';
@@ -47,10 +47,7 @@ export function dryRunSection(ctx: AppContext): Section {
       'sync.folderRent': async () => {
         const source = ctx.cacheSource();
         const me = source ? ctx.cache.getAccount(source)?.value : null;
-        const rows = statements(ctx.db)<[], { folderId: number; bytes: number }>(
-          `SELECT folder_id AS folderId, COALESCE(SUM(remote_size), 0) AS bytes FROM sync_files
-            WHERE state = 'LIVE' GROUP BY folder_id`,
-        ).all();
+        const rows = syncedFiles(ctx.db).liveBytesByFolder();
         const total = me?.usage.bytes_used ?? 0;
         const rent = me?.usage.daily_rent_paise ?? null;
         return ok({

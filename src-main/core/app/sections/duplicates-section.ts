@@ -1,7 +1,6 @@
 import type { DuplicateGroup as ContractGroup } from '../../../../src-shared/contract';
 import { appError, err, ok } from '../../../../src-shared/errors';
 import type { DuplicateGroup, SyncEngine } from '../../sync/engine';
-import type { AppContext } from '../context';
 import { notConnected } from '../errors';
 import type { Section } from '../section';
 import type { SyncRuntime } from '../sync-runtime';
@@ -11,7 +10,7 @@ import type { SyncRuntime } from '../sync-runtime';
  * behind the app's back). The page only names groups of the last scan: the ids to delete always
  * come from the core's own scan, so a stale or forged request cannot delete a file it never listed.
  */
-export function duplicatesSection(ctx: AppContext, runtime: SyncRuntime): Section {
+export function duplicatesSection(runtime: SyncRuntime): Section {
   let last: { engine: SyncEngine; groups: DuplicateGroup[] } | null = null;
 
   return {
@@ -42,12 +41,8 @@ export function duplicatesSection(ctx: AppContext, runtime: SyncRuntime): Sectio
           );
         const groups = chosen.filter((g): g is DuplicateGroup => !!g);
         const queued = engine.removeDuplicates(groups);
-        // The deletions are durable in the engine's trash: the listing drops them now.
-        const source = ctx.cacheSource();
-        if (source) {
-          for (const g of groups) for (const id of g.extraIds) ctx.listing.removeFile(source, id);
-          ctx.bus.emit('files.changed', { total: -1, fetchedAt: ctx.listing.filesFetchedAt(source) });
-        }
+        // The deletions are durable in the engine's trash; each one sent takes its file out of the
+        // remote index (the client's onRemote), so the Files view follows as they go.
         last = { engine, groups: scanned.filter((g) => !groups.includes(g)) };
         runtime.emitState();
         return ok({ queued });

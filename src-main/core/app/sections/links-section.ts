@@ -1,30 +1,13 @@
 import { appError, err, ok } from '../../../../src-shared/errors';
 import type { KbService } from '../../kb/kb-service';
 import { kbServiceOf } from '../../kb/sections';
-import {
-  createLinkIntegrity,
-  type EntryLinks,
-  type EntryText,
-  type SyncedFile,
-} from '../../remote-index/link-integrity';
+import { createLinkIntegrity, type EntryLinks, type EntryText } from '../../remote-index/link-integrity';
 import { createRemoteIndex } from '../../remote-index/remote-index';
 import { serviceIdentity } from '../../sync/account/service-identity';
+import { syncedFiles } from '../../sync/state/synced-files';
 import type { AppContext } from '../context';
 import type { Section } from '../section';
-import { mirrorDeletedUrls, watchMirrorDeletes } from './mirror-delete-links';
-
-/**
- * The engine's live files (same local path, newest remote id), read straight from its table: a
- * section gets the context, not the engine, and this read is all the link check needs.
- */
-function syncedFiles(ctx: AppContext): SyncedFile[] {
-  return ctx.db
-    .prepare(
-      `SELECT name, remote_id AS remoteId, remote_url AS remoteUrl FROM sync_files
-        WHERE state = 'LIVE' AND remote_id IS NOT NULL AND remote_url IS NOT NULL`,
-    )
-    .all() as SyncedFile[];
-}
+import { watchMirrorDeletes } from './mirror-delete-links';
 
 /** Every entry here that is not deleted, of one bot or of all. */
 function entriesOf(kb: KbService, botId?: number): EntryText[] {
@@ -44,6 +27,7 @@ function entriesOf(kb: KbService, botId?: number): EntryText[] {
 export function linksSection(ctx: AppContext): Section {
   const remote = createRemoteIndex(ctx.db);
   const kb = kbServiceOf(ctx);
+  const rows = syncedFiles(ctx.db);
 
   /** The link check of the current account; null before the index has seen it. */
   function integrity() {
@@ -51,7 +35,7 @@ export function linksSection(ctx: AppContext): Section {
     if (!live) return null;
     const account = remote.lastAccount(serviceIdentity(live.connection, ctx.dataDir));
     if (!account) return null;
-    return createLinkIntegrity({ index: remote.forAccount(account), syncedFiles: () => syncedFiles(ctx) });
+    return createLinkIntegrity({ index: remote.forAccount(account), syncedFiles: () => rows.liveFiles() });
   }
 
   /**
@@ -61,7 +45,7 @@ export function linksSection(ctx: AppContext): Section {
   function check(botId?: number): EntryLinks[] {
     const found = integrity()?.check(entriesOf(kb, botId)) ?? [];
     if (!found.some((e) => e.links.some((l) => l.status === 'UNKNOWN'))) return found;
-    const gone = mirrorDeletedUrls(ctx);
+    const gone = rows.mirrorDeletedUrls();
     return found.map((e) => ({
       ...e,
       links: e.links.map((l) =>

@@ -1,26 +1,9 @@
 import type { EntryText } from '../../remote-index/link-integrity';
 import { activityStore } from '../../sync/state/activity-store';
+import { syncedFiles } from '../../sync/state/synced-files';
 import type { AppContext } from '../context';
 
-/** A sync row whose remote copy the engine deletes (or deleted) after a local delete in a mirror folder. */
-interface MirrorDelete {
-  id: number;
-  folderId: number;
-  name: string;
-  remoteUrl: string;
-}
-
-// The deleter's own words for a mirror delete (sync/upload/deleter.ts); DELETING rows are on their way.
-const MIRROR_DELETES = `SELECT id, folder_id AS folderId, name, remote_url AS remoteUrl FROM sync_files
-   WHERE remote_url IS NOT NULL
-     AND (state = 'DELETING' OR (state = 'DELETED' AND reason LIKE '%remote copy was deleted (mirror folder)%'))`;
-
 export const BROKEN_LINK_KIND = 'broken-link';
-
-/** The URLs of remote copies deleted after a local delete in a mirror folder: known gone. */
-export function mirrorDeletedUrls(ctx: AppContext): Set<string> {
-  return new Set((ctx.db.prepare(MIRROR_DELETES).all() as MirrorDelete[]).map((r) => r.remoteUrl));
-}
 
 /**
  * A mirror folder's local delete deletes the remote copy, with no dialog on the way (the file is
@@ -30,13 +13,11 @@ export function mirrorDeletedUrls(ctx: AppContext): Set<string> {
  */
 export function watchMirrorDeletes(ctx: AppContext, entries: () => EntryText[]): () => void {
   const activity = activityStore(ctx.db);
+  const rowsOf = syncedFiles(ctx.db);
   const warned = new Set<number>();
-  const already = ctx.db.prepare(
-    'SELECT 1 FROM sync_activity WHERE kind = ? AND file_id = ? AND message LIKE ?',
-  );
 
   function scan(): void {
-    const rows = ctx.db.prepare(MIRROR_DELETES).all() as MirrorDelete[];
+    const rows = rowsOf.mirrorDeletes();
     if (rows.length === 0) return;
     let all: EntryText[] | null = null;
     for (const r of rows) {
@@ -45,7 +26,7 @@ export function watchMirrorDeletes(ctx: AppContext, entries: () => EntryText[]):
       all ??= entries();
       const citing = all.filter((e) => `${e.title}\n${e.description}`.includes(r.remoteUrl));
       if (citing.length === 0) continue;
-      if (already.get(BROKEN_LINK_KIND, r.id, `%${r.remoteUrl}%`)) continue;
+      if (activity.mentions(BROKEN_LINK_KIND, r.id, r.remoteUrl)) continue;
       const names = citing.map((e) => `“${e.title}”`).join(', ');
       const a = activity.add(
         BROKEN_LINK_KIND,

@@ -12,12 +12,15 @@ import { indexStore } from '../../remote-index/index-store';
 import { createLinkIntegrity } from '../../remote-index/link-integrity';
 import { type AccountIndex, createRemoteIndex } from '../../remote-index/remote-index';
 import { serviceIdentity } from '../../sync/account/service-identity';
+import { foldersStore } from '../../sync/state/folders-store';
+import { type LiveFile, syncedFiles } from '../../sync/state/synced-files';
 import { activityRecorder } from '../activity-record';
 import type { AppContext } from '../context';
 import { notConnected, plainError } from '../errors';
 import { inBackground } from '../in-background';
 import type { Section } from '../section';
 import type { Live } from '../session-holder';
+import type { SyncRuntime } from '../sync-runtime';
 
 interface Followed {
   live: Live;
@@ -37,9 +40,15 @@ type SelectionIn = Selection & { except?: number[] };
  */
 export function remoteFilesSection(
   ctx: AppContext,
+  runtime: SyncRuntime,
+  tunables: { refreshEveryMs?: number } = {},
 ): Section & { touched(): void; statusComputations(): number } {
   const record = activityRecorder(ctx);
   const remote = createRemoteIndex(ctx.db);
+  const rows = syncedFiles(ctx.db);
+  const folders = foldersStore(ctx.db);
+  /** Remote ids of folder files a delete under way here lets their folder send again. */
+  const sendingAgain = new Set<number>();
   const jobs = bulkDeleteStore(ctx.db);
   const entries = createEntryStore(ctx.db);
   let current: Promise<Followed | null> = Promise.resolve(null);
@@ -100,7 +109,11 @@ export function remoteFilesSection(
       keeper = keepIndexFresh({
         index,
         client: live.client,
-        onChange: () => emitStatus(index),
+        ...tunables,
+        onChange: () => {
+          emitStatus(index);
+          tellFolders(index);
+        },
         onStopped: (e) => ctx.log(`remote index: stopped (${e.code})`),
       });
     };
@@ -129,7 +142,28 @@ export function remoteFilesSection(
     const job = jobs.latest(accountId);
     if (job?.state === 'running') startRunner(f, job.id);
     emitStatus(index);
+    tellFolders(index);
     return f;
+  }
+
+  /**
+   * Files the index saw go from the service (a listing without them, a 410, a delete this app sent):
+   * a watched folder's live row on one is sent again at once (engine.remoteGone), Activity saying
+   * where it was deleted. Kept in the index's note until an engine has been told.
+   */
+  function tellFolders(index: AccountIndex): void {
+    const engine = runtime.engine;
+    if (!engine) return;
+    for (;;) {
+      const ids = index.gone(5_000);
+      if (ids.length === 0) return;
+      const here = ids.filter((id) => sendingAgain.delete(id));
+      const elsewhere = ids.filter((id) => !here.includes(id));
+      if (here.length) engine.remoteGone(here, "in this app's Files view");
+      if (elsewhere.length) engine.remoteGone(elsewhere, 'on the service');
+      index.forgetGone(ids);
+      if (ids.length < 5_000) return;
+    }
   }
 
   async function switchTo(live: Live | null): Promise<void> {
@@ -169,14 +203,36 @@ export function remoteFilesSection(
     for (const f of index.each({ ...s.filter, sort: 'date' })) if (!except.has(f.id)) yield f;
   }
 
+  /** The watched folders that synced files of these ids, with those files. */
+  function foldersHolding(ids: readonly number[]) {
+    const by = new Map<number, LiveFile[]>();
+    for (const r of rows.liveOn(ids)) by.set(r.folderId, [...(by.get(r.folderId) ?? []), r]);
+    return [...by.entries()].flatMap(([folderId, files]) => {
+      const folder = folders.get(folderId);
+      return folder ? [{ folder, files }] : [];
+    });
+  }
+
+  /** Every id a selection names: the index's files, and picked ids it does not hold yet. */
+  function idsOf(index: AccountIndex, s: SelectionIn): number[] {
+    const ids = [...filesOf(index, s)].map((f) => f.id);
+    if ('ids' in s) {
+      const known = new Set(ids);
+      for (const id of s.ids) if (!known.has(id)) ids.push(id);
+    }
+    return ids;
+  }
+
   return {
     name: 'remote-files',
     /** The client's replies changed the index (an upload, a delete): the view re-reads (coalesced by the bus). */
     statusComputations: () => statusComputations,
     touched() {
-      inBackground(ctx.log, 'Telling the Files view that the index changed', () =>
+      inBackground(ctx.log, 'Telling the Files view and the folders that the index changed', () =>
         current.then((f) => {
-          if (f) emitStatus(f.index);
+          if (!f) return;
+          emitStatus(f.index);
+          tellFolders(f.index);
         }),
       );
     },
@@ -237,7 +293,20 @@ export function remoteFilesSection(
           })),
         });
       },
-      'files.bulkDelete.start': async (s) => {
+      'files.selection.folders': async (s) => {
+        const f = await followed();
+        if (!f.ok) return f;
+        return ok({
+          folders: foldersHolding(idsOf(f.value.index, s)).map(({ folder, files }) => ({
+            folderId: folder.id,
+            path: folder.path,
+            mode: folder.mode,
+            count: files.length,
+            names: files.slice(0, 5).map((x) => x.name),
+          })),
+        });
+      },
+      'files.bulkDelete.start': async ({ folderFiles, ...s }) => {
         const f = await followed();
         if (!f.ok) return f;
         const running = jobs.latest(f.value.accountId);
@@ -256,6 +325,29 @@ export function remoteFilesSection(
           for (const id of s.ids) if (!known.has(id)) files.push({ id, size: 0 });
         }
         if (files.length === 0) return err(appError('NOTHING-SELECTED', 'No file matches this selection.'));
+        // Files a watched folder synced: the person says what the folder does next, before anything is sent.
+        const held = foldersHolding(files.map((x) => x.id));
+        if (held.length > 0) {
+          if (!folderFiles) {
+            const where = held.map(({ folder, files: fs }) => `${fs.length} in ${folder.path}`).join(', ');
+            return err(
+              appError(
+                'FOLDER-FILES-CHOICE',
+                `Some of these files belong to watched folders (${where}): choose whether the folders stop syncing them or send them again.`,
+              ),
+            );
+          }
+          await runtime.ready();
+          const engine = runtime.engine;
+          if (!engine)
+            return err(
+              appError('SYNC-NOT-RUNNING', 'The sync engine is not running; try again in a moment.'),
+            );
+          const synced = held.flatMap((h) => h.files);
+          if (folderFiles === 'stop-syncing') engine.stopSyncing(synced.map((r) => r.id));
+          else for (const r of synced) sendingAgain.add(r.remoteId);
+          runtime.emitState();
+        }
         const jobId = jobs.create(f.value.accountId, files);
         startRunner(f.value, jobId);
         const job = jobs.get(jobId)!;

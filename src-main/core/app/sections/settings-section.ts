@@ -30,19 +30,28 @@ export function settingsSection(ctx: AppContext, runtime: SyncRuntime): Section 
         return ok(next);
       },
       'settings.resetSandbox': async () => {
-        if (ctx.session.live?.connection.kind !== 'sandbox')
+        const live = ctx.session.live;
+        // A sandbox chosen but not running (its port held by another program) may be reset too: a reset
+        // is the way to a new port.
+        if (live ? live.connection.kind !== 'sandbox' : !ctx.session.sandboxChosen())
           return err(
             appError(
               'NOT-SANDBOX',
               'Only the local sandbox can be reset; this app is connected to an account.',
             ),
           );
+        const running = live?.connection;
+        if (running && !running.startedHere)
+          return err(
+            appError(
+              'SANDBOX-IN-USE',
+              `The sandbox is run by another assets-sync process${running.ownerPid ? ` (process ${running.ownerPid})` : ''} on this data folder. Reset it once that has ended.`,
+            ),
+          );
         await runtime.stop();
         await ctx.session.suspend();
         await rm(join(ctx.dataDir, 'sandbox'), { recursive: true, force: true });
         ctx.cache.clear(SANDBOX_CACHE_SOURCE);
-        ctx.listing.forget(SANDBOX_CACHE_SOURCE);
-        ctx.listing.replaceFiles(SANDBOX_CACHE_SOURCE, [], Date.now());
         const reopened = await ctx.session.openSandbox();
         if (!reopened.ok) return reopened;
         ctx.log('sandbox reset');

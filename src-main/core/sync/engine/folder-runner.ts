@@ -4,6 +4,7 @@ import { applyChanges } from '../local/apply-changes';
 import { scanFolder } from '../local/scanner';
 import type { WatcherKind } from '../types';
 import { adoptAtAdd } from '../upload/adopt-at-add';
+import { checkLiveAgainstBucket } from '../upload/check-bucket';
 import { type FolderWatch, type NativeSubscribe, type WatchChange, watchFolder } from '../watch/watch-folder';
 import { runInBackground } from './background';
 import { roomTimers } from './timers';
@@ -39,6 +40,11 @@ export interface FolderRunner {
   hold<T>(fn: () => Promise<T>): Promise<T>;
   /** A folder added while the engine runs: scanned, its files already in the bucket adopted (held), then free. */
   adopt(): Promise<void>;
+  /**
+   * Holds the folder until `may` resolves (the engine's start-up: the account confirmed, the journal
+   * settled), then, if it says true, checks its LIVE rows against its bucket (upload/check-bucket.ts).
+   */
+  checkBucket(may: Promise<boolean>): Promise<void>;
   isHeld(): boolean;
   isScanning(): boolean;
   /** Watches the folder (when the engine watches), then scans it once more to close the gap. */
@@ -170,6 +176,8 @@ export function createFolderRunner(
         return await fn();
       } finally {
         holds--;
+        // What the hold did (adopted, sent again) is looked at for in-sync once it ends.
+        dirty = true;
         ctx.wake();
       }
     };
@@ -314,6 +322,14 @@ export function createFolderRunner(
         const f = folder();
         if (f) await adoptAtAdd(ctx, f);
       }),
+    checkBucket: (may) =>
+      hold(async () => {
+        // The start-up scans have ended by then (engine.ts awaits them first).
+        if (!(await may)) return;
+        const f = folder();
+        // A folder not found (its problem set) has parked rows: nothing of it is sent again.
+        if (f && !stopped && !f.problem) await checkLiveAgainstBucket(ctx, f);
+      }),
     isHeld: () => holds > 0,
     isScanning: () => current !== null || queued !== null,
     startWatch,
@@ -326,12 +342,13 @@ export function createFolderRunner(
     checkInSync() {
       if (!dirty) return false;
       dirty = false;
-      if (inSync || current !== null || queued !== null || !folder()) return false;
+      // A hold checks the folder against its bucket: in sync only once that check has said so.
+      if (inSync || current !== null || queued !== null || holds > 0 || !folder()) return false;
       if (ctx.files.hasPending(folderId)) return false;
       inSync = true;
       return true;
     },
-    inSyncNow: () => current === null && queued === null && !ctx.files.hasPending(folderId),
+    inSyncNow: () => current === null && queued === null && holds === 0 && !ctx.files.hasPending(folderId),
     async stop() {
       stopped = true;
       scanAbort?.abort();

@@ -5,6 +5,7 @@ import { folderMode } from '../folder-mode';
 import { type Inspection, inspectPath, sameStat } from '../local/inspect';
 import { localSkipReason } from '../local/local-checks';
 import { localGone } from '../local/observe';
+import { DELETED_LOCALLY } from '../reason-codes';
 import type { FileRow, Folder } from '../types';
 import { HASHER_CLOSED, HASHER_FAILED } from './hasher';
 
@@ -112,7 +113,7 @@ export async function prepareFile(ctx: SyncContext, row: FileRow): Promise<void>
     }
     ctx.db.transaction(() => {
       const o = ctx.files.get(other.id)!;
-      if (o.state === 'LIVE' || (o.state === 'DELETED' && o.reasonCode === 'LOCAL-DELETE')) {
+      if (o.state === 'LIVE' || (o.state === 'DELETED' && DELETED_LOCALLY.includes(o.reasonCode ?? ''))) {
         // Not deleted here in a mirror folder: the renamed row carries the remote as its old version.
         ctx.transition(o.id, 'DELETED', { reasonCode: 'RENAMED', reason: renamed.reason, oldRemoteId: null });
       } else if (o.state === 'DELETING')

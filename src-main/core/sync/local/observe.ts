@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { SyncContext } from '../context';
 import { folderMode } from '../folder-mode';
+import { REMOVED_BY_YOU } from '../reason-codes';
 import { canMove, isBusy, WAITING_STATES } from '../state/transitions';
 import type { FileRow, Folder } from '../types';
 import { type Inspection, sameStat } from './inspect';
@@ -20,6 +21,8 @@ export function observe(
 ): void {
   if (seen.kind === 'dir') return;
   const row = known === undefined ? ctx.files.getByName(folder.id, name) : known;
+  // Removed from the CDN by you (the Files view's "stop syncing them"): an edit is not sent either.
+  if (row?.state === 'SKIPPED' && row.reasonCode === REMOVED_BY_YOU && seen.kind !== 'gone') return;
   if (seen.kind === 'gone') {
     if (row) localGone(ctx, folder, row);
     return;

@@ -31,6 +31,14 @@ export function activityStore(db: Db, now: () => number = Date.now) {
       );
       return { id, at, folderId: ref.folderId ?? null, fileId: ref.fileId ?? null, kind, message };
     },
+    /** Whether an entry of `kind` about this file already names `text` (a warning said once). */
+    mentions(kind: string, fileId: number, text: string): boolean {
+      return (
+        prep<[string, number, string], { x: number }>(
+          'SELECT 1 AS x FROM sync_activity WHERE kind = ? AND file_id = ? AND instr(message, ?) > 0 LIMIT 1',
+        ).get(kind, fileId, text) !== undefined
+      );
+    },
     /** A page of entries older than `beforeId` (all when omitted), newest first. */
     list(q: { beforeId?: number; limit?: number; folderId?: number } = {}): ActivityEntry[] {
       return prep<[number, number | null, number | null, number], ActivityEntry>(

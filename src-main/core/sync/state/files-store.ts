@@ -2,6 +2,7 @@
 // machine's columns and indexes are read and written in one place.
 import type { Db } from '../../../shared-node/sqlite';
 import { statements } from '../../../shared-node/statements';
+import { REMOVED_BY_YOU } from '../reason-codes';
 import { FILE_STATES, type FileRow, type FileState, type FolderCounts } from '../types';
 import { ScanIndex } from './scan-index';
 import { canMove, type FolderTally, PENDING_STATES, tallyFolder } from './transitions';
@@ -219,6 +220,16 @@ export function filesStore(db: Db, now: () => number = Date.now) {
     );
   }
 
+  /** SKIPPED rows the person removed from the CDN in the Files view ("stop syncing them"). */
+  function removedByYou(folderId?: number): number {
+    return (
+      prep<[string, number | null, number | null], { n: number }>(
+        `SELECT COUNT(*) AS n FROM sync_files WHERE state = 'SKIPPED' AND reason_code = ?
+           AND (? IS NULL OR folder_id = ?)`,
+      ).get(REMOVED_BY_YOU, folderId ?? null, folderId ?? null)?.n ?? 0
+    );
+  }
+
   return {
     get,
     getByName(folderId: number, name: string): FileRow | null {
@@ -327,7 +338,7 @@ export function filesStore(db: Db, now: () => number = Date.now) {
     sameContent(folderId: number, size: number, md5: string, exceptId: number): FileRow[] {
       return prep<[number, number, string, number, number], DbRow>(
         `SELECT * FROM sync_files WHERE folder_id = ? AND size = ? AND md5 = ? AND id != ? AND remote_id IS NOT NULL
-             AND (state = 'LIVE' OR (state IN ('DELETING', 'DELETED') AND reason_code = 'LOCAL-DELETE' AND updated_at > ?))`,
+             AND (state = 'LIVE' OR (state IN ('DELETING', 'DELETED') AND reason_code IN ('LOCAL-DELETE', 'MIRROR-DELETED') AND updated_at > ?))`,
       )
         .all(folderId, size, md5, exceptId, now() - 60_000)
         .map(toFileRow);
@@ -337,7 +348,7 @@ export function filesStore(db: Db, now: () => number = Date.now) {
       return (
         prep<[number, number, number, number], { x: number }>(
           `SELECT 1 AS x FROM sync_files WHERE folder_id = ? AND size = ? AND id != ? AND remote_id IS NOT NULL
-             AND (state = 'LIVE' OR (state IN ('DELETING', 'DELETED') AND reason_code = 'LOCAL-DELETE' AND updated_at > ?))
+             AND (state = 'LIVE' OR (state IN ('DELETING', 'DELETED') AND reason_code IN ('LOCAL-DELETE', 'MIRROR-DELETED') AND updated_at > ?))
            LIMIT 1`,
         ).get(folderId, size, exceptId, now() - 60_000) !== undefined
       );
@@ -391,7 +402,8 @@ export function filesStore(db: Db, now: () => number = Date.now) {
     },
     failedRetrying,
     /** A folder's files as every view counts them (transitions.ts tallyFolder). */
-    tally: (folderId?: number): FolderTally => tallyFolder(counts(folderId), failedRetrying(folderId)),
+    tally: (folderId?: number): FolderTally =>
+      tallyFolder(counts(folderId), failedRetrying(folderId), removedByYou(folderId)),
     /** Whether any work is left: cheaper than counting it (the scheduler asks after every file). */
     hasPending(folderId?: number): boolean {
       const r =

@@ -145,4 +145,13 @@ export const SYNC_MIGRATIONS: Migration[] = [
       END;
     `,
   },
+  {
+    id: 25,
+    name: 'sync: a mirror delete carries its reason code (MIRROR-DELETED), read back instead of its sentence',
+    // The last place that reads the sentence: rows deleted before the code existed.
+    up: `
+      UPDATE sync_files SET reason_code = 'MIRROR-DELETED'
+       WHERE state = 'DELETED' AND reason LIKE '%The remote copy was deleted (mirror folder).%';
+    `,
+  },
 ];

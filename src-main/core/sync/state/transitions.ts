@@ -11,7 +11,8 @@ const NEXT: Record<FileState, readonly FileState[]> = {
   UPLOADING: ['UPLOADING', 'NEW', 'QUEUED', 'LIVE', 'FAILED', 'PAUSED', 'SKIPPED'],
   // LIVE/PAUSED -> UPLOADING: another account; an intent is journaled and the bucket's listing decides
   // (adopted as LIVE, or QUEUED to be sent), as for an upload whose reply was lost.
-  LIVE: ['NEW', 'UPLOADING', 'DELETING', 'DELETED'],
+  // LIVE -> SKIPPED: deleted in the Files view with "stop syncing them" (REMOVED-BY-YOU).
+  LIVE: ['NEW', 'UPLOADING', 'DELETING', 'DELETED', 'SKIPPED'],
   // SKIPPED -> SKIPPED: the reason changed (a link now allowed to leave the folder, but to a folder).
   SKIPPED: ['SKIPPED', 'NEW', 'DELETING', 'DELETED'],
   FAILED: ['NEW', 'QUEUED', 'UPLOADING', 'FAILED', 'DELETING', 'DELETED'],
@@ -80,15 +81,22 @@ export interface FolderTally {
   live: number;
   pending: number;
   failed: number;
+  /** Skipped for a reason of the file (extension, size, link...), not counting removedByYou. */
   skipped: number;
+  /** SKIPPED rows the person removed from the CDN in the Files view ("stop syncing them"). */
+  removedByYou: number;
 }
 
-/** `failedRetrying`: the FAILED rows with a retry time (files-store `failedRetrying`). */
-export function tallyFolder(counts: FolderCounts, failedRetrying: number): FolderTally {
+/**
+ * `failedRetrying`: the FAILED rows with a retry time (files-store `failedRetrying`); `removedByYou`:
+ * the SKIPPED rows with REMOVED-BY-YOU (counted apart from the other skipped files).
+ */
+export function tallyFolder(counts: FolderCounts, failedRetrying: number, removedByYou: number): FolderTally {
   return {
     live: counts.LIVE,
     pending: PENDING_STATES.reduce((n, s) => n + counts[s], 0) + failedRetrying,
     failed: counts.FAILED - failedRetrying,
-    skipped: counts.SKIPPED,
+    skipped: counts.SKIPPED - removedByYou,
+    removedByYou,
   };
 }

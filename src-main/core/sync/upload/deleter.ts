@@ -1,6 +1,7 @@
 import { backoffDelayMs } from '../../service/retry-policy';
 import type { SyncContext } from '../context';
 import { otherPathsOn } from '../dedupe/live-copies';
+import { MIRROR_DELETED } from '../reason-codes';
 
 /**
  * Sends the deletes: replaced versions and removed duplicates (the trash), and the remotes of files
@@ -58,7 +59,10 @@ export async function runDeletes(ctx: SyncContext, batch = 8): Promise<void> {
       ctx.transition(
         row.id,
         'DELETED',
-        { reason: `${row.reason ?? 'Deleted locally.'} The remote copy was deleted (mirror folder).` },
+        {
+          reasonCode: MIRROR_DELETED,
+          reason: `${row.reason ?? 'Deleted locally.'} The remote copy was deleted (mirror folder).`,
+        },
         ['DELETING'],
       );
     } else if (res.error.reaction === 'auth' || res.error.reaction === 'closed') {
