@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 
 echo "== lint and format (biome)"
 node_modules/.bin/biome check .
-echo "== type check (tsc: src-shared, src-renderer, src-main, then tests and tools)"
+echo "== type check (tsc: src-shared, src-renderer, src-main, tools, then tests)"
 npm run --silent typecheck
 
 mkdir -p test-artifacts

@@ -52,16 +52,6 @@ const commands: Record<string, { about: string; load: () => Promise<Command> }> 
     about: 'build the renderer, the Electron bundle and the CLI bundle into out/',
     load: () => import('../launcher/build'),
   },
-  bench: { about: 'benchmarks: bench server | bench sync', load: () => import('./commands/bench') },
-  'bench-webhooks': {
-    about: 'benchmark of lead deliveries',
-    load: () => import('./commands/bench-webhooks'),
-  },
-  'bench-relay': {
-    about:
-      'benchmark of the relay: durable acknowledgements against the desktop receiver, store-to-desk latency',
-    load: () => import('./commands/bench-relay'),
-  },
 };
 
 function help(): string {

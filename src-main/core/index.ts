@@ -1,8 +1,8 @@
 /**
  * The core's public API: what code outside src-main/core imports (the CLI; the Electron shell).
  * Everything else under src-main/core is internal and may move between rooms without notice;
- * test/unit/layering.test.ts holds the CLI (its bench and soak harnesses aside) and the Electron shell to
- * this file.
+ * test/unit/layering.test.ts holds the CLI, the Electron and headless shells and the launcher to this file;
+ * the harnesses of tools/ have their own door, internal.ts.
  *
  * - The app service: the whole app behind the contract, as the shells drive it.
  * - Local state: the data dir, its database, the saved account and the keychain, for a command that

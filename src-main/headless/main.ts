@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createAppService } from '../core/app/app-service';
-import { defaultDataDir } from '../core/config/paths';
+import { createAppService, defaultDataDir } from '../core';
 import { makePrivateDir } from '../shared-node/private-files';
 import { RENDERER_OUT, rendererBuilt } from '../shared-node/project-paths';
 import { buildRenderer } from '../shared-node/renderer-build';

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -94,6 +94,58 @@ describe('snapshot events are built when they go out, not on every transition', 
       expect(computed).toBeLessThanOrEqual(3);
       // What went out is the state after the loop, not the first transition's.
       expect(sent.folders[0]!.counts.failed).toBe(0);
+    } finally {
+      await app.close();
+    }
+  });
+
+  // Every upload touches the remote index (its follower writes the row); the status it sends is a
+  // COUNT over the account's rows. Built per upload, a sync of n files cost n counts of up to n rows.
+  it('the remote index status is built per event sent, not per upload', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'app-index-status-'));
+    dirs.push(root);
+    const folder = join(root, 'folder');
+    mkdirSync(folder);
+    const count = 40;
+    const past = new Date(Date.now() - 60_000);
+    for (let i = 0; i < count; i++) {
+      const file = join(folder, `f${i}.txt`);
+      writeFileSync(file, `file ${i}\n`);
+      utimesSync(file, past, past);
+    }
+    const app = await createAppService({
+      dataDir: join(root, 'data'),
+      secrets: memorySecrets(),
+      env: {},
+      log: () => {},
+      engine: { stabilityMs: 0 },
+    });
+    try {
+      expect((await app.call('session.useSandbox', {})).ok).toBe(true);
+      let statusEvents = 0;
+      let live = 0;
+      const allLive = new Promise<void>((resolve) =>
+        app.subscribe((e) => {
+          if (e.event === 'files.index.changed') statusEvents++;
+          if (e.event !== 'sync.changed') return;
+          live = (e.payload as SyncOverview).folders[0]?.counts.live ?? 0;
+          if (live === count) resolve();
+        }),
+      );
+      const before = app.stats();
+      const added = await app.call('sync.folders.add', {
+        path: folder,
+        bucket: 'statuses',
+        mode: 'upload-only',
+      });
+      expect(added.ok).toBe(true);
+      await allLive;
+      const after = app.stats();
+      expect(after.indexWrites - before.indexWrites).toBeGreaterThanOrEqual(count);
+      const built = after.indexStatusComputations - before.indexStatusComputations;
+      // One per event that went out (one more may be on its way), far fewer than the uploads.
+      expect(built).toBeLessThanOrEqual(statusEvents + 1);
+      expect(built).toBeLessThan(count / 2);
     } finally {
       await app.close();
     }

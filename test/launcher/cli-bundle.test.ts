@@ -21,7 +21,7 @@ import { bundleIsFresh, cliBundle, cliOutDir } from '../../src-main/launcher/cli
 // failures here touch neither the checkout's out/cli nor the processes other tests start from it.
 const repo = join(import.meta.dirname, '..', '..');
 const root = mkdtempSync(join(tmpdir(), 'assets-cli-bundle-'));
-for (const p of ['bin', 'src-main', 'src-shared', 'package.json', 'tsconfig.json'])
+for (const p of ['bin', 'src-main', 'src-shared', 'tools', 'package.json', 'tsconfig.json'])
   cpSync(join(repo, p), join(root, p), { recursive: true });
 symlinkSync(join(repo, 'node_modules'), join(root, 'node_modules'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -32,9 +32,14 @@ interface Run {
   stderr: string;
 }
 
-function cli(args: string[], env: Record<string, string> = {}, input?: string): Promise<Run> {
+function cli(
+  args: string[],
+  env: Record<string, string> = {},
+  input?: string,
+  entry = 'bin/assets-sync.mjs',
+): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(root, 'bin', 'assets-sync.mjs'), ...args], {
+    const child = spawn(process.execPath, [join(root, entry), ...args], {
       env: { ...process.env, ASSETS_SYNC_TSX: '', ...env },
       stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
@@ -123,6 +128,70 @@ describe('the CLI runs from its bundle (out/cli)', () => {
     expect(workers.length).toBeGreaterThan(0);
     for (const [, rel, base] of workers) expect(existsSync(fileURLToPath(new URL(rel!, base!)))).toBe(true);
     expect(existsSync(join(cliOutDir(root), 'engine-child.mjs'))).toBe(true);
+  });
+
+  // npm run bench:* and soak: tools/run.mjs runs tools/main.ts from the same build as the CLI.
+  it('runs the harnesses of tools/ from the same bundle, as their sources run', async () => {
+    const tools = (env: Record<string, string> = {}) =>
+      cli(['no-such-tool'], env, undefined, 'tools/run.mjs');
+    const bundled = await tools();
+    expect(existsSync(join(cliOutDir(root), 'tools.mjs'))).toBe(true);
+    expect(bundled.code).toBe(2);
+    expect(bundled.stderr).toMatch(
+      /^tools: name one of: server, remote, remote-child, sync, office, webhooks, relay, soak/,
+    );
+    expect(bundled).toEqual(await tools({ ASSETS_SYNC_TSX: '1' }));
+  });
+
+  it('builds the CLI alone where tools/ is absent (the packaged app)', async () => {
+    const bare = mkdtempSync(join(tmpdir(), 'assets-cli-bare-'));
+    try {
+      for (const p of ['bin', 'src-main', 'src-shared', 'package.json', 'tsconfig.json'])
+        cpSync(join(root, p), join(bare, p), { recursive: true });
+      symlinkSync(join(repo, 'node_modules'), join(bare, 'node_modules'));
+      const run = await new Promise<number | null>((resolve) =>
+        spawn(process.execPath, [join(bare, 'bin', 'assets-sync.mjs'), '--help'], { stdio: 'ignore' }).on(
+          'close',
+          resolve,
+        ),
+      );
+      expect(run).toBe(0);
+      expect(readdirSync(cliOutDir(bare)).sort()).toEqual(['assets-sync.mjs', 'chunks', 'cli-sync.mjs']);
+      expect(bundleIsFresh(bare)).toBe(true);
+    } finally {
+      rmSync(bare, { recursive: true, force: true });
+    }
+  });
+
+  // The restart of a synced folder is measured from spawn to in sync: what `sync` loads before its
+  // first scan is part of it. Through the core's barrel, one build with code splitting had it load the
+  // whole app (the app service, every contract schema, the KB client, undici): 2.3 MB.
+  it('starts `sync` and the benchmark engine without the app service, the KB client or undici', () => {
+    const loadedAtStart = (entry: string) => {
+      const seen = new Set<string>();
+      const visit = (file: string) => {
+        if (seen.has(file)) return;
+        seen.add(file);
+        const text = readFileSync(file, 'utf8');
+        for (const m of text.matchAll(/^import\s*(?:[^'"]*?from\s*)?["'](\.[^'"]+)["']/gm))
+          visit(join(file, '..', m[1]!));
+      };
+      visit(join(cliOutDir(root), entry));
+      return [...seen].map((f) => readFileSync(f, 'utf8')).join('\n');
+    };
+    for (const entry of ['cli-sync.mjs', 'engine-child.mjs']) {
+      const code = loadedAtStart(entry);
+      expect(code, entry).toContain('// src-main/core/sync/engine.ts');
+      for (const absent of [
+        '// src-main/core/app/app-service.ts',
+        '// src-main/core/kb/api-client.ts',
+        '// src-shared/contract/index.ts',
+        '// node_modules/undici/',
+      ])
+        expect(code.includes(absent), `${entry} loads ${absent.slice(3)} at start`).toBe(false);
+    }
+    // `sync` itself loads its module by that name, from its own build.
+    expect(readFileSync(cliBundle(root), 'utf8')).toContain('import("./cli-sync.mjs")');
   });
 
   it('falls back to tsx with one line on stderr when the bundle cannot be written, stdout unchanged', async () => {

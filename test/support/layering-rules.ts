@@ -1,10 +1,24 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
+import {
+  isCallExpression,
+  isIdentifier,
+  isMetaProperty,
+  isNewExpression,
+  isPropertyAccessExpression,
+  isStringLiteral,
+  type Node,
+} from 'typescript/unstable/ast';
+import { API } from 'typescript/unstable/sync';
 
-// The arrows of docs/architecture.md, checked from the text of every source file under a project
-// root: a pure function of the tree, so that a test can plant a wrong-way import in a temp copy and see
-// it rejected. Type-only imports count (a type from the core in the reference server is still an arrow).
+// The arrows of docs/architecture.md, checked on every source file under a project root: a pure
+// function of the tree, so that a test can plant a wrong-way import in a temp copy and see it rejected.
+// The imports are read by the TypeScript compiler (its parser's list of a file's module references),
+// not by a pattern over the text: type-only imports count (a type from the core in the reference
+// server is still an arrow), and so do dynamic imports, re-exports, require() and worker URLs
+// (`new URL('./x', import.meta.url)`), the last two found on the compiler's syntax tree.
 
 /** Every folder of src-main. A folder that is not here is a violation: each part has its rules. */
 export const MAIN_PARTS = [
@@ -18,6 +32,8 @@ export const MAIN_PARTS = [
   'relay',
 ] as const;
 
+/** The folders whose files are checked: the product's three layers, and the harnesses apart from it. */
+const LAYERS = ['src-shared', 'src-renderer', 'src-main', 'tools'];
 const SOURCE = /\.(ts|tsx|mts|cts|js|mjs|cjs)$/;
 const RESOLVE_SUFFIXES = ['', '.ts', '.tsx', '.mts', '.mjs', '.js', '/index.ts', '/index.tsx'];
 const BUILTINS = new Set(builtinModules.flatMap((m) => [m, m.split('/')[0]!]));
@@ -29,31 +45,95 @@ export interface Edge {
   to: string | null;
 }
 
-/** Root-relative paths (with `/`) of every source file of the layers, and their imports. */
-export function readImports(root: string): Edge[] {
-  const edges: Edge[] = [];
-  for (const layer of ['src-shared', 'src-renderer', 'src-main']) {
-    for (const abs of sourcesUnder(join(root, layer))) {
-      const from = rel(root, abs);
-      for (const spec of specifiersOf(readFileSync(abs, 'utf8'))) {
-        edges.push({ from, spec, to: spec.startsWith('.') ? resolveRelative(root, abs, spec) : null });
+/**
+ * The compiler, started once (tsgo, through TypeScript 7's API) for any number of projects: a test
+ * that checks thirty planted projects pays its start once. `close()` ends its process.
+ */
+export interface ImportReader {
+  /** Each file's module specifiers, in the order the compiler lists them. */
+  specifiers(files: string[]): Map<string, string[]>;
+  close(): void;
+}
+
+export function createImportReader(): ImportReader {
+  const api = new API({ cwd: tmpdir() });
+  return {
+    specifiers(files) {
+      // A project of exactly these files, parsed and not resolved: what a file imports is syntax.
+      const dir = mkdtempSync(join(tmpdir(), 'assets-imports-'));
+      try {
+        const config = join(dir, 'tsconfig.json');
+        writeFileSync(
+          config,
+          JSON.stringify({
+            compilerOptions: { allowJs: true, noResolve: true, noLib: true, types: [], jsx: 'preserve' },
+            files,
+          }),
+        );
+        const snapshot = api.updateSnapshot({ openProject: config });
+        const program = snapshot.getProject(config)?.program;
+        if (!program) throw new Error('the compiler opened no project for the layering check');
+        const out = new Map<string, string[]>();
+        for (const file of files) {
+          const sf = program.getSourceFile(file);
+          if (!sf) throw new Error(`the compiler did not read ${file}`);
+          const specs = sf.imports.map((n) => (n as Node & { text: string }).text);
+          sf.forEachChild(function visit(n: Node): undefined {
+            const spec = requiredOrWorker(n);
+            if (spec !== null) specs.push(spec);
+            n.forEachChild(visit);
+          });
+          out.set(file, [...new Set(specs)]);
+        }
+        snapshot.dispose();
+        return out;
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
       }
-    }
+    },
+    close: () => api.close(),
+  };
+}
+
+/**
+ * `require('x')` in a TypeScript file (the compiler lists it only for JavaScript), and a worker's
+ * `new URL('./x', import.meta.url)`: the specifier, or null for any other node.
+ */
+function requiredOrWorker(n: Node): string | null {
+  if (isCallExpression(n) && isIdentifier(n.expression) && n.expression.text === 'require') {
+    const [arg] = n.arguments;
+    return n.arguments.length === 1 && arg && isStringLiteral(arg) ? arg.text : null;
+  }
+  if (isNewExpression(n) && isIdentifier(n.expression) && n.expression.text === 'URL') {
+    const [what, base] = n.arguments ?? [];
+    if (
+      what &&
+      base &&
+      isStringLiteral(what) &&
+      what.text.startsWith('.') &&
+      isPropertyAccessExpression(base)
+    )
+      return isMetaProperty(base.expression) && base.name.text === 'url' ? what.text : null;
+  }
+  return null;
+}
+
+/** Root-relative paths (with `/`) of every source file of the layers, and their imports. */
+export function readImports(root: string, reader: ImportReader): Edge[] {
+  const files = LAYERS.flatMap((layer) => sourcesUnder(join(root, layer)));
+  const edges: Edge[] = [];
+  for (const [abs, specs] of reader.specifiers(files)) {
+    const from = rel(root, abs);
+    for (const spec of specs)
+      edges.push({ from, spec, to: spec.startsWith('.') ? resolveRelative(root, abs, spec) : null });
   }
   return edges;
 }
 
-/** The import specifiers of a source text: static, re-export, side-effect, dynamic, require, worker URL. */
-export function specifiersOf(text: string): string[] {
-  const re =
-    /^\s*(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|require\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s*['"]([^'"]+)['"]|new\s+URL\(\s*['"](\.[^'"]+)['"]\s*,\s*import\.meta\.url/gm;
-  return [...text.matchAll(re)].map((m) => (m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5])!);
-}
-
-/** The layer a root-relative path belongs to: `src-shared`, `src-renderer`, `src-main/<folder>`, or null. */
+/** The layer a root-relative path belongs to: `src-shared`, `src-renderer`, `tools`, `src-main/<folder>`, or null. */
 export function layerOf(path: string): string | null {
   const [top, part] = path.split('/');
-  if (top === 'src-shared' || top === 'src-renderer') return top;
+  if (top === 'src-shared' || top === 'src-renderer' || top === 'tools') return top;
   if (top === 'src-main') return part && path.split('/').length > 2 ? `src-main/${part}` : 'src-main';
   return null;
 }
@@ -62,6 +142,11 @@ const isBuiltin = (spec: string) => spec.startsWith('node:') || BUILTINS.has(spe
 const isPackage = (spec: string, name: string) => spec === name || spec.startsWith(`${name}/`);
 const isElectron = (spec: string) => isPackage(spec, 'electron');
 const within = (path: string | null, folder: string) => path !== null && `${path}/`.startsWith(`${folder}/`);
+
+const CORE_INDEX = 'src-main/core/index.ts';
+const CORE_INTERNAL = 'src-main/core/internal.ts';
+/** The parts of src-main that drive the core from outside: each holds to its public API. */
+const SHELLS = new Set(['src-main/cli', 'src-main/electron', 'src-main/headless', 'src-main/launcher']);
 
 /** One rule per sentence of docs/architecture.md "The arrows". Returns null when the edge is fine. */
 function directRule(e: Edge): string | null {
@@ -73,9 +158,15 @@ function directRule(e: Edge): string | null {
   if (isElectron(e.spec) && from !== 'src-main/electron' && from !== 'src-main/launcher')
     return 'only src-main/electron imports electron';
   if (leaves && to === 'src-main/electron') return 'nothing imports the Electron shell: it is an entry point';
-  // The relay is its own program for a box that stays up: the CLI starts it (and its benchmark measures it).
-  if (leaves && to === 'src-main/relay' && from !== 'src-main/cli')
-    return 'only the CLI imports the relay: it is a program of its own';
+  if (leaves && to === 'tools')
+    return 'the product imports nothing from tools/: the harnesses measure it from outside';
+  if (e.to === CORE_INTERNAL && from !== 'tools')
+    return 'only tools/ import src-main/core/internal.ts; the shells and the CLI use index.ts';
+  if (to === 'src-main/core' && from !== null && SHELLS.has(from) && e.to !== CORE_INDEX)
+    return `${from} reaches the core only through its public API, src-main/core/index.ts`;
+  // The relay is its own program for a box that stays up: the CLI starts it, its benchmark (tools/) measures it.
+  if (leaves && to === 'src-main/relay' && from !== 'src-main/cli' && from !== 'tools')
+    return 'only the CLI and tools/ import the relay: it is a program of its own';
 
   switch (from) {
     case 'src-shared':
@@ -106,14 +197,26 @@ function directRule(e: Edge): string | null {
     case 'src-main/reference-server':
       if (to === 'src-main/core') return 'the reference server imports nothing from the core';
       return null;
+    case 'tools':
+      if (to === 'src-main/core' && e.to !== CORE_INDEX && e.to !== CORE_INTERNAL)
+        return 'tools/ reach the core only through src-main/core/internal.ts (or the public index.ts)';
+      if (to === 'src-main/reference-server' && e.to !== 'src-main/reference-server/server.ts')
+        return 'tools/ reach the reference server only through server.ts (to start one)';
+      return null;
     default:
       return null;
   }
 }
 
 /** Every violation under `root`, one line each, `file imports spec: rule`. Empty when the arrows hold. */
-export function checkLayering(root: string): string[] {
-  const edges = readImports(root);
+export function checkLayering(root: string, reader?: ImportReader): string[] {
+  const own = reader ? null : createImportReader();
+  let edges: Edge[];
+  try {
+    edges = readImports(root, reader ?? own!);
+  } finally {
+    own?.close();
+  }
   const bad: string[] = [];
 
   for (const file of sourcesUnder(join(root, 'src-main')).map((f) => rel(root, f))) {

@@ -1,8 +1,8 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { checkLayering } from '../support/layering-rules';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkLayering, createImportReader, type ImportReader } from '../support/layering-rules';
 
 // The arrows of docs/architecture.md, on the project itself and on a tiny fake project in which each
 // case below plants one wrong-way import, to show that every rule can fail.
@@ -25,12 +25,19 @@ const LAYOUT: Record<string, string> = {
   'src-main/reference-server/main.ts': "import { start } from './server';",
   'src-main/core/app.ts':
     "import { name } from '../../src-shared/contract';\nimport { url } from '../shared-node/sqlite';\nimport { start } from '../reference-server/server';\nexport const createApp = 1;",
-  'src-main/electron/main.ts': "import { app } from 'electron';\nimport { createApp } from '../core/app';",
-  'src-main/headless/main.ts': "import { createApp } from '../core/app';\nexport const run = 1;",
+  'src-main/core/sync/engine.ts': "import { createApp } from '../app';\nexport const engine = 1;",
+  'src-main/core/index.ts': "export { createApp } from './app';",
+  'src-main/core/internal.ts': "export { engine } from './sync/engine';",
+  'src-main/electron/main.ts': "import { app } from 'electron';\nimport { createApp } from '../core';",
+  'src-main/headless/main.ts': "import { createApp } from '../core/index';\nexport const run = 1;",
   'src-main/launcher/start.ts':
     "import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\nexport const bin = require('electron');\nconst web = await import('../headless/main');",
   'src-main/cli/main.ts':
-    "const commands = {\n  start: () => import('../launcher/start'),\n  web: () => import('../headless/main'),\n  server: () => import('../reference-server/main'),\n  relay: () => import('../relay/main'),\n};\nimport { createApp } from '../core/app';",
+    "const commands = {\n  start: () => import('../launcher/start'),\n  web: () => import('../headless/main'),\n  server: () => import('../reference-server/main'),\n  relay: () => import('../relay/main'),\n};\nimport { createApp } from '../core';",
+  'src-main/cli/commands/sync-option.ts': 'export const option = 1;',
+  'tools/main.ts': "const tools = { sync: () => import('./bench/sync') };",
+  'tools/bench/sync.ts':
+    "import { engine } from '../../src-main/core/internal';\nimport type { createApp } from '../../src-main/core';\nimport { start } from '../../src-main/reference-server/server';\nimport { url } from '../../src-main/shared-node/sqlite';\nimport { option } from '../../src-main/cli/commands/sync-option';\nconst child = require('../../src-main/launcher/start');\nimport { run } from '../../src-main/relay/main';",
   'src-main/relay/main.ts':
     "import { createServer } from 'node:http';\nimport Database from 'better-sqlite3';\nimport { name } from '../../src-shared/contract';\nimport { url } from '../shared-node/sqlite';\nexport const run = 1;",
 };
@@ -51,6 +58,8 @@ function project(planted: Record<string, string> = {}): string {
 }
 
 const CYCLE = /import each other/;
+const PUBLIC = (part: string) =>
+  new RegExp(`${part} reaches the core only through its public API, src-main/core/index\\.ts$`);
 const CLOSURE = /the reference server reaches the core by this path/;
 
 /** One wrong-way import each, and every violation it must produce (no more). */
@@ -162,7 +171,7 @@ const PLANTS: { name: string; file: string; text: string; expected: RegExp[] }[]
     file: 'src-main/reference-server/bad.ts',
     text: "import { run } from '../headless/main';",
     expected: [
-      /^src-main\/reference-server\/bad\.ts -> src-main\/headless\/main\.ts -> src-main\/core\/app\.ts: the reference server reaches the core/,
+      /^src-main\/reference-server\/bad\.ts -> src-main\/headless\/main\.ts -> src-main\/core\/index\.ts: the reference server reaches the core/,
       CYCLE,
     ],
   },
@@ -181,6 +190,74 @@ const PLANTS: { name: string; file: string; text: string; expected: RegExp[] }[]
     ],
   },
   {
+    name: 'the headless shell deep-imports the core',
+    file: 'src-main/headless/bad.ts',
+    text: "import { engine } from '../core/sync/engine';",
+    expected: [PUBLIC('src-main/headless')],
+  },
+  {
+    name: 'the launcher deep-imports the core (a type)',
+    file: 'src-main/launcher/bad.ts',
+    text: "import type { createApp } from '../core/app';",
+    expected: [PUBLIC('src-main/launcher')],
+  },
+  {
+    name: 'the Electron shell deep-imports the core lazily',
+    file: 'src-main/electron/bad.ts',
+    text: "const engine = await import('../core/sync/engine');",
+    expected: [PUBLIC('src-main/electron')],
+  },
+  {
+    name: 'a CLI file named soak-* deep-imports the core (no name is exempt)',
+    file: 'src-main/cli/commands/soak-thing.ts',
+    text: "export { engine } from '../../core/sync/engine';",
+    expected: [PUBLIC('src-main/cli')],
+  },
+  {
+    name: 'the CLI imports the internals door of the tools',
+    file: 'src-main/cli/commands/bad.ts',
+    text: "import { engine } from '../../core/internal';",
+    expected: [
+      /^src-main\/cli\/commands\/bad\.ts imports \.\.\/\.\.\/core\/internal: only tools\/ import src-main\/core\/internal\.ts/,
+    ],
+  },
+  {
+    name: 'a core module imports internal.ts',
+    file: 'src-main/core/bad.ts',
+    text: "import { engine } from './internal';",
+    expected: [/only tools\/ import src-main\/core\/internal\.ts/],
+  },
+  {
+    name: 'a tool deep-imports the core',
+    file: 'tools/bench/bad.ts',
+    text: "import { engine } from '../../src-main/core/sync/engine';",
+    expected: [/tools\/ reach the core only through src-main\/core\/internal\.ts/],
+  },
+  {
+    name: 'a tool imports a reference server internal',
+    file: 'tools/bench/bad.ts',
+    text: "import type { Thing } from '../../src-main/reference-server/kb/thing';",
+    expected: [/tools\/ reach the reference server only through server\.ts/],
+  },
+  {
+    name: 'a tool requires electron',
+    file: 'tools/bench/bad.mjs',
+    text: "const { app } = require('electron');",
+    expected: [/only src-main\/electron imports electron/],
+  },
+  {
+    name: 'the CLI imports a tool',
+    file: 'src-main/cli/commands/bad.ts',
+    text: "const bench = () => import('../../../tools/bench/sync');",
+    expected: [/the product imports nothing from tools\//, CYCLE],
+  },
+  {
+    name: 'the core starts a worker from tools',
+    file: 'src-main/core/bad.ts',
+    text: "const w = new URL('../../tools/bench/sync.ts', import.meta.url);",
+    expected: [/the product imports nothing from tools\//, CYCLE],
+  },
+  {
     name: 'the relay imports the core',
     file: 'src-main/relay/bad.ts',
     text: "import { createApp } from '../core/app';",
@@ -196,13 +273,13 @@ const PLANTS: { name: string; file: string; text: string; expected: RegExp[] }[]
     name: 'the core imports the relay',
     file: 'src-main/core/bad.ts',
     text: "import { run } from '../relay/main';",
-    expected: [/only the CLI imports the relay/],
+    expected: [/only the CLI and tools\/ import the relay/],
   },
   {
     name: 'the headless shell loads the relay lazily',
     file: 'src-main/headless/bad.ts',
     text: "const relay = await import('../relay/main');",
-    expected: [/only the CLI imports the relay/],
+    expected: [/only the CLI and tools\/ import the relay/],
   },
   {
     name: 'a folder of src-main that has no rules',
@@ -219,16 +296,23 @@ const PLANTS: { name: string; file: string; text: string; expected: RegExp[] }[]
 ];
 
 describe('import layering', () => {
+  // One compiler process for every project below (it starts in about half a second).
+  let reader: ImportReader;
+  beforeAll(() => {
+    reader = createImportReader();
+  });
+  afterAll(() => reader.close());
+
   it('holds in this project', () => {
-    expect(checkLayering(root)).toEqual([]);
+    expect(checkLayering(root, reader)).toEqual([]);
   });
 
   it('accepts the fake project before anything is planted', () => {
-    expect(checkLayering(project())).toEqual([]);
+    expect(checkLayering(project(), reader)).toEqual([]);
   });
 
   it.each(PLANTS)('rejects a planted import: $name', ({ file, text, expected }) => {
-    const found = checkLayering(project({ [file]: text }));
+    const found = checkLayering(project({ [file]: text }), reader);
     expect(found).toHaveLength(expected.length);
     for (const re of expected)
       expect(
@@ -236,41 +320,4 @@ describe('import layering', () => {
         `${re} in ${found.join('\n')}`,
       ).toBe(true);
   });
-});
-
-// Self-contained on purpose (its own walk and import reader), so that it stands apart from the checks above.
-it('the CLI and the Electron shell reach the core only through its public API, src-main/core/index.ts', () => {
-  const repo = join(import.meta.dirname, '..', '..');
-  const core = join(repo, 'src-main', 'core');
-  // The benchmark and soak harnesses build the engine's parts one by one: they may reach internals.
-  const exempt = (file: string) => /[\\/]src-main[\\/]cli[\\/]commands[\\/](bench|soak)/.test(file);
-  const walk = (dir: string): string[] =>
-    readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-      e.isDirectory()
-        ? walk(join(dir, e.name))
-        : /\.(ts|tsx|mts|js|mjs)$/.test(e.name)
-          ? [join(dir, e.name)]
-          : [],
-    );
-  const specs = (text: string) =>
-    [...text.matchAll(/(?:from|import)\s*\(?\s*['"](\.[^'"]+)['"]/g)].map((m) => m[1]!);
-  const reachesInside = (file: string, spec: string) => {
-    const target = join(file, '..', spec);
-    return target.startsWith(`${core}/`) && !/^index(\.ts)?$/.test(relative(core, target));
-  };
-  // The checker can fail: a deep import is caught, the public entry is not.
-  const probe = join(repo, 'src-main', 'cli', 'commands', 'probe.ts');
-  expect(reachesInside(probe, '../../core/sync/engine')).toBe(true);
-  expect(reachesInside(probe, '../../core')).toBe(false);
-  expect(reachesInside(probe, '../../core/index')).toBe(false);
-
-  const bad: string[] = [];
-  for (const layer of ['src-main/cli', 'src-main/electron']) {
-    for (const file of walk(join(repo, layer))) {
-      if (exempt(file)) continue;
-      for (const spec of specs(readFileSync(file, 'utf8')))
-        if (reachesInside(file, spec)) bad.push(`${relative(repo, file)} imports ${spec}`);
-    }
-  }
-  expect(bad).toEqual([]);
 });

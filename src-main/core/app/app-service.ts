@@ -63,6 +63,9 @@ export interface AppStats {
   fileTransitions: number;
   overviewComputations: number;
   queueComputations: number;
+  /** Uploads and deletes the remote index followed (one write each), and its status events built. */
+  indexWrites: number;
+  indexStatusComputations: number;
 }
 
 /**
@@ -99,6 +102,7 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
   const meter = createRequestMeter();
   // Set once the Files view's section exists: it tells the view that the index changed.
   let indexTouched = () => {};
+  let indexWrites = 0;
   const cache = serviceCache(db);
   const account = createAccountSnapshot({ cache, bus });
   const session = createSessionHolder({
@@ -115,6 +119,7 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
       const source = c.kind === 'sandbox' ? SANDBOX_CACHE_SOURCE : c.cacheSource;
       return (event) => {
         follow(event);
+        if (event.kind !== 'account') indexWrites++;
         indexTouched();
         if (event.kind === 'account' && event.account) account.seen(source, event.account);
       };
@@ -188,7 +193,11 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
     dispatch,
     subscribe: bus.subscribe,
     context: ctx,
-    stats: () => runtime.stats(),
+    stats: () => ({
+      ...runtime.stats(),
+      indexWrites,
+      indexStatusComputations: remoteFiles.statusComputations(),
+    }),
     async close() {
       if (closed) return;
       closed = true;

@@ -33,8 +33,12 @@ function authenticate(hosting: Hosting, header: string | undefined): ClientRow |
  * the account is closed.
  */
 export function installApiGuards(api: FastifyInstance, hosting: Hosting): void {
+  const route = (request: FastifyRequest) => request.routeOptions.url?.replace(/^\/api\/assets\/v1/, '');
+  api.addHook('onResponse', async (request) => {
+    hosting.requests.answered(request.method, route(request), request.raw.socket);
+  });
   api.addHook('onRequest', async (request, reply) => {
-    hosting.requests.count(request.method, request.routeOptions.url?.replace(/^\/api\/assets\/v1/, ''));
+    hosting.requests.count(request.method, route(request));
     const decision = hosting.rateLimit.take(request.ip);
     if (!decision.ok) {
       hosting.requests.refused();

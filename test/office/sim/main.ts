@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { type Row, renderTable } from '../../../src-main/cli/commands/bench/table';
-import { rowsOf, SCENARIOS } from '../../../src-main/cli/commands/bench-office/rows';
+import { rowsOf, SCENARIOS } from '../../../tools/bench/office/rows';
+import { type Row, renderTable } from '../../../tools/bench/shared/table';
 import { installFakeClock } from './fake-clock';
 import { type SimMeasured, simulate } from './world';
 

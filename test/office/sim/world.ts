@@ -1,10 +1,10 @@
-import type { Measured, Scenario } from '../../../src-main/cli/commands/bench-office/rows';
 import type { Desk } from '../../../src-main/core/office/desk';
 import { startDesk } from '../../../src-main/core/office/desk';
 import { createOfficeBudget, type OfficeBudget } from '../../../src-main/core/office/office-budget';
 import { createPacer, done, retry } from '../../../src-main/core/service/pacer';
 import { SYNC_BACKOFF } from '../../../src-main/core/service/retry-policy';
 import { rateLimiter } from '../../../src-main/reference-server/file-hosting/rate-limit';
+import type { Measured, Scenario } from '../../../tools/bench/office/rows';
 import { ids, memoryLink } from '../link';
 import { type FakeClock, seeded } from './fake-clock';
 

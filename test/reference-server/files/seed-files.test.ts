@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, startTestServer } from '../../support/reference-server';
 
@@ -73,17 +74,40 @@ describe('seeding files through the admin surface', () => {
       total: 0,
       rate_limited: 0,
       by_route: {},
+      bytes_by_route: {},
     });
     await api('GET', '/files?page=2');
     await api('GET', '/files');
     await api('GET', '/files/1');
     await call(`${srv.baseUrl}/api/assets/v1/me`);
     const r = await srv.admin('GET', '/requests');
-    expect(r.json).toEqual({
+    expect(r.json).toMatchObject({
       total: 4,
       rate_limited: 0,
       by_route: { 'GET /files': 2, 'GET /files/:id': 1, 'GET /me': 1 },
     });
+    // Each request's bytes as read: a GET is its request line and headers, some dozens of bytes.
+    const bytes = r.json.bytes_by_route as Record<string, number>;
+    expect(Object.keys(bytes).sort()).toEqual(['GET /files', 'GET /files/:id', 'GET /me']);
+    for (const n of Object.values(bytes)) expect(n).toBeGreaterThan(30);
+  });
+
+  it('counts the bytes an upload sent, its body whole (bytes_by_route)', async () => {
+    await srv.admin('DELETE', '/requests');
+    const body = randomBytes(300_000);
+    const form = new FormData();
+    form.set('file', new Blob([body]), 'counted.pdf');
+    const sent = await call(`${srv.baseUrl}/api/assets/v1/files`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}` },
+      body: form,
+    });
+    expect(sent.status).toBe(201);
+    const once = (await srv.admin('GET', '/requests')).json;
+    expect(once.by_route).toEqual({ 'POST /files': 1 });
+    // The body and its multipart framing, the request line and headers: no more than a few hundred bytes over.
+    expect(once.bytes_by_route['POST /files']).toBeGreaterThanOrEqual(body.length);
+    expect(once.bytes_by_route['POST /files']).toBeLessThan(body.length + 2_000);
   });
 
   it('refuses bad bodies with 400 naming the field, unknown clients with 404, and needs the token', async () => {

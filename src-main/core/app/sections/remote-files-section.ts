@@ -42,7 +42,7 @@ export function remoteFilesSection(
   ctx: AppContext,
   runtime: SyncRuntime,
   tunables: { refreshEveryMs?: number } = {},
-): Section & { touched(): void } {
+): Section & { touched(): void; statusComputations(): number } {
   const record = activityRecorder(ctx);
   const remote = createRemoteIndex(ctx.db);
   const rows = syncedFiles(ctx.db);
@@ -55,7 +55,15 @@ export function remoteFilesSection(
   let runner: { jobId: number; abort: AbortController; done: Promise<unknown> } | null = null;
   let unsubscribe: (() => void) | null = null;
 
-  const emitStatus = (index: AccountIndex) => ctx.bus.emit('files.index.changed', index.status());
+  // The status (a COUNT over the account's rows) is built when the coalesced event goes out, not at each
+  // call: every upload of a sync touches the index, and a count per upload made a sync of 20,000
+  // files quadratic (docs/benchmarks.md, the app-service figure).
+  let statusComputations = 0;
+  const emitStatus = (index: AccountIndex) =>
+    ctx.bus.emitLazy('files.index.changed', () => {
+      statusComputations++;
+      return index.status();
+    });
   const emitJob = (job: BulkDeleteJob) => ctx.bus.emit('files.bulkDelete.changed', job);
 
   async function stopRunner(): Promise<void> {
@@ -218,6 +226,7 @@ export function remoteFilesSection(
   return {
     name: 'remote-files',
     /** The client's replies changed the index (an upload, a delete): the view re-reads (coalesced by the bus). */
+    statusComputations: () => statusComputations,
     touched() {
       inBackground(ctx.log, 'Telling the Files view and the folders that the index changed', () =>
         current.then((f) => {
