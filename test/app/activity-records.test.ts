@@ -70,7 +70,14 @@ describe('the activity log records storage failures and recovery, a URL import a
   it('a bulk delete says how many files went', async () => {
     await app.call('files.index.refresh', {});
     const line = nextActivity(app, /^Deleted /);
-    const job = await app.call('files.bulkDelete.start', { filter: {}, except: [] });
+    // The file came from a watched folder: the delete asks what that folder does with it.
+    const unsaid = await app.call('files.bulkDelete.start', { filter: {}, except: [] });
+    expect(unsaid.ok ? '' : unsaid.error.code).toBe('FOLDER-FILES-CHOICE');
+    const job = await app.call('files.bulkDelete.start', {
+      filter: {},
+      except: [],
+      folderFiles: 'stop-syncing',
+    });
     expect(job.ok, JSON.stringify(job)).toBe(true);
     expect((await line).message).toMatch(/^Deleted 1 file \(2 B\) from the service\.$/);
     const list = await app.call('activity.list', {});
