@@ -1,5 +1,5 @@
 // Generates the app and tray icons as PNGs (no image tool needed): a rounded teal square with a
-// cloud-and-arrow mark for the app, and a dot per tray state (src-main/electron/tray-state.ts TRAY_STATES). Run: node build/make-icons.mjs
+// cloud-and-arrow mark for the app, and a disc per tray state with a glyph of its own (src-main/electron/tray-state.ts TRAY_STATES). Run: node build/make-icons.mjs
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
@@ -77,20 +77,85 @@ writeFileSync(
   ),
 );
 
+/** Distance from (x, y) to the segment a-b (tray glyphs are drawn on a 32-pixel grid). */
+function toSegment(x, y, [ax, ay], [bx, by]) {
+  const dx = bx - ax;
+  const dy = by - ay;
+  const t = Math.max(0, Math.min(1, ((x - ax) * dx + (y - ay) * dy) / (dx * dx + dy * dy)));
+  return Math.hypot(x - ax - t * dx, y - ay - t * dy);
+}
+const stroke = (points, width) => (x, y) =>
+  points.slice(1).some((p, i) => toSegment(x, y, points[i], p) <= width / 2);
+const rect = (x0, y0, x1, y1) => (x, y) => x >= x0 && x <= x1 && y >= y0 && y <= y1;
+const any =
+  (...shapes) =>
+  (x, y) =>
+    shapes.some((s) => s(x, y));
+const arrowUp = any(
+  rect(14, 10, 18, 25),
+  stroke(
+    [
+      [9.5, 15.5],
+      [16, 8.5],
+      [22.5, 15.5],
+    ],
+    4,
+  ),
+);
+const ring = (x, y) => Math.abs(Math.hypot(x - 16, y - 16) - 8) <= 1.75;
+
+/**
+ * Each tray state is a disc of its colour with a white glyph of its own shape, so that the state is
+ * never said by colour alone (WCAG 1.4.1; test/electron/tray-icons.test.ts): a check (all live), an
+ * arrow (sending), two bars (paused), "!" (error), a struck ring (offline: no connection).
+ */
 const STATES = {
-  idle: [45, 106, 90],
-  syncing: [59, 130, 246],
-  paused: [201, 135, 30],
-  error: [179, 38, 30],
-  offline: [107, 114, 128],
+  idle: [
+    [45, 106, 90],
+    stroke(
+      [
+        [8.5, 16.5],
+        [13.5, 21.5],
+        [23.5, 10.5],
+      ],
+      4,
+    ),
+  ],
+  syncing: [[59, 130, 246], arrowUp],
+  paused: [[201, 135, 30], any(rect(10, 9, 14, 23), rect(18, 9, 22, 23))],
+  error: [[179, 38, 30], any(rect(14, 6.5, 18, 18.5), rect(14, 21.5, 18, 25.5))],
+  offline: [
+    [107, 114, 128],
+    any(
+      ring,
+      stroke(
+        [
+          [10.5, 10.5],
+          [21.5, 21.5],
+        ],
+        3.5,
+      ),
+    ),
+  ],
 };
-for (const [name, rgb] of Object.entries(STATES)) {
+for (const [name, [[r, g, b], glyph]] of Object.entries(STATES)) {
   writeFileSync(
     join(dir, `tray-${name}.png`),
-    png(32, (x, y) => {
-      const d = Math.hypot(x - 0.5, y - 0.5);
-      if (d > 0.44) return [0, 0, 0, 0];
-      return mark(x, y) && d < 0.4 ? [255, 255, 255, 255] : [...rgb, 255];
+    png(32, (nx, ny) => {
+      // A 4x4 supersample of the pixel: its share of the disc (alpha) and of the glyph (white).
+      let disc = 0;
+      let white = 0;
+      for (let sy = 0; sy < 4; sy++)
+        for (let sx = 0; sx < 4; sx++) {
+          const x = nx * 32 + (sx + 0.5) / 4;
+          const y = ny * 32 + (sy + 0.5) / 4;
+          if (Math.hypot(x - 16, y - 16) > 15.5) continue;
+          disc++;
+          if (glyph(x, y)) white++;
+        }
+      const w = disc ? white / disc : 0;
+      const mix = (c) => Math.round(c + (255 - c) * w);
+      return [mix(r), mix(g), mix(b), Math.round((disc / 16) * 255)];
     }),
   );
 }
