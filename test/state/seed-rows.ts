@@ -68,7 +68,12 @@ export const APP_ROWS: Rows = {
           : state === 'PAUSED'
             ? 'LOW-BALANCE'
             : null,
-    reason: ['SKIPPED', 'FAILED', 'PAUSED'].includes(state) ? `why ${state}` : null,
+    // The DELETED row is a mirror delete from before its code existed (25 gives it MIRROR-DELETED).
+    reason: ['SKIPPED', 'FAILED', 'PAUSED'].includes(state)
+      ? `why ${state}`
+      : state === 'DELETED'
+        ? 'Deleted locally. The remote copy was deleted (mirror folder).'
+        : null,
     attempts: state === 'FAILED' ? 3 : 0,
     next_retry_at: state === 'FAILED' ? T0 + 60_000 : null,
     not_before: T0 + 150,
@@ -131,6 +136,14 @@ export const APP_ROWS: Rows = {
       fetched_at: IST,
     },
     { source: 'sandbox', kind: 'usage', scope: '30', json: '[]', fetched_at: IST },
+    // A page of the old files listing, as before 97 (which deletes it: the remote index owns files).
+    {
+      source: 'https://files.example',
+      kind: 'files',
+      scope: 'bucket=&page=1&per_page=50',
+      json: '{"data":[],"total":0}',
+      fetched_at: IST,
+    },
   ],
   kb_bots: [
     {
@@ -346,6 +359,8 @@ export const APP_ROWS: Rows = {
     { job_id: 1, file_id: 9004, size: 1004, state: 1 },
     { job_id: 1, file_id: 9005, size: 1004, state: 0 },
   ],
+  // A file the index saw go from the service, waiting for the sync rows on it to be told.
+  remote_index_gone: [{ account_id: 1, id: 9003, at: T0 + 5 }],
 };
 
 /** The reference server's database: a client with a key, files live and deleted, money, a bot's traffic. */
