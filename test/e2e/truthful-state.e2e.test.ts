@@ -79,6 +79,8 @@ describe.sequential('the app tells the truth: offline, failures, money', () => {
     await expect.poll(status).toContain('Syncing');
     expect(await status()).not.toContain('In sync');
     expect(await sidebar()).not.toContain('In sync');
+    // The list's header counts the rows it lists (the folders' tally holds them as pending).
+    expect(await page.getByTestId('problems-total').textContent()).toBe('3 files');
     const reasons = await page.getByTestId('problem-reason').allTextContents();
     expect(reasons).toHaveLength(3);
     for (const r of reasons) {
