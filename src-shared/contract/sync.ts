@@ -122,6 +122,12 @@ export const QueueSchema = z.object({
   /** The first waiting files in the order they will go: "Upload now", just added (newest first), the backlog. */
   next: z.array(NextItemSchema).optional(),
   problems: z.array(ProblemItemSchema),
+  /**
+   * All the files not uploaded (FAILED, retrying ones included, and SKIPPED): the whole count behind
+   * `problems`, which holds the first 200 of each. A file waiting for its retry is pending in the
+   * folders' tally, so their counts alone would say "0 files" over the rows listed.
+   */
+  problemsTotal: z.number().int().optional(),
 });
 export type Queue = z.infer<typeof QueueSchema>;
 

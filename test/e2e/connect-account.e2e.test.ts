@@ -1,18 +1,12 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { osKeychain } from '../../src-main/core/secrets/keychain';
+import { filesUnder } from '../support/files-under';
 import { createClient, startTestServer } from '../support/reference-server';
 import { audit } from './a11y';
 import { launchChromium, SCREENSHOTS, type Stack, startStack } from './stack';
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const p = join(dir, name);
-    return statSync(p).isDirectory() ? filesUnder(p) : [p];
-  });
-}
 
 // "Connect an account" on first run: the key is checked with /me before anything is kept, and then
 // lives in the keychain only.

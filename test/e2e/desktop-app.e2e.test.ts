@@ -97,9 +97,20 @@ describe.sequential('the desktop app in Chromium (headless shell, real core, rea
     await page.getByRole('button', { name: 'Delete data.json' }).click();
     const dialog = page.getByRole('dialog');
     expect(await dialog.getByRole('heading').textContent()).toBe('Delete data.json?');
-    await dialog.getByRole('button', { name: 'Delete file' }).click();
+    // data.json came from the watched folder: the dialog asks what the folder does next, and the
+    // delete waits for that answer (docs/desktop-app.md). Stop syncing keeps it gone from the CDN.
+    const remove = dialog.getByRole('button', { name: 'Delete file' });
+    await expect.poll(() => dialog.getByTestId('folder-choice').count()).toBe(1);
+    expect(await remove.isDisabled()).toBe(true);
+    await dialog.getByRole('radio', { name: /Delete and stop syncing it/ }).check();
+    await shot('delete-folder-choice');
+    await remove.click();
     await expect.poll(() => page.getByTestId('file-row').count()).toBe(1);
     expect((await fetch(url!)).status).not.toBe(200);
+    // The folder says so: one file live, one removed by you (kept on disk, never sent again).
+    await nav('Folders');
+    await expect.poll(() => count('removed-by-you')).toBe('1');
+    expect(await count('live')).toBe('1');
   });
 
   it('a copy uploaded behind the app’s back is listed as a duplicate and removed on request', async () => {
@@ -182,7 +193,7 @@ describe.sequential('the desktop app in Chromium (headless shell, real core, rea
     // A day's rent is at least one paisa only from ~64 MB (binary GB, 5 rupees a month): store one.
     writeFileSync(join(folder, 'big.mp4'), Buffer.alloc(70_000_000, 7));
     await nav('Folders');
-    await expect.poll(() => count('live'), { timeout: 30_000 }).toBe('3');
+    await expect.poll(() => count('live'), { timeout: 30_000 }).toBe('2'); // hello.txt, big.mp4
     await stack.admin('POST', '/clients/1/wallet', { amount_paise: -10_000 });
     await stack.admin('POST', '/clock/advance', { seconds: 86_400 });
     writeFileSync(join(folder, 'late.txt'), 'written while in arrears');
@@ -212,7 +223,7 @@ describe.sequential('the desktop app in Chromium (headless shell, real core, rea
   it('a top-up settles the arrears and the queue resumes by itself', async () => {
     await stack.admin('POST', '/clients/1/wallet', { amount_paise: 50_000 });
     await nav('Folders');
-    await expect.poll(() => count('live'), { timeout: 20_000 }).toBe('4');
+    await expect.poll(() => count('live'), { timeout: 20_000 }).toBe('3'); // and late.txt
     await expect.poll(() => page.getByTestId('account-banner').count(), { timeout: 10_000 }).toBe(0);
     await nav('Account');
     await page.getByTestId('wallet').waitFor();
@@ -260,9 +271,12 @@ describe.sequential('the desktop app in Chromium (headless shell, real core, rea
       .locator('.badge');
     await expect.poll(() => badge.count()).toBe(1);
     expect(await badge.textContent()).toBe('250');
-    // The panel also counts the files skipped earlier in the story (tool.exe); its table holds 200.
+    // The panel also counts the files skipped earlier in the story (tool.exe) and the one removed
+    // from the CDN by the user (data.json); its table holds 200.
     const o = await stack.app.call('sync.overview', {});
-    const skipped = o.ok ? o.value.folders.reduce((n, f) => n + f.counts.skipped, 0) : -1;
+    const skipped = o.ok
+      ? o.value.folders.reduce((n, f) => n + f.counts.skipped + f.counts.removedByYou, 0)
+      : -1;
     await expect.poll(() => page.getByTestId('problem-row').count()).toBe(200);
     expect(await page.getByTestId('problems-total').textContent()).toBe(
       `${250 + skipped} files (the first 200 shown)`,

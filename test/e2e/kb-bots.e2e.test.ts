@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,18 +6,12 @@ import { botTokenAccount } from '../../src-main/core/kb/bots';
 import type { RunningServer } from '../../src-main/reference-server/server';
 import type { KbBotView } from '../../src-shared/contract/kb';
 import { api, makeBot, startServer } from '../kb/helpers';
+import { filesUnder } from '../support/files-under';
 import { createClient, startTestServer } from '../support/reference-server';
 import { screens, ZOOMABLE } from './screens';
 import { browserApp } from './stack';
 
 type Remote = { id: number; title: string; description: string };
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const p = join(dir, name);
-    return statSync(p).isDirectory() ? filesUnder(p) : [p];
-  });
-}
 
 /**
  * Knowledge entries and bots in Chromium against a real core: a delete that can be undone, both

@@ -68,13 +68,19 @@ describe.sequential('the app tells the truth: offline, failures, money', () => {
     await screens(page, 'truth-in-sync');
   });
 
-  it('failed files: never "In sync"; "3 need attention" links to them, one sentence each', async () => {
+  it('failed files: never "In sync"; a file waiting for its automatic retry is pending (Syncing), listed with one sentence each', async () => {
     expect((await service.admin('PUT', '/faults', { storage_fail_rate: 1 })).status).toBe(200);
     for (const n of ['c', 'd', 'e']) writeFileSync(join(folder, `${n}.txt`), n);
-    await expect.poll(() => count('failed'), { timeout: 20_000 }).toBe('3');
-    // Between automatic retries nothing is pending: the old badge said "In sync" here.
-    await expect.poll(status, { timeout: 20_000 }).toBe('3 need attention');
-    await expect.poll(sidebar).toContain('3 need attention');
+    // A file the service refused with a retry to come is pending everywhere, not "needs attention"
+    // (one tally, state/transitions.ts, issue 18): the folder says Syncing, never "In sync".
+    await expect.poll(() => page.getByTestId('problem-reason').count(), { timeout: 20_000 }).toBe(3);
+    expect(await count('pending')).toBe('3');
+    expect(await count('failed')).toBe('0');
+    await expect.poll(status).toContain('Syncing');
+    expect(await status()).not.toContain('In sync');
+    expect(await sidebar()).not.toContain('In sync');
+    // The list's header counts the rows it lists (the folders' tally holds them as pending).
+    expect(await page.getByTestId('problems-total').textContent()).toBe('3 files');
     const reasons = await page.getByTestId('problem-reason').allTextContents();
     expect(reasons).toHaveLength(3);
     for (const r of reasons) {
@@ -84,18 +90,6 @@ describe.sequential('the app tells the truth: offline, failures, money', () => {
       expect(r).not.toMatch(/Retry the upload|It will be retried/);
       expect(r.split(/[.!?] /).length, r).toBe(1);
     }
-    // The list is scrolled into view (the page is too short to bring it to the top).
-    const inView = () =>
-      page
-        .getByRole('heading', { name: 'Not uploaded' })
-        .evaluate(
-          (h) => h.getBoundingClientRect().top >= 0 && h.getBoundingClientRect().bottom <= innerHeight,
-        );
-    await page.setViewportSize({ width: 1280, height: 420 });
-    expect(await inView()).toBe(false);
-    await page.getByRole('button', { name: '3 need attention' }).click();
-    await expect.poll(inView).toBe(true);
-    await page.setViewportSize(ZOOMABLE.viewport);
     await screens(page, 'truth-failed', page.getByTestId('problem-row').first());
     expect((await service.admin('PUT', '/faults', { storage_fail_rate: 0 })).status).toBe(200);
     expect((await stack.app.call('sync.retry', {})).ok).toBe(true);

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import { SANDBOX_KEY_ACCOUNT } from '../../src-main/core/service/sandbox';
 import { formatBytes } from '../../src-shared/domain/bytes';
 import { parseIst } from '../../src-shared/domain/ist-time';
 import { formatIstTime } from '../../src-shared/domain/time-format';
+import { filesUnder } from '../support/files-under';
 import { startTestServer, type TestServer } from './reference-server-helpers';
 
 // Runs the real CLI (bin/assets-sync.mjs) against a real reference server, with the real keychain
@@ -62,16 +63,6 @@ function cli(args: string[], opts: { input?: string; env?: Record<string, string
     });
     child.stdin.end(opts.input ?? '');
   });
-}
-
-function filesUnder(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...filesUnder(p));
-    else out.push(p);
-  }
-  return out;
 }
 
 beforeAll(async () => {

@@ -217,9 +217,11 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
       };
     });
     let waiting = 0;
+    let problemsTotal = 0;
     for (const f of folders.values()) {
       if (folderId !== undefined && f.id !== folderId) continue;
       waiting += f.counts.NEW + f.counts.QUEUED + f.counts.PAUSED;
+      problemsTotal += f.counts.FAILED + f.counts.SKIPPED;
     }
     const problems: ProblemItem[] = [...pick('FAILED', 200), ...pick('SKIPPED', 200)].map((r) => ({
       fileId: r.id,
@@ -234,7 +236,7 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
       .nextUp(20)
       .filter((r) => folderId === undefined || r.folderId === folderId)
       .map((r) => ({ fileId: r.id, name: r.name, sizeBytes: r.size ?? 0, lane: laneOf(r.priority) }));
-    return { active, waiting, problems, next };
+    return { active, waiting, problems, problemsTotal, next };
   }
 
   return {

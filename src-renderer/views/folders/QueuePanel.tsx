@@ -158,9 +158,11 @@ function NextUp({ queue, offline }: { queue: Queue; offline: boolean }) {
 }
 
 export function ProblemsPanel({ queue, folders }: { queue: Queue; folders: FolderView[] }) {
-  // The counts are the folders' (whole); the list is the queue's (the first 200 of each kind).
+  // The counts are whole; the list is the queue's (the first 200 of each kind). The folders' tally
+  // counts a file waiting for its retry as pending, so the queue's own total counts the rows listed.
   const failed = folders.reduce((n, f) => n + f.counts.failed, 0);
-  const total = failed + folders.reduce((n, f) => n + f.counts.skipped + f.counts.removedByYou, 0);
+  const total =
+    queue.problemsTotal ?? failed + folders.reduce((n, f) => n + f.counts.skipped + f.counts.removedByYou, 0);
   if (total === 0 && queue.problems.length === 0) return null;
   const shown = queue.problems.slice(0, 200);
   // The last column holds only Retry buttons: over skipped rows alone it would be an empty column.

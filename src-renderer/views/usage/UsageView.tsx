@@ -13,6 +13,7 @@ export function UsageView() {
   const range = useAccount((s) => s.range);
   const usage = useAccount((s) => s.usage[s.range]);
   const load = useAccount((s) => s.loadUsage);
+  const loadAccount = useAccount((s) => s.loadAccount);
   useEffect(() => {
     void load();
   }, [load]);
@@ -33,7 +34,15 @@ export function UsageView() {
             </button>
           ))}
         </fieldset>
-        <button type="button" className="btn" onClick={() => void load(range)}>
+        <button
+          type="button"
+          className="btn"
+          onClick={() => {
+            void load(range);
+            // The unpaid line is /me's: Refresh reads it again too, or it shows the snapshot's old day.
+            void loadAccount(true);
+          }}
+        >
           <Icon name="refresh" /> Refresh
         </button>
       </ViewHeader>
