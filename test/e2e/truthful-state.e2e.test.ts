@@ -81,6 +81,9 @@ describe.sequential('the app tells the truth: offline, failures, money', () => {
     expect(await sidebar()).not.toContain('In sync');
     // The list's header counts the rows it lists (the folders' tally holds them as pending).
     expect(await page.getByTestId('problems-total').textContent()).toBe('3 files');
+    // Each row's badge says it: waiting for its retry, not failed for good.
+    const badges = await page.getByTestId('problem-row').locator('.badge').allTextContents();
+    expect(badges).toEqual(['Will retry', 'Will retry', 'Will retry']);
     const reasons = await page.getByTestId('problem-reason').allTextContents();
     expect(reasons).toHaveLength(3);
     for (const r of reasons) {

@@ -197,8 +197,11 @@ export function ProblemsPanel({ queue, folders }: { queue: Queue; folders: Folde
             <tr key={p.fileId} data-testid="problem-row">
               <td style={{ overflowWrap: 'anywhere' }}>
                 <span style={{ fontWeight: 550 }}>{p.name}</span>{' '}
-                <span className={`badge ${p.state === 'FAILED' ? 'danger' : ''}`}>
-                  {p.state === 'FAILED' ? 'Failed' : 'Skipped'}
+                {/* A failure with its automatic retry ahead is pending (state/transitions.ts), not failed for good. */}
+                <span
+                  className={`badge ${p.state === 'FAILED' ? (p.nextRetryAt !== null ? 'warn' : 'danger') : ''}`}
+                >
+                  {p.state === 'FAILED' ? (p.nextRetryAt !== null ? 'Will retry' : 'Failed') : 'Skipped'}
                 </span>
                 <ProblemFolder folderId={p.folderId} folders={folders} />
               </td>
