@@ -150,6 +150,26 @@ describe('the rate limiter on a fake clock', () => {
     await clock.advance(1_000);
     expect(done).toBe(true);
   });
+  // Every upload of the engine passes its limiter; without a rate, 64 KiB slices made a 200 MB
+  // upload 3,200 trips through the body, the stream and the progress event (docs/benchmarks.md).
+  it('unlimited, a body hands on each 1 MiB read whole; limited, in slices', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bw-'));
+    try {
+      const path = join(dir, 'f');
+      writeFileSync(path, Buffer.alloc(3 * MiB, 7));
+      const chunks = async (rate: number | null) => {
+        const body = multipartBody([['name', 'f']], { path, size: 3 * MiB, filename: 'f' });
+        const progress: number[] = [];
+        for await (const _ of body.stream((n) => progress.push(n), createRateLimiter(fakeClock(), rate)));
+        return progress;
+      };
+      expect(await chunks(null)).toEqual([1 * MiB, 2 * MiB, 3 * MiB]);
+      // A rate high enough never to wait on the fake clock: slices of at most 64 KiB still interleave.
+      expect((await chunks(1024 * MiB)).length).toBe((3 * MiB) / (64 * KiB));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
   it('parallel uploads share one limit (two bodies read from disk)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bw-'));
     try {

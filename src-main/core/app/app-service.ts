@@ -58,13 +58,18 @@ export interface AppServiceOptions {
   log?: (line: string) => void;
 }
 
+/** How long this app's own uploads and deletes may wait to be written to the remote index together. */
+const INDEX_BATCH_MS = 100;
+
 export interface AppStats {
   /** File events of the engine (every state change of a row, plus a new row). */
   fileTransitions: number;
   overviewComputations: number;
   queueComputations: number;
-  /** Uploads and deletes the remote index followed (one write each), and its status events built. */
+  /** Uploads and deletes the remote index followed (one row write each), and its status events built. */
   indexWrites: number;
+  /** The follower's transactions: one per batch of writes (INDEX_BATCH_MS), not one per upload. */
+  indexCommits: number;
   indexStatusComputations: number;
 }
 
@@ -103,6 +108,11 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
   // Set once the Files view's section exists: it tells the view that the index changed.
   let indexTouched = () => {};
   let indexWrites = 0;
+  let indexCommits = 0;
+  const indexNotTaken = (what: string, e: unknown) =>
+    log(
+      `the remote index did not take ${what}; it is applied again with the next reply, or by the next refresh: ${e instanceof Error ? e.message : String(e)}`,
+    );
   const cache = serviceCache(db);
   const account = createAccountSnapshot({ cache, bus });
   const session = createSessionHolder({
@@ -114,20 +124,25 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
     onRequest: () => meter.record(),
     // The engine's uploads and deletes, and the Files view's, reach the remote index at once.
     // Every /me answer becomes the app's one account snapshot.
+    // Written in one commit per short batch (a sync of thousands of files paid a commit per upload);
+    // the Files view is told once per commit, and any read of the index writes what waits first.
     onRemote: (c) => {
-      const follow = createRemoteIndex(db).follower(serviceIdentity(c, o.dataDir));
+      const follow = createRemoteIndex(db).follower(serviceIdentity(c, o.dataDir), undefined, {
+        everyMs: INDEX_BATCH_MS,
+        onCommit: () => {
+          indexCommits++;
+          indexTouched();
+        },
+        onError: (events, e) => indexNotTaken(events.map(remoteEventText).join(', '), e),
+      });
       const source = c.kind === 'sandbox' ? SANDBOX_CACHE_SOURCE : c.cacheSource;
       return (event) => {
         follow(event);
         if (event.kind !== 'account') indexWrites++;
-        indexTouched();
         if (event.kind === 'account' && event.account) account.seen(source, event.account);
       };
     },
-    onRemoteError: (event, e) =>
-      log(
-        `the remote index did not take ${remoteEventText(event)}; it is applied again with the next reply, or by the next refresh: ${e instanceof Error ? e.message : String(e)}`,
-      ),
+    onRemoteError: (event, e) => indexNotTaken(remoteEventText(event), e),
     ...(o.baseUrl ? { baseUrl: o.baseUrl } : {}),
     ...(o.sandboxRatePerMinute !== undefined ? { sandboxRatePerMinute: o.sandboxRatePerMinute } : {}),
   });
@@ -196,6 +211,7 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
     stats: () => ({
       ...runtime.stats(),
       indexWrites,
+      indexCommits,
       indexStatusComputations: remoteFiles.statusComputations(),
     }),
     async close() {
@@ -204,6 +220,8 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
       for (const s of [...sections].reverse()) await s.close?.();
       await runtime.stop();
       await session.close();
+      // What the follower holds is written while the database is open.
+      createRemoteIndex(db).flushFollowers();
       clock.close();
       bus.close();
       await closePools();

@@ -9,9 +9,9 @@ import type {
 import type { AppError, Result } from '../../../src-shared/errors';
 import type { Db } from '../../shared-node/sqlite';
 import type { ApiError } from '../service/api-error';
-import type { FileApiClient, RemoteEvent } from '../service/file-api-client';
+import type { FileApiClient } from '../service/file-api-client';
 import { type FindDeletedOptions, type FindDeletedSummary, findDeleted } from './find-deleted';
-import { indexFollower } from './follower';
+import { type Follower, type FollowerBatching, flushFollowers, indexFollower } from './follower';
 import { indexQueries } from './index-query';
 import { type IndexAccount, indexStore } from './index-store';
 import { type RefreshOptions, type RefreshSummary, refreshIndex } from './refresh';
@@ -57,15 +57,22 @@ export function createRemoteIndex(db: Db) {
   return {
     forAccount(account: IndexAccount): AccountIndex {
       const id = store.accountId(account);
+      // A batched follower's waiting writes go in first: what a reply showed is there for any read.
+      const fresh =
+        <A extends unknown[], R>(fn: (...a: A) => R) =>
+        (...a: A): R => {
+          flushFollowers(db);
+          return fn(...a);
+        };
       const index: AccountIndex = {
         account,
-        page: (q = {}) => queries.page(id, q),
-        summary: (f = {}) => queries.summary(id, f),
-        buckets: () => queries.buckets(id),
-        get: (fileId) => store.get(id, fileId),
-        byUrl: (url) => store.byUrl(id, url),
-        urlsEndingWith: (bucket, suffix) => store.urlsEndingWith(id, bucket, suffix),
-        status() {
+        page: fresh((q: IndexQuery = {}) => queries.page(id, q)),
+        summary: fresh((f: IndexFilter = {}) => queries.summary(id, f)),
+        buckets: fresh(() => queries.buckets(id)),
+        get: fresh((fileId: number) => store.get(id, fileId)),
+        byUrl: fresh((url: string) => store.byUrl(id, url)),
+        urlsEndingWith: fresh((bucket: string, suffix: string) => store.urlsEndingWith(id, bucket, suffix)),
+        status: fresh((): IndexStatus => {
           const st = store.state(id);
           return {
             count: store.count(id),
@@ -77,17 +84,19 @@ export function createRemoteIndex(db: Db) {
               finishedAt: st.walkFinishedAt,
             },
           };
-        },
-        refresh: (client, o) => refreshIndex(db, store, id, client, o),
-        walk: (client, o) => walkIndex(db, store, id, client, o),
+        }),
+        refresh: fresh((client: FileApiClient, o?: RefreshOptions) => refreshIndex(db, store, id, client, o)),
+        walk: fresh((client: FileApiClient, o?: WalkOptions) => walkIndex(db, store, id, client, o)),
         walkDue: (now = Date.now()) => walkDue(store.state(id), now),
-        findDeleted: (client, o) => findDeleted(db, store, id, client, o),
-        gone: (limit = 5_000) => store.gone(id, limit),
+        findDeleted: fresh((client: FileApiClient, o?: FindDeletedOptions) =>
+          findDeleted(db, store, id, client, o),
+        ),
+        gone: fresh((limit = 5_000) => store.gone(id, limit)),
         forgetGone: (ids) => store.forgetGone(id, ids),
         *each(q = {}) {
           let after: string | undefined;
           for (;;) {
-            const r = queries.page(id, { ...q, limit: 1000, ...(after !== undefined ? { after } : {}) });
+            const r = index.page({ ...q, limit: 1000, ...(after !== undefined ? { after } : {}) });
             if (!r.ok) return;
             yield* r.value.files;
             if (r.value.next === null) return;
@@ -100,12 +109,22 @@ export function createRemoteIndex(db: Db) {
 
     /** The account of this service whose index was refreshed last (reading it without asking /me). */
     lastAccount(service: string): IndexAccount | null {
+      flushFollowers(db);
       return store.lastAccount(service);
     },
 
-    /** Wire to a client's `onRemote` so that this app's uploads and deletes reach the index at once. */
-    follower(service: string, clientId?: number): (event: RemoteEvent) => void {
-      return indexFollower(store, service, clientId);
+    /**
+     * Wire to a client's `onRemote` so that this app's uploads and deletes reach the index at once;
+     * `batching` writes them together within a short interval (the app: one commit per batch, not per
+     * upload), and any read of the index through here writes what waits first.
+     */
+    follower(service: string, clientId?: number, batching?: FollowerBatching): Follower {
+      return indexFollower(store, service, clientId, batching ? { ...batching, db } : undefined);
+    },
+
+    /** Writes what batched followers of this database hold (before the database closes). */
+    flushFollowers(): void {
+      flushFollowers(db);
     },
   };
 }

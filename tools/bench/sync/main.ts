@@ -22,7 +22,7 @@ const FIGURES: Record<string, (dir: string, opts: { files?: number }) => Promise
   'small-files': (dir) => smallFilesFigure(dir),
   'rate-limited': (dir) => rateLimitedFigure(dir),
   restart: (dir, o) => restartFigure(dir, o.files),
-  'app-service': (dir) => appServiceFigure(dir),
+  'app-service': (dir, o) => appServiceFigure(dir, o.files),
   // Over a shaped link (200 Mbit/s, 20 ms each way): what a user on a real network feels.
   'link-big-upload': (dir) => linkBigUploadFigure(dir),
   'link-small-files': (dir) => linkSmallFilesFigure(dir),
@@ -31,7 +31,8 @@ const FIGURES: Record<string, (dir: string, opts: { files?: number }) => Promise
 const USAGE = `npm run bench:sync [-- --only NAME[,NAME]] [--files N]
   Each figure of the sync engine against a baseline measured in the same run (docs/benchmarks.md).
   --only   run some figures: ${Object.keys(FIGURES).join(', ')}
-  --files  files for the restart figure (default 100000; fewer for a quick look, not for the record)`;
+  --files  files for the restart figure (default 100000) and the app-service figure (default 20000);
+           fewer for a quick look, not for the record`;
 
 /** `npm run bench:sync`: the sync engine's benchmarks (issue 4), a table of figures, exit 1 if one fails. */
 export async function run(argv: string[]): Promise<number> {

@@ -41,7 +41,7 @@ export interface AppChildReport {
   overviewComputations: number | null;
   events: number | null;
   /** App mode only: the other work the app does beside the engine's, counted over the sync. */
-  work: { queues: number; indexWrites: number; indexStatuses: number } | null;
+  work: { queues: number; indexWrites: number; indexCommits: number; indexStatuses: number } | null;
 }
 
 /** The key comes from the environment (ASSETS_API_KEY): nothing is read from or written to a keychain. */
@@ -103,6 +103,7 @@ async function viaApp(input: AppChildInput): Promise<AppChildReport> {
     work: {
       queues: after.queueComputations - before.queueComputations,
       indexWrites: after.indexWrites - before.indexWrites,
+      indexCommits: after.indexCommits - before.indexCommits,
       indexStatuses: after.indexStatusComputations - before.indexStatusComputations,
     },
   };
