@@ -51,6 +51,33 @@ describe('snapshot events are built when they go out, not on every transition', 
     bus.close();
   });
 
+  it('a name given a longer interval waits for it while the others go out at theirs', async () => {
+    // The index's status (a COUNT over the account's rows) goes out once a second, the sync's at 250 ms.
+    const bus = createEventBus({
+      coalesce: ['files.index.changed', 'activity.added'],
+      coalesceMs: 50,
+      coalesceMsOf: { 'files.index.changed': 60_000 },
+    });
+    const seen: string[] = [];
+    bus.subscribe((e) => seen.push(e.event));
+    const status = {
+      count: 1,
+      complete: true,
+      refreshedAt: null,
+      walk: { running: false, pagesDone: null, finishedAt: null },
+    };
+    const line = { id: 1, at: 0, level: 'info' as const, message: '' };
+    bus.emit('files.index.changed', status);
+    bus.emit('activity.added', line);
+    // Both again inside their windows: the slow one emitted first, so at an equal interval it went first.
+    bus.emit('files.index.changed', status);
+    const second = new Promise<void>((r) => bus.subscribe(() => seen.length === 3 && r()));
+    bus.emit('activity.added', line);
+    await second;
+    expect(seen).toEqual(['files.index.changed', 'activity.added', 'activity.added']);
+    bus.close();
+  });
+
   it('1,000 file transitions in one window compute the overview a handful of times', async () => {
     const root = mkdtempSync(join(tmpdir(), 'app-coalesce-'));
     dirs.push(root);
@@ -146,6 +173,11 @@ describe('snapshot events are built when they go out, not on every transition', 
       // One per event that went out (one more may be on its way), far fewer than the uploads.
       expect(built).toBeLessThanOrEqual(statusEvents + 1);
       expect(built).toBeLessThan(count / 2);
+      // The overview and the queue that go out together read the folders' tallies once (a COUNT per
+      // state over every row of the folder: at 20,000 files the app's largest cost per event sent).
+      const overviews = after.overviewComputations - before.overviewComputations;
+      const queues = after.queueComputations - before.queueComputations;
+      expect(after.folderListings - before.folderListings).toBeLessThan(overviews + queues);
     } finally {
       await app.close();
     }

@@ -18,6 +18,8 @@ export function createEventBus(
   options: {
     coalesce?: readonly EventName[];
     coalesceMs?: number;
+    /** A longer interval for some names (a snapshot that costs more to build and changes nothing urgent). */
+    coalesceMsOf?: Partial<Record<EventName, number>>;
     /** A producer that threw (its event is dropped; the next emit tries again). */
     onError?: (name: EventName, error: unknown) => void;
   } = {},
@@ -57,8 +59,9 @@ export function createEventBus(
       produceAndDeliver(name, produce);
       return;
     }
+    const every = options.coalesceMsOf?.[name] ?? coalesceMs;
     const since = Date.now() - (lastSent.get(name) ?? 0);
-    if (since >= coalesceMs && !timers.has(name)) {
+    if (since >= every && !timers.has(name)) {
       produceAndDeliver(name, produce);
       return;
     }
@@ -71,7 +74,7 @@ export function createEventBus(
         dirty.delete(name);
         if (last) produceAndDeliver(name, last);
       },
-      Math.max(0, coalesceMs - since),
+      Math.max(0, every - since),
     );
     timer.unref();
     timers.set(name, timer);

@@ -41,7 +41,13 @@ export interface AppChildReport {
   overviewComputations: number | null;
   events: number | null;
   /** App mode only: the other work the app does beside the engine's, counted over the sync. */
-  work: { queues: number; indexWrites: number; indexCommits: number; indexStatuses: number } | null;
+  work: {
+    queues: number;
+    folderListings: number;
+    indexWrites: number;
+    indexCommits: number;
+    indexStatuses: number;
+  } | null;
 }
 
 /** The key comes from the environment (ASSETS_API_KEY): nothing is read from or written to a keychain. */
@@ -102,6 +108,7 @@ async function viaApp(input: AppChildInput): Promise<AppChildReport> {
     events,
     work: {
       queues: after.queueComputations - before.queueComputations,
+      folderListings: after.folderListings - before.folderListings,
       indexWrites: after.indexWrites - before.indexWrites,
       indexCommits: after.indexCommits - before.indexCommits,
       indexStatuses: after.indexStatusComputations - before.indexStatusComputations,

@@ -62,7 +62,7 @@ export async function appServiceFigure(dir: string, count = COUNT): Promise<Row[
     // What the app does beside the engine, per 1,000 transitions: each should follow events sent or
     // uploads made (one index write per upload, written in one commit per batch), never grow with the
     // number of files.
-    const work = `per 1,000 transitions: ${overviews.toFixed(1)} overviews, ${perKT(app.work?.queues).toFixed(1)} queues, ${perKT(app.work?.indexWrites).toFixed(0)} index writes in ${perKT(app.work?.indexCommits).toFixed(1)} commits, ${perKT(app.work?.indexStatuses).toFixed(1)} index statuses`;
+    const work = `per 1,000 transitions: ${overviews.toFixed(1)} overviews, ${perKT(app.work?.queues).toFixed(1)} queues, ${perKT(app.work?.folderListings).toFixed(1)} folder tallies, ${perKT(app.work?.indexWrites).toFixed(0)} index writes in ${perKT(app.work?.indexCommits).toFixed(1)} commits, ${perKT(app.work?.indexStatuses).toFixed(1)} index statuses`;
     const label = `${count.toLocaleString('en')} x 1 KiB through the app service`;
     return [
       {
