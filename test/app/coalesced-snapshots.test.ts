@@ -78,6 +78,34 @@ describe('snapshot events are built when they go out, not on every transition', 
     bus.close();
   });
 
+  it('names that go out together: one going out by its timer takes the others waiting with it', async () => {
+    // The sync overview and queue: built in the same turn, they read the folders' tallies once.
+    const bus = createEventBus({
+      coalesce: ['sync.queue', 'activity.added'],
+      coalesceMs: 50,
+      coalesceMsOf: { 'sync.queue': 60_000 },
+      together: [['sync.queue', 'activity.added']],
+    });
+    const seen: string[] = [];
+    bus.subscribe((e) => seen.push(e.event));
+    const line = { id: 1, at: 0, level: 'info' as const, message: '' };
+    let queues = 0;
+    const queue = () => {
+      queues++;
+      return { active: [], waiting: queues, problems: [] };
+    };
+    bus.emitLazy('sync.queue', queue);
+    bus.emit('activity.added', line);
+    bus.emitLazy('sync.queue', queue);
+    const fourth = new Promise<void>((r) => bus.subscribe(() => seen.length === 4 && r()));
+    bus.emit('activity.added', line);
+    await fourth;
+    // The queue's own window is a minute: it went with the activity line's, built once more.
+    expect(seen).toEqual(['sync.queue', 'activity.added', 'activity.added', 'sync.queue']);
+    expect(queues).toBe(2);
+    bus.close();
+  });
+
   it('1,000 file transitions in one window compute the overview a handful of times', async () => {
     const root = mkdtempSync(join(tmpdir(), 'app-coalesce-'));
     dirs.push(root);

@@ -59,7 +59,7 @@ export interface AppServiceOptions {
 }
 
 /** How long this app's own uploads and deletes may wait to be written to the remote index together. */
-const INDEX_BATCH_MS = 100;
+const INDEX_BATCH_MS = 1000;
 
 export interface AppStats {
   /** File events of the engine (every state change of a row, plus a new row). */
@@ -102,6 +102,8 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
     // The index's status is a COUNT over the account's rows, and its count moves with every upload of
     // a sync: once a second is enough for the Files view (4 a second cost 1.7 s over 20,000 files).
     coalesceMsOf: { 'files.index.changed': 1000 },
+    // Built together, they read the folders' tallies once (sync-runtime.ts).
+    together: [['sync.changed', 'sync.queue']],
     onError: (name, e) =>
       log(`building the ${name} event failed: ${e instanceof Error ? e.message : String(e)}`),
   });

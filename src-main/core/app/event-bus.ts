@@ -20,6 +20,12 @@ export function createEventBus(
     coalesceMs?: number;
     /** A longer interval for some names (a snapshot that costs more to build and changes nothing urgent). */
     coalesceMsOf?: Partial<Record<EventName, number>>;
+    /**
+     * Names that go out together: when one of a group goes out by its timer, the others of the group
+     * waiting to go out go with it, in the same turn (the sync overview and queue: their producers then
+     * share one read of the folders' tallies, sync-runtime.ts).
+     */
+    together?: readonly (readonly EventName[])[];
     /** A producer that threw (its event is dropped; the next emit tries again). */
     onError?: (name: EventName, error: unknown) => void;
   } = {},
@@ -30,6 +36,13 @@ export function createEventBus(
   const dirty = new Map<EventName, () => AnyEvent | null>();
   const timers = new Map<EventName, NodeJS.Timeout>();
   const lastSent = new Map<EventName, number>();
+  const mates = new Map<EventName, EventName[]>();
+  for (const group of options.together ?? [])
+    for (const n of group)
+      mates.set(
+        n,
+        group.filter((m) => m !== n),
+      );
 
   const deliver = (event: AnyEvent) => {
     for (const l of [...listeners]) {
@@ -69,10 +82,14 @@ export function createEventBus(
     if (timers.has(name)) return;
     const timer = setTimeout(
       () => {
-        timers.delete(name);
-        const last = dirty.get(name);
-        dirty.delete(name);
-        if (last) produceAndDeliver(name, last);
+        for (const n of [name, ...(mates.get(name) ?? [])]) {
+          const last = dirty.get(n);
+          if (n !== name && !last) continue;
+          clearTimeout(timers.get(n));
+          timers.delete(n);
+          dirty.delete(n);
+          if (last) produceAndDeliver(n, last);
+        }
       },
       Math.max(0, every - since),
     );
