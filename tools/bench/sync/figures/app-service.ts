@@ -40,21 +40,39 @@ async function runChild(input: AppChildInput): Promise<AppChildReport> {
  * match: synced through the app service (the core the UI uses, with its event bus and one subscriber
  * that serializes every event) and, into another bucket of the same server, by the bare engine as the
  * `sync` command builds it. Each run is its own process; CPU is that process's own (process.cpuUsage)
- * from the folder added to every file live. Also: sync overviews built per 1,000 file transitions.
+ * from the folder added to every file live, best of `runs` each, alternated. Also: sync overviews built
+ * per 1,000 file transitions, and the app's other work per transition, from its best run.
  */
-export async function appServiceFigure(dir: string, count = COUNT): Promise<Row[]> {
+export async function appServiceFigure(dir: string, count = COUNT, runs = 2): Promise<Row[]> {
   return withServer(dir, 0, async (server) => {
     const src = join(dir, 'src');
     writeSmallFiles(src, count, SIZE);
     const base = { baseUrl: server.url, apiKey: server.apiKey, folder: src, count };
     // Each run into its own bucket, its uploads counted by the server: a run that adopted would upload nothing.
     const claim = { uploads: count, bytes: count * SIZE };
-    const { result: cli } = await verifiedRun(server, { ...claim, run: 'the CLI engine run' }, () =>
-      runChild({ ...base, mode: 'engine', appDir: join(dir, 'cli'), bucket: BENCH_BUCKET }),
-    );
-    const { result: app } = await verifiedRun(server, { ...claim, run: 'the app service run' }, () =>
-      runChild({ ...base, mode: 'app', appDir: join(dir, 'app'), bucket: `${BENCH_BUCKET}-app` }),
-    );
+    const cliRun = (i: number) =>
+      verifiedRun(server, { ...claim, run: `the CLI engine run ${i + 1}` }, () =>
+        runChild({ ...base, mode: 'engine', appDir: join(dir, `cli-${i}`), bucket: `${BENCH_BUCKET}-${i}` }),
+      ).then((r) => r.result);
+    const appRun = (i: number) =>
+      verifiedRun(server, { ...claim, run: `the app service run ${i + 1}` }, () =>
+        runChild({ ...base, mode: 'app', appDir: join(dir, `app-${i}`), bucket: `${BENCH_BUCKET}-app-${i}` }),
+      ).then((r) => r.result);
+    // Best of `runs` each, in the order CLI, app, app, CLI...: on a shared machine one run of each, a few
+    // minutes apart, moved the ratio by 0.3 either way (docs/benchmarks.md); load only adds CPU time.
+    let cli: AppChildReport | null = null;
+    let app: AppChildReport | null = null;
+    const best = (a: AppChildReport | null, b: AppChildReport) => (a && a.cpuMs <= b.cpuMs ? a : b);
+    for (let i = 0; i < runs; i++) {
+      if (i % 2 === 0) {
+        cli = best(cli, await cliRun(i));
+        app = best(app, await appRun(i));
+      } else {
+        app = best(app, await appRun(i));
+        cli = best(cli, await cliRun(i));
+      }
+    }
+    if (!cli || !app) throw new Error('the app service figure needs at least one run of each');
     const perK = (ms: number) => ms / (count / 1000) / 1000;
     const ratio = app.cpuMs / cli.cpuMs;
     const perKT = (n: number | null | undefined) => ((n ?? 0) / app.fileTransitions) * 1000;
@@ -68,7 +86,7 @@ export async function appServiceFigure(dir: string, count = COUNT): Promise<Row[
       {
         figure: `${label}: CPU per 1,000 files`,
         measured: `${perK(app.cpuMs).toFixed(3)} s (${fmtS(app.wallMs)} wall; ${work})`,
-        baseline: `CLI engine ${perK(cli.cpuMs).toFixed(3)} s (${fmtS(cli.wallMs)} wall)`,
+        baseline: `CLI engine ${perK(cli.cpuMs).toFixed(3)} s (${fmtS(cli.wallMs)} wall; best of ${runs} each)`,
         ratio: `${ratio.toFixed(2)}x the CLI's CPU`,
         target: '<= 1.20x',
         pass: ratio <= 1.2,
