@@ -83,11 +83,16 @@ export type Stack = Awaited<ReturnType<typeof startStack>>;
 /**
  * An e2e test's app in Chromium, made before the describe's tests and removed after them: a temp folder
  * with its own renderer build, the real core on a keychain service of its own (`options` added to its
- * own), the headless shell, and Chromium. The describe makes its pages. `restart()` closes app and shell
+ * own), the headless shell, and Chromium. The describe makes its pages. `build.renderCounts` builds the
+ * renderer with its render counter on (src-renderer/lib/render-count.tsx). `restart()` closes app and shell
  * and opens them again over the same data. A describe's own afterAll hooks run before these (vitest runs
  * them last-registered first).
  */
-export function browserApp(prefix: string, options: Partial<AppServiceOptions> = {}) {
+export function browserApp(
+  prefix: string,
+  options: Partial<AppServiceOptions> = {},
+  build: { renderCounts?: boolean } = {},
+) {
   const root = mkdtempSync(join(tmpdir(), prefix));
   const rendererDir = join(root, 'renderer');
   const f = {
@@ -132,7 +137,7 @@ export function browserApp(prefix: string, options: Partial<AppServiceOptions> =
       page.getByRole('navigation').getByRole('button', { name: label, exact: true }).click(),
   };
   beforeAll(async () => {
-    await buildRenderer(rendererDir);
+    await buildRenderer(rendererDir, build);
     mkdirSync(SCREENSHOTS, { recursive: true });
     await f.open();
     f.browser = await launchChromium();
