@@ -4,7 +4,8 @@
  * core on the embedded sandbox behind the headless shell, gives it something to show (two folders with
  * files, one refused, leads of both kinds, knowledge entries, an activity log), and visits each view of
  * `src-renderer/views/registry.ts` plus the first run and the open states of the three big lists (a
- * file's preview, a lead's details, an entry in the editor).
+ * file's preview, a lead's details, an entry in the editor). The views are the sidebar's, which lists
+ * registry.ts's for the session.
  *
  * Looks: `800x600` (light), `dark` (800x600, the system asking for dark) and `zoom200` (what Chromium's
  * 200% zoom makes of a 1280x820 window: 640x410 CSS pixels at device scale 2, as the axe audits in
@@ -15,11 +16,11 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { crc32, deflateSync } from 'node:zlib';
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { createAppService } from '../../src-main/core/app/app-service';
 import { startHeadlessShell } from '../../src-main/headless/server';
 import { buildRenderer } from '../../src-main/shared-node/renderer-build';
-import { VIEWS } from '../../src-renderer/views/registry';
 import { memorySecrets } from '../support/secrets';
 import { untilEvent } from '../support/wait';
 import { launchChromium } from './stack';
@@ -31,7 +32,7 @@ const LOOKS: Record<string, BrowserContextOptions> = {
   zoom200: { viewport: { width: 640, height: 410 }, deviceScaleFactor: 2, colorScheme: 'light' },
 };
 /** At most this many screenfuls of one view. */
-const MAX_PAGES = 4;
+const MAX_PAGES = 10;
 
 async function main() {
   mkdirSync(OUT, { recursive: true });
@@ -72,17 +73,25 @@ async function main() {
       await page.getByRole('heading', { name: 'Folders', exact: true, level: 1 }).waitFor();
     }
 
-    for (const view of VIEWS) {
+    // The sidebar's sections are registry.ts's views for this session (importing the registry here
+    // would import the views' CSS into Node).
+    const labels = (
+      await pages['800x600']!.getByRole('navigation').getByRole('button').allTextContents()
+    ).map((t) => t.replace(/\d+$/, '').trim());
+    for (const label of labels) {
+      const id = label.toLowerCase();
       for (const page of Object.values(pages)) {
-        await nav(page, view.label);
-        await page.getByRole('heading', { name: view.label, exact: true, level: 1 }).waitFor();
-        await ready(page, view.id);
+        await nav(page, label);
+        await page.getByRole('heading', { name: label, exact: true, level: 1 }).waitFor();
+        await ready(page, id);
       }
-      await shootAll(pages, view.id);
-      const open = OPEN_STATES[view.id];
+      await shootAll(pages, id);
+      const open = OPEN_STATES[id];
       if (open) {
         for (const page of Object.values(pages)) await open.enter(page);
-        await shootAll(pages, `${view.id}-${open.name}`);
+        await shootAll(pages, `${id}-${open.name}`);
+        // A dialog (the lead's details) closes before the sidebar is used again.
+        for (const page of Object.values(pages)) await page.keyboard.press('Escape');
       }
     }
   } finally {
@@ -114,7 +123,11 @@ async function seed(root: string, app: Awaited<ReturnType<typeof createAppServic
     'images/products/tote.jpg',
     'setup.exe',
   ];
-  for (const n of names) writeFileSync(join(site, n), `${n} ${'x'.repeat(n.length * 37)}\n`);
+  for (const n of names)
+    writeFileSync(
+      join(site, n),
+      /\.(png|jpg)$/.test(n) ? png(n.length * 7) : `${n} ${'x'.repeat(n.length * 37)}\n`,
+    );
   const docs = join(root, 'documents-shared-with-the-accounts-team');
   mkdirSync(docs);
   for (let i = 1; i <= 6; i++)
@@ -126,6 +139,8 @@ async function seed(root: string, app: Awaited<ReturnType<typeof createAppServic
     const o = await must('overview', app.call('sync.overview', {}));
     return o.folders.length === 2 && o.folders.every((f) => f.counts.pending === 0 && f.counts.live > 0);
   });
+  // A few days measured for the Usage chart.
+  await must('days', app.call('sandbox.advanceClock', { days: 5 }));
   await must('lead', app.call('sandbox.raiseLead', { event: 'LEAD-CAPTURED' }));
   await must('handoff', app.call('sandbox.raiseLead', { event: 'HANDOFF-REQUESTED' }));
   // The sandbox's demo bot is set up by itself.
@@ -144,6 +159,32 @@ async function seed(root: string, app: Awaited<ReturnType<typeof createAppServic
   ];
   for (const [title, description] of entries)
     await must('entry', app.call('kb.create', { botId, title, description }));
+}
+
+/** A real picture for the preview: a 96x64 PNG of one colour (the hue from `seed`). */
+function png(seed: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const out = Buffer.alloc(body.length + 8);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(crc32(body) >>> 0, body.length + 4);
+    return out;
+  };
+  const [w, h] = [96, 64];
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(w, 0);
+  header.writeUInt32BE(h, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  const row = Buffer.alloc(1 + w * 3);
+  for (let x = 0; x < w; x++) row.set([(seed * 53) % 256, 140, (seed * 97) % 256], 1 + x * 3);
+  const raw = Buffer.concat(Array.from({ length: h }, () => row));
+  return Buffer.concat([
+    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 const nav = (page: Page, label: string) =>

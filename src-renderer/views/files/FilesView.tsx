@@ -259,42 +259,54 @@ function SelectionBar({ onDelete }: { onDelete(s: Selection): void }) {
         {count > 0 ? `${plural(count, 'file')} selected` : 'Click, Shift-click or Ctrl-click rows to select'}
       </span>
       {/* The actions move as one: when they do not fit beside the count they go under it together,
-          never one button alone on a line of its own (Delete… did, with the preview open). */}
+          never one button alone on a line of its own (Delete… did, with the preview open). Narrower
+          still (800x600, a file selected), they break between their two groups, what picks rows and
+          what acts on them, each whole (Delete… again stood alone). */}
       <div className="files-actions">
         {s.total > 0 && !(s.picked.mode === 'all' && s.picked.except.size === 0) ? (
-          <button type="button" className="btn small" onClick={() => s.selectAllMatching()}>
-            Select all {s.total.toLocaleString('en')}
-          </button>
-        ) : null}
-        {count > 0 ? (
-          <>
+          <div className="files-group">
+            <button type="button" className="btn small" onClick={() => s.selectAllMatching()}>
+              Select all {s.total.toLocaleString('en')}
+            </button>
+            {count > 0 ? (
+              <button type="button" className="btn small ghost" onClick={() => s.clearSelection()}>
+                Clear
+              </button>
+            ) : null}
+          </div>
+        ) : count > 0 ? (
+          <div className="files-group">
             <button type="button" className="btn small ghost" onClick={() => s.clearSelection()}>
               Clear
             </button>
+          </div>
+        ) : null}
+        <div className="files-group">
+          {count > 0 ? (
             <button type="button" className="btn small" onClick={() => void copyUrls()}>
               <Icon name="copy" /> Copy URLs
             </button>
-          </>
-        ) : null}
-        <fieldset className="files-export" aria-label="Export" title={exportTitle}>
-          <span aria-hidden="true">Export</span>
-          {(['csv', 'json'] as const).map((format) => (
-            <button
-              key={format}
-              type="button"
-              className="btn small"
-              aria-label={`Export ${format.toUpperCase()}`}
-              onClick={() => void exportAs(format)}
-            >
-              {format.toUpperCase()}
+          ) : null}
+          <fieldset className="files-export" aria-label="Export" title={exportTitle}>
+            <span aria-hidden="true">Export</span>
+            {(['csv', 'json'] as const).map((format) => (
+              <button
+                key={format}
+                type="button"
+                className="btn small"
+                aria-label={`Export ${format.toUpperCase()}`}
+                onClick={() => void exportAs(format)}
+              >
+                {format.toUpperCase()}
+              </button>
+            ))}
+          </fieldset>
+          {selection ? (
+            <button type="button" className="btn small danger" onClick={() => onDelete(selection)}>
+              <Icon name="trash" /> Delete…
             </button>
-          ))}
-        </fieldset>
-        {selection ? (
-          <button type="button" className="btn small danger" onClick={() => onDelete(selection)}>
-            <Icon name="trash" /> Delete…
-          </button>
-        ) : null}
+          ) : null}
+        </div>
       </div>
     </div>
   );
