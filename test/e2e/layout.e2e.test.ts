@@ -47,6 +47,29 @@ describe.sequential('layout at 800x600 and 200% zoom', () => {
     expect(box!.y + box!.height).toBeLessThanOrEqual(410);
   });
 
+  it('at 200% the bar and the view’s header scroll away with the view, which then has the whole window', async () => {
+    await page.setViewportSize({ width: 640, height: 410 });
+    try {
+      await f.nav(page, 'Settings');
+      await page.getByRole('heading', { name: 'Settings', exact: true, level: 1 }).waitFor();
+      const m = await page.evaluate(() => {
+        const doc = document.scrollingElement!;
+        doc.scrollTop = doc.scrollHeight;
+        const bottom = (sel: string) => document.querySelector(sel)!.getBoundingClientRect().bottom;
+        const content = document.querySelector('main .content')!.getBoundingClientRect();
+        const out = { bar: bottom('.sidebar'), header: bottom('main .header'), contentTop: content.top };
+        doc.scrollTop = 0;
+        return out;
+      });
+      // Held in place, the bar took 92 px of the 410 and the Files view's header (two lines) 108 more.
+      expect(m.bar).toBeLessThanOrEqual(0);
+      expect(m.header).toBeLessThanOrEqual(0);
+      expect(m.contentTop).toBeLessThanOrEqual(0);
+    } finally {
+      await page.setViewportSize(ZOOMABLE.viewport);
+    }
+  });
+
   it('Files at 800x600: a row’s Open link is drawn as its Delete button is, borderless and as wide', async () => {
     await page.setViewportSize({ width: 800, height: 600 });
     try {
@@ -82,6 +105,41 @@ describe.sequential('layout at 800x600 and 200% zoom', () => {
       });
       expect(lines.filter((l) => l.length < 2)).toEqual([]);
       await page.getByRole('button', { name: 'Clear', exact: true }).click();
+    } finally {
+      await page.setViewportSize(ZOOMABLE.viewport);
+    }
+  });
+
+  it('Usage at 800x600: the chart writes its scales and dates at 11 px, and its rent figures do not touch', async () => {
+    await must(f.app.call('sandbox.advanceClock', { days: 12 }));
+    await page.setViewportSize({ width: 800, height: 600 });
+    try {
+      await f.nav(page, 'Usage');
+      const chart = page.getByTestId('usage-chart');
+      await expect.poll(() => chart.locator('rect.bar').count()).toBeGreaterThanOrEqual(10);
+      const m = await chart.evaluate((svg) => {
+        const scale = svg.getBoundingClientRect().width / (svg as SVGSVGElement).viewBox.baseVal.width;
+        const sizes = [...svg.querySelectorAll('text')].map(
+          (t) => Number.parseFloat(getComputedStyle(t).fontSize) * scale,
+        );
+        // Neighbouring labels of one row (the dates, the rent figures) must not overlap.
+        const touching = (cls: string | null) => {
+          const boxes = [...svg.querySelectorAll('text')]
+            .filter((t) =>
+              cls
+                ? t.classList.contains(cls)
+                : t.getAttribute('class') === null && t.getAttribute('text-anchor') === 'middle',
+            )
+            .map((t) => t.getBoundingClientRect())
+            .sort((a, b) => a.left - b.left);
+          return boxes.slice(1).filter((b, i) => b.left < boxes[i]!.right).length;
+        };
+        return { smallest: Math.min(...sizes), dates: touching(null), rents: touching('rent-value') };
+      });
+      // A 760-wide drawing in a 485-px card wrote 11-px text at 7 px.
+      expect(m.smallest).toBeGreaterThanOrEqual(11);
+      expect(m.dates).toBe(0);
+      expect(m.rents).toBe(0);
     } finally {
       await page.setViewportSize(ZOOMABLE.viewport);
     }

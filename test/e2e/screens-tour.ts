@@ -257,23 +257,28 @@ function measure(page: Page) {
 async function shootAll(pages: Record<string, Page>, name: string) {
   for (const [look, page] of Object.entries(pages)) {
     const notes = await measure(page);
-    const region = page.locator('.content[role="region"]');
-    const hasRegion = (await region.count()) === 1;
-    const steps = hasRegion
-      ? await region.evaluate((el) => Math.ceil(el.scrollHeight / Math.max(1, el.clientHeight)))
-      : 1;
+    // What scrolls: the view's region, or (narrow, the window scrolling as one) the document.
+    const scroller = page.locator('.content[role="region"]');
+    const inRegion =
+      (await scroller.count()) === 1 &&
+      (await scroller.evaluate((el) => el.scrollHeight > el.clientHeight + 1));
+    const scroll = (top: number) =>
+      inRegion
+        ? scroller.evaluate((el, t) => el.scrollTo(0, t), top)
+        : page.evaluate((t) => document.scrollingElement!.scrollTo(0, t), top);
+    const [height = 0, client = 1] = inRegion
+      ? await scroller.evaluate((el) => [el.scrollHeight, el.clientHeight])
+      : await page.evaluate(() => [document.scrollingElement!.scrollHeight, innerHeight]);
+    const steps = Math.ceil(height / Math.max(1, client));
     for (let p = 1; p <= Math.min(steps, MAX_PAGES); p++) {
-      if (hasRegion)
-        await region.evaluate((el, i) => {
-          el.scrollTop = (i - 1) * el.clientHeight;
-        }, p);
+      await scroll((p - 1) * client);
       const file = join(OUT, `${name}-${look}${p > 1 ? `-p${p}` : ''}.png`);
       await page.screenshot({ path: file, scale: 'device' });
       console.log(
         `${file}${p === 1 && notes.length ? `  ${notes.join('; ')}` : ''}${p === 1 && steps > MAX_PAGES ? `  (${steps} screenfuls)` : ''}`,
       );
     }
-    if (hasRegion) await region.evaluate((el) => el.scrollTo(0, 0));
+    await scroll(0);
   }
 }
 
