@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     pool: 'forks',
+    globalSetup: ['test/support/renderer-once.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // Servers, SQLite files and browsers are real: two cores run at most two files at once.
