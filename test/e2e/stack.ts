@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import {
   type AppService,
   type AppServiceOptions,
@@ -35,9 +35,7 @@ export async function startStack(opts: { build?: boolean; engine?: EngineTunable
   mkdirSync(SCREENSHOTS, { recursive: true });
   const root = mkdtempSync(join(tmpdir(), 'assets-e2e-'));
   const dataDir = join(root, 'data');
-  // Each stack builds its own copy: test files run in parallel and one build must not empty another's.
-  const rendererDir = opts.build === false ? RENDERER_OUT : join(root, 'renderer');
-  if (opts.build !== false) await buildRenderer(rendererDir);
+  const rendererDir = opts.build === false ? RENDERER_OUT : inject('rendererDir');
   const app: AppService = await createAppService({
     dataDir,
     engine: opts.engine ?? { stabilityMs: 150, pausePollMs: 400 },
@@ -81,15 +79,20 @@ export async function startStack(opts: { build?: boolean; engine?: EngineTunable
 export type Stack = Awaited<ReturnType<typeof startStack>>;
 
 /**
- * An e2e test's app in Chromium, made before the describe's tests and removed after them: a temp folder
- * with its own renderer build, the real core on a keychain service of its own (`options` added to its
- * own), the headless shell, and Chromium. The describe makes its pages. `restart()` closes app and shell
+ * An e2e test's app in Chromium, made before the describe's tests and removed after them: a temp folder,
+ * the run's one renderer build (test/support/renderer-once.ts), the real core on a keychain service of its own (`options` added to its
+ * own), the headless shell, and Chromium. The describe makes its pages. `build.renderCounts` makes a
+ * build of its own with the render counter on (src-renderer/lib/render-count.tsx). `restart()` closes app and shell
  * and opens them again over the same data. A describe's own afterAll hooks run before these (vitest runs
  * them last-registered first).
  */
-export function browserApp(prefix: string, options: Partial<AppServiceOptions> = {}) {
+export function browserApp(
+  prefix: string,
+  options: Partial<AppServiceOptions> = {},
+  build: { renderCounts?: boolean } = {},
+) {
   const root = mkdtempSync(join(tmpdir(), prefix));
-  const rendererDir = join(root, 'renderer');
+  const rendererDir = build.renderCounts ? join(root, 'renderer') : inject('rendererDir');
   const f = {
     root,
     dataDir: join(root, 'data'),
@@ -132,7 +135,7 @@ export function browserApp(prefix: string, options: Partial<AppServiceOptions> =
       page.getByRole('navigation').getByRole('button', { name: label, exact: true }).click(),
   };
   beforeAll(async () => {
-    await buildRenderer(rendererDir);
+    if (build.renderCounts) await buildRenderer(rendererDir, build);
     mkdirSync(SCREENSHOTS, { recursive: true });
     await f.open();
     f.browser = await launchChromium();
