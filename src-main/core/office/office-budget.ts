@@ -100,6 +100,19 @@ export function createOfficeBudget(opts: {
   let lastPlaceAt = Number.NEGATIVE_INFINITY;
   /** Requests sent on this desk's own word while in an office (the holder was silent too long). */
   let onOwn = 0;
+  /**
+   * The last cut of its own window was made alone (or joining): it measured this desk's part of the address
+   * beside desks it could not see. Once it sees them in an office, that part is the holder's to share: the
+   * cut is forgotten, or a desk briefly alone while starting up keeps a fraction of the address for ten
+   * minutes (bench:office kill-holder-6: the last desk sent its last files at 25 a minute, alone).
+   */
+  let cutAlone = false;
+  function onRole(): void {
+    if (cutAlone && roleNow().kind !== 'alone') {
+      cutAlone = false;
+      aimd.forget(now());
+    }
+  }
   /** The end of the last pause seen (the office's or this desk's own). */
   let pausedTill = 0;
   let waitingFrom: number | null = null;
@@ -254,7 +267,11 @@ export function createOfficeBudget(opts: {
       leases.push({ left: g.n, until: now() + g.ttlMs, probe: g.probe });
       pump();
     });
-    d.onChange(pump);
+    d.onChange(() => {
+      onRole();
+      pump();
+    });
+    onRole();
     pump();
   }
 
@@ -272,7 +289,8 @@ export function createOfficeBudget(opts: {
         // Alone, the cut goes under what this desk really sent (the address was full with that much of it), and
         // not under a floor: desks that cannot see each other then settle near their real parts at once
         // instead of after many refusals, and a late one is not starved (aimd.ts).
-        aimd.limited(t, role.kind === 'alone' ? { used: sent.size, floor: ALONE_FLOOR } : {});
+        if (aimd.limited(t, role.kind === 'alone' ? { used: sent.size, floor: ALONE_FLOOR } : {}))
+          cutAlone = role.kind === 'alone';
         const wasProbe = probeOut || ownProbe?.out === true;
         probeOut = false;
         leases = [];
