@@ -31,7 +31,7 @@ describe('a live row answers to the service', () => {
         secrets: memorySecrets(),
         env: {},
         engine: { stabilityMs: 100 },
-        indexRefreshEveryMs: 10_000,
+        indexRefreshEveryMs: 3_000,
         log: () => {},
       });
       try {

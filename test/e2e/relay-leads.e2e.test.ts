@@ -2,11 +2,10 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type AppService, createAppService } from '../../src-main/core/app/app-service';
 import { startHeadlessShell } from '../../src-main/headless/server';
 import { type RunningRelay, startRelay } from '../../src-main/relay/relay-server';
-import { buildRenderer } from '../../src-main/shared-node/renderer-build';
 import { testKeychain } from '../kb/helpers';
 import { deliver, leadBody, signBody } from '../relay/helpers';
 import { audit } from './a11y';
@@ -29,8 +28,7 @@ describe.sequential('receiving leads through a relay, in Chromium', () => {
   let page: Page;
 
   beforeAll(async () => {
-    const rendererDir = join(root, 'renderer');
-    await buildRenderer(rendererDir);
+    const rendererDir = inject('rendererDir');
     mkdirSync(SCREENSHOTS, { recursive: true });
     relay = await startRelay({ dataDir: join(root, 'relay'), port: 0, log: () => {} });
     app = await createAppService({

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import {
   type AppService,
   type AppServiceOptions,
@@ -11,7 +11,6 @@ import {
 import type { EngineTunables } from '../../src-main/core/app/sync-runtime';
 import { startHeadlessShell } from '../../src-main/headless/server';
 import { RENDERER_OUT } from '../../src-main/shared-node/project-paths';
-import { buildRenderer } from '../../src-main/shared-node/renderer-build';
 import { adminCall, call } from '../support/reference-server';
 import { testKeychain } from '../support/secrets';
 
@@ -35,9 +34,7 @@ export async function startStack(opts: { build?: boolean; engine?: EngineTunable
   mkdirSync(SCREENSHOTS, { recursive: true });
   const root = mkdtempSync(join(tmpdir(), 'assets-e2e-'));
   const dataDir = join(root, 'data');
-  // Each stack builds its own copy: test files run in parallel and one build must not empty another's.
-  const rendererDir = opts.build === false ? RENDERER_OUT : join(root, 'renderer');
-  if (opts.build !== false) await buildRenderer(rendererDir);
+  const rendererDir = opts.build === false ? RENDERER_OUT : inject('rendererDir');
   const app: AppService = await createAppService({
     dataDir,
     engine: opts.engine ?? { stabilityMs: 150, pausePollMs: 400 },
@@ -81,15 +78,15 @@ export async function startStack(opts: { build?: boolean; engine?: EngineTunable
 export type Stack = Awaited<ReturnType<typeof startStack>>;
 
 /**
- * An e2e test's app in Chromium, made before the describe's tests and removed after them: a temp folder
- * with its own renderer build, the real core on a keychain service of its own (`options` added to its
+ * An e2e test's app in Chromium, made before the describe's tests and removed after them: a temp folder,
+ * the run's one renderer build (test/support/renderer-once.ts), the real core on a keychain service of its own (`options` added to its
  * own), the headless shell, and Chromium. The describe makes its pages. `restart()` closes app and shell
  * and opens them again over the same data. A describe's own afterAll hooks run before these (vitest runs
  * them last-registered first).
  */
 export function browserApp(prefix: string, options: Partial<AppServiceOptions> = {}) {
   const root = mkdtempSync(join(tmpdir(), prefix));
-  const rendererDir = join(root, 'renderer');
+  const rendererDir = inject('rendererDir');
   const f = {
     root,
     dataDir: join(root, 'data'),
@@ -132,7 +129,6 @@ export function browserApp(prefix: string, options: Partial<AppServiceOptions> =
       page.getByRole('navigation').getByRole('button', { name: label, exact: true }).click(),
   };
   beforeAll(async () => {
-    await buildRenderer(rendererDir);
     mkdirSync(SCREENSHOTS, { recursive: true });
     await f.open();
     f.browser = await launchChromium();
