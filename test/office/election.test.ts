@@ -83,6 +83,28 @@ describe('holder election', () => {
     for (const d of [a, b, c]) await d.desk.close();
   });
 
+  it('a higher term the holder itself never heard reaches it through the desks that heard it', async () => {
+    // Found on bench:office strict-12 after the fix above: the stalled desk's claim reached some desks but not
+    // the holder (it had not heard the holder yet, and it heard it before the holder heard it), so the holder
+    // never took a higher term, and four of twelve desks dropped every grant for the whole run.
+    const { link, a, b, c } = await threeDesks();
+    link.partition(a.port, b.port);
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(b.desk.role().kind).toBe('holder');
+    // B hears A first, and steps down before A hears from it.
+    link.heal(a.port, b.port);
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(b.desk.role()).toMatchObject({ kind: 'follower', holderId: ids(1) });
+    link.heal();
+    await vi.advanceTimersByTimeAsync(3_000);
+    const got = { n: 0 };
+    for (let i = 0; i < 10; i++) void c.budget.take(undefined, 'sync').then(() => got.n++);
+    await vi.advanceTimersByTimeAsync(6_000);
+    expect(got.n).toBe(10);
+    expect(c.budget.sentOnOwn).toBe(0);
+    for (const d of [a, b, c]) await d.desk.close();
+  });
+
   it('a desk that says goodbye is out at once: its share goes back to the others', async () => {
     const { a, b, c } = await threeDesks();
     expect((a.desk.role() as { desks: number }).desks).toBe(3);

@@ -14,9 +14,9 @@ export function memoryLink(o: { delay?: () => number; record?: boolean } = {}) {
     { deliver: (d: Buffer, from: { address: string; port: number }) => void }
   >();
   const cut = new Set<number>();
-  /** Pairs of ports that do not hear each other (either way), as `a:b` with a < b. */
+  /** Datagrams that are lost, as `from>to`. */
   const apart = new Set<string>();
-  const pair = (a: number, b: number) => (a < b ? `${a}:${b}` : `${b}:${a}`);
+  const pair = (from: number, to: number) => `${from}>${to}`;
   let nextPort = 40_000;
   const sent: { from: number; to: number; data: Buffer }[] = [];
 
@@ -111,9 +111,12 @@ export function memoryLink(o: { delay?: () => number; record?: boolean } = {}) {
      */
     partition(a: number, b: number) {
       apart.add(pair(a, b));
+      apart.add(pair(b, a));
     },
-    heal() {
-      apart.clear();
+    /** Heals a partition one way (`from` is heard by `to` again), or all of them. */
+    heal(from?: number, to?: number) {
+      if (from === undefined || to === undefined) apart.clear();
+      else apart.delete(pair(from, to));
     },
     /** Raw bytes to `port`, as if from `fromPort`. */
     inject(port: number, data: Buffer, fromPort = 1) {

@@ -232,7 +232,9 @@ export async function startDesk(o: DeskOptions): Promise<Desk> {
       {
         t: 'hb',
         from: id,
-        term: holder ? myTerm : (following?.term ?? 0),
+        // A follower says the highest term it heard: a stray claim that reached it and not the holder then
+        // reaches the holder too, which takes a term above it (elect).
+        term: holder ? myTerm : terms.highest,
         start: startedAt,
         name: o.name,
         ver: o.version,
