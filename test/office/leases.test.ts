@@ -292,6 +292,23 @@ describe('the office budget: 429s', () => {
     await b.desk.close();
   });
 
+  it('a desk alone just after its office left reads a 429 as the address full, not as its own small part', async () => {
+    // Found on bench:office once-12: the holder, the last desk with files, was alone once the others were done;
+    // the service's window was full of the office's last minute, its first request was refused, and it was
+    // cut under its own few requests to the floor of 12 a minute: 50 s for its last 5 files.
+    const { desks } = await office(2);
+    const [a, b] = desks as [(typeof desks)[0], (typeof desks)[0]];
+    const got = takes(a.budget, 5);
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(got.n).toBe(5);
+    await b.desk.close();
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(a.desk.role().kind).toBe('alone');
+    a.budget.rateLimited(1_000);
+    expect(a.budget.ownCeiling).toBeGreaterThanOrEqual(100);
+    await a.desk.close();
+  });
+
   it('alone, one request on its way at a time: an unanswered one holds the next for a second', async () => {
     const link = memoryLink();
     const { desk, budget } = await link.desk({ id: ids(1), startedAt: Date.now() - 10_000 });

@@ -107,8 +107,18 @@ export function createOfficeBudget(opts: {
    * minutes (bench:office kill-holder-6: the last desk sent its last files at 25 a minute, alone).
    */
   let cutAlone = false;
+  /**
+   * When this desk was last in an office. A desk alone within a minute of it (the others left, or stopped
+   * answering) shares the service's window with the office's last minute, which its own window does not
+   * hold: a 429 then measures the address, not this desk's part of it, and is cut as in an office. Cut
+   * under its own few requests, the last desk of bench:office once-12 (the holder, alone once the others
+   * were done) went to the floor of 12 a minute and took 50 s for its last 5 files.
+   */
+  let inOfficeAt = Number.NEGATIVE_INFINITY;
   function onRole(): void {
-    if (cutAlone && roleNow().kind !== 'alone') {
+    if (roleNow().kind === 'alone') return;
+    inOfficeAt = now();
+    if (cutAlone) {
       cutAlone = false;
       aimd.forget(now());
     }
@@ -286,11 +296,11 @@ export function createOfficeBudget(opts: {
         expire(t);
         const role = roleNow();
         confirm();
-        // Alone, the cut goes under what this desk really sent (the address was full with that much of it), and
-        // not under a floor: desks that cannot see each other then settle near their real parts at once
+        // Alone (and not just out of an office), the cut goes under what this desk really sent (the address was
+        // full with that much of it), and not under a floor: desks that cannot see each other then settle near their real parts at once
         // instead of after many refusals, and a late one is not starved (aimd.ts).
-        if (aimd.limited(t, role.kind === 'alone' ? { used: sent.size, floor: ALONE_FLOOR } : {}))
-          cutAlone = role.kind === 'alone';
+        const ownPart = role.kind === 'alone' && t - inOfficeAt >= WINDOW_MS;
+        if (aimd.limited(t, ownPart ? { used: sent.size, floor: ALONE_FLOOR } : {})) cutAlone = ownPart;
         const wasProbe = probeOut || ownProbe?.out === true;
         probeOut = false;
         leases = [];
