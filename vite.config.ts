@@ -7,6 +7,8 @@ export default defineConfig({
   root: 'src-renderer',
   base: './',
   plugins: [react()],
+  // On only in a test build (buildRenderer's renderCounts): the render counter is dead code here.
+  define: { __RENDER_COUNTS__: 'false' },
   build: {
     outDir: '../out/renderer',
     emptyOutDir: true,

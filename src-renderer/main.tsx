@@ -1,3 +1,7 @@
+// The base styles first: each view's CSS (imported by its module) comes after them in the bundle and
+// so wins where it overrides a base rule of the same specificity (the lead cards at 800x600 kept the
+// base table's cell borders and padding while app.css came last).
+import './styles/app.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
@@ -6,7 +10,6 @@ import { detectPlatform } from './api/platform';
 import { loadConnected } from './stores/load-connected';
 import { useUi } from './stores/ui-store';
 import { wireEvents } from './stores/wire-events';
-import './styles/app.css';
 
 const platform = detectPlatform((link) => useUi.setState({ link }));
 setPlatform(platform);

@@ -11,6 +11,7 @@ import {
 import type { EngineTunables } from '../../src-main/core/app/sync-runtime';
 import { startHeadlessShell } from '../../src-main/headless/server';
 import { RENDERER_OUT } from '../../src-main/shared-node/project-paths';
+import { buildRenderer } from '../../src-main/shared-node/renderer-build';
 import { adminCall, call } from '../support/reference-server';
 import { testKeychain } from '../support/secrets';
 
@@ -80,13 +81,18 @@ export type Stack = Awaited<ReturnType<typeof startStack>>;
 /**
  * An e2e test's app in Chromium, made before the describe's tests and removed after them: a temp folder,
  * the run's one renderer build (test/support/renderer-once.ts), the real core on a keychain service of its own (`options` added to its
- * own), the headless shell, and Chromium. The describe makes its pages. `restart()` closes app and shell
+ * own), the headless shell, and Chromium. The describe makes its pages. `build.renderCounts` makes a
+ * build of its own with the render counter on (src-renderer/lib/render-count.tsx). `restart()` closes app and shell
  * and opens them again over the same data. A describe's own afterAll hooks run before these (vitest runs
  * them last-registered first).
  */
-export function browserApp(prefix: string, options: Partial<AppServiceOptions> = {}) {
+export function browserApp(
+  prefix: string,
+  options: Partial<AppServiceOptions> = {},
+  build: { renderCounts?: boolean } = {},
+) {
   const root = mkdtempSync(join(tmpdir(), prefix));
-  const rendererDir = inject('rendererDir');
+  const rendererDir = build.renderCounts ? join(root, 'renderer') : inject('rendererDir');
   const f = {
     root,
     dataDir: join(root, 'data'),
@@ -129,6 +135,7 @@ export function browserApp(prefix: string, options: Partial<AppServiceOptions> =
       page.getByRole('navigation').getByRole('button', { name: label, exact: true }).click(),
   };
   beforeAll(async () => {
+    if (build.renderCounts) await buildRenderer(rendererDir, build);
     mkdirSync(SCREENSHOTS, { recursive: true });
     await f.open();
     f.browser = await launchChromium();

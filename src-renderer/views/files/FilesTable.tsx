@@ -1,14 +1,23 @@
-import { useEffect, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useRef, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import type { IndexedFile, IndexSort } from '../../../src-shared/contract';
 import { Icon } from '../../components/Icon';
 import { formatBytes } from '../../lib/format';
-import { INDEX_PAGE, useIndexView } from './index-store';
+import { RenderCount } from '../../lib/render-count';
+import { INDEX_PAGE, type IndexViewStore, isPicked, rowIn, useIndexView } from './index-store';
 
 const ROW_REM = 2.5;
 /** Rows drawn beyond the visible ones on each side, so a fast wheel does not show blanks. */
 const OVERSCAN = 8;
 /** Never more rows than this in the DOM, whatever height a layout gives the box. */
 const MAX_ROWS = 250;
+
+/** The rows to draw, [first, last): those in view plus OVERSCAN each side, never past the last row. */
+function rowWindow(m: { top: number; height: number; rowPx: number; total: number }): [number, number] {
+  const first = Math.max(0, Math.floor(m.top / m.rowPx) - OVERSCAN);
+  const last = Math.min(m.total, Math.ceil((m.top + m.height) / m.rowPx) + OVERSCAN, first + MAX_ROWS);
+  return [first, Math.max(first, last)];
+}
 
 const COLUMNS: { sort: IndexSort; label: string; className: string }[] = [
   { sort: 'name', label: 'Name', className: 'c-name' },
@@ -18,35 +27,66 @@ const COLUMNS: { sort: IndexSort; label: string; className: string }[] = [
 ];
 
 /**
+ * What the table draws, and nothing else: a delete job's progress, the byte total, the buckets, an
+ * error or the previewed file change without it (a bulk delete's progress re-drew every row). The
+ * status counts only as "still reading an empty listing", for the empty message.
+ */
+const tableSlice = (s: IndexViewStore) => ({
+  filter: s.filter,
+  sort: s.sort,
+  order: s.order,
+  total: s.total,
+  pages: s.pages,
+  generation: s.generation,
+  picked: s.picked,
+  readingFirstListing: s.status !== null && !s.status.complete && s.status.count === 0,
+  ensurePage: s.ensurePage,
+  click: s.click,
+  sortBy: s.sortBy,
+});
+
+/**
  * The index as a table with windowing written here (no library): the scroll box holds one spacer as
  * tall as every row, and only the rows in view (plus a few) exist, each placed at its offset; pages
  * of 100 are asked of the core as they come into view. The header is a sticky row of the same grid
  * inside the same scroll box, so each title stands over its column whatever the scroll bar takes.
  */
-export function FilesTable({ onDelete }: { onDelete(f: IndexedFile): void }) {
-  const s = useIndexView();
+export const FilesTable = memo(function FilesTable({ onDelete }: { onDelete(f: IndexedFile): void }) {
+  const s = useIndexView(useShallow(tableSlice));
   const box = useRef<HTMLElement>(null);
-  const [scrollTop, setScrollTop] = useState(0);
-  const [height, setHeight] = useState(400);
   const rowPx = ROW_REM * Number.parseFloat(getComputedStyle(document.documentElement).fontSize || '16');
+  // The scroll box's offset and height as last measured; the window of rows drawn is state, set only
+  // when it changes, so a scroll within a row or a box a few pixels taller (a toolbar wrapping) does
+  // not re-draw the rows.
+  const seen = useRef({ top: 0, height: 400, rowPx, total: s.total });
+  seen.current.rowPx = rowPx;
+  seen.current.total = s.total;
+  const [[first, last], setWindow] = useState(() => rowWindow(seen.current));
+  const measure = useCallback(() => {
+    const el = box.current;
+    if (el) Object.assign(seen.current, { top: el.scrollTop, height: el.clientHeight });
+    const next = rowWindow(seen.current);
+    setWindow((prev) => (prev[0] === next[0] && prev[1] === next[1] ? prev : next));
+  }, []);
 
   useEffect(() => {
     const el = box.current;
     if (!el) return;
-    const ro = new ResizeObserver(() => setHeight(el.clientHeight));
+    const ro = new ResizeObserver(measure);
     ro.observe(el);
     return () => ro.disconnect();
-  }, []);
+  }, [measure]);
+  // More or fewer rows: the window ends at the last one.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the total is the trigger (read through seen)
+  useEffect(measure, [s.total, rowPx, measure]);
 
   // A new filter or sort starts at the top.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the generation is the trigger
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the filter and sort are the trigger
   useEffect(() => {
     if (box.current) box.current.scrollTop = 0;
-    setScrollTop(0);
+    measure();
   }, [s.filter, s.sort, s.order]);
 
-  const first = Math.max(0, Math.floor(scrollTop / rowPx) - OVERSCAN);
-  const last = Math.min(s.total, Math.ceil((scrollTop + height) / rowPx) + OVERSCAN, first + MAX_ROWS);
   const { ensurePage, generation } = s;
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new generation needs its pages again
   useEffect(() => {
@@ -56,8 +96,8 @@ export function FilesTable({ onDelete }: { onDelete(f: IndexedFile): void }) {
 
   const rows = [];
   for (let i = first; i < last; i++) {
-    const f = s.rowAt(i);
-    const picked = f ? s.isPicked(f.id) : false;
+    const f = rowIn(s.pages, i);
+    const picked = f ? isPicked(s.picked, f.id) : false;
     rows.push(
       // biome-ignore lint/a11y/useKeyWithClickEvents: the row's checkbox is the keyboard's way to select; a click on the row is the mouse's shortcut
       // biome-ignore lint/a11y/noStaticElementInteractions: as above
@@ -82,54 +122,51 @@ export function FilesTable({ onDelete }: { onDelete(f: IndexedFile): void }) {
   }
 
   return (
-    <section
-      ref={box}
-      className="ftable"
-      aria-label="Files"
-      onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
-    >
-      <div className="fhead">
-        <span className="c-check">
-          <span className="sr-only">Selected</span>
-        </span>
-        {COLUMNS.map((c) => {
-          const active = s.sort === c.sort;
-          const order = s.order === 'asc' ? 'ascending' : 'descending';
-          return (
-            <span key={c.sort} className={c.className}>
-              <button
-                type="button"
-                className="sort"
-                onClick={() => s.sortBy(c.sort)}
-                aria-label={active ? `${c.label}, sorted ${order}` : `Sort by ${c.label}`}
-              >
-                {c.label}
-                <span aria-hidden="true" className="arrow">
-                  {active ? (s.order === 'asc' ? '▲' : '▼') : ''}
-                </span>
-              </button>
-            </span>
-          );
-        })}
-        <span className="c-actions">
-          <span className="sr-only">Actions</span>
-        </span>
-      </div>
-      {s.total === 0 ? (
-        <div className="empty" data-testid="files-empty">
-          {s.status && !s.status.complete && s.status.count === 0
-            ? 'Reading the account’s files from the service…'
-            : Object.keys(s.filter).some((k) => (s.filter as Record<string, unknown>)[k])
-              ? 'No files match this filter.'
-              : 'No files on this account yet. Files synced from a folder or uploaded from a URL show here.'}
+    <RenderCount id="files-table">
+      <section ref={box} className="ftable" aria-label="Files" onScroll={measure}>
+        <div className="fhead">
+          <span className="c-check">
+            <span className="sr-only">Selected</span>
+          </span>
+          {COLUMNS.map((c) => {
+            const active = s.sort === c.sort;
+            const order = s.order === 'asc' ? 'ascending' : 'descending';
+            return (
+              <span key={c.sort} className={c.className}>
+                <button
+                  type="button"
+                  className="sort"
+                  onClick={() => s.sortBy(c.sort)}
+                  aria-label={active ? `${c.label}, sorted ${order}` : `Sort by ${c.label}`}
+                >
+                  {c.label}
+                  <span aria-hidden="true" className="arrow">
+                    {active ? (s.order === 'asc' ? '▲' : '▼') : ''}
+                  </span>
+                </button>
+              </span>
+            );
+          })}
+          <span className="c-actions">
+            <span className="sr-only">Actions</span>
+          </span>
         </div>
-      ) : null}
-      <div className="fbody" style={{ height: s.total * rowPx }}>
-        {rows}
-      </div>
-    </section>
+        {s.total === 0 ? (
+          <div className="empty" data-testid="files-empty">
+            {s.readingFirstListing
+              ? 'Reading the account’s files from the service…'
+              : Object.keys(s.filter).some((k) => (s.filter as Record<string, unknown>)[k])
+                ? 'No files match this filter.'
+                : 'No files on this account yet. Files synced from a folder or uploaded from a URL show here.'}
+          </div>
+        ) : null}
+        <div className="fbody" style={{ height: s.total * rowPx }}>
+          {rows}
+        </div>
+      </section>
+    </RenderCount>
   );
-}
+});
 
 function FileCells(props: {
   file: IndexedFile;

@@ -1,4 +1,5 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import type { BulkDeleteJob, IndexedFile, Selection } from '../../../src-shared/contract';
 import { call } from '../../api/core-ref';
 import { Icon } from '../../components/Icon';
@@ -9,7 +10,7 @@ import { useUi } from '../../stores/ui-store';
 import { BulkDeleteDialog } from './BulkDeleteDialog';
 import { FilesTable } from './FilesTable';
 import { ImportDialog } from './ImportDialog';
-import { cleanFilter, useIndexView } from './index-store';
+import { cleanFilter, type IndexViewStore, pickedCount, selectionOf, useIndexView } from './index-store';
 import { Preview } from './Preview';
 import { saveText } from './save-file';
 import { UploadFromUrl } from './UploadFromUrl';
@@ -20,8 +21,31 @@ import './files.css';
  * filters and sorting over 100,000 files without a request; select many and delete, copy their
  * links or export them; a preview of the one clicked.
  */
+// Each part of the view subscribes to the fields it draws (small named selectors); the table to its
+// own (FilesTable's tableSlice), so a delete's progress or the preview closing leaves its rows alone.
+const refreshedAt = (s: IndexViewStore) => s.status?.refreshedAt ?? null;
+const readError = (s: IndexViewStore) => s.error;
+const deleteJob = (s: IndexViewStore) => s.job;
+const previewed = (s: IndexViewStore) => s.focused;
+const totals = (s: IndexViewStore) => ({
+  total: s.total,
+  bytes: s.bytes,
+  reading: s.status !== null && !s.status.complete,
+});
+const filterSlice = (s: IndexViewStore) => ({ filter: s.filter, buckets: s.buckets, setFilter: s.setFilter });
+const selectionSlice = (s: IndexViewStore) => ({
+  picked: s.picked,
+  total: s.total,
+  filter: s.filter,
+  selectAllMatching: s.selectAllMatching,
+  clearSelection: s.clearSelection,
+});
+
 export function FilesView() {
-  const s = useIndexView();
+  const fetchedAt = useIndexView(refreshedAt);
+  const error = useIndexView(readError);
+  const job = useIndexView(deleteJob);
+  const focused = useIndexView(previewed);
   const [fromUrl, setFromUrl] = useState(false);
   const [doomed, setDoomed] = useState<Selection | null>(null);
   const [doomedName, setDoomedName] = useState<string | undefined>(undefined);
@@ -46,14 +70,15 @@ export function FilesView() {
     useIndexView.getState().reload();
   };
 
-  const deleteOne = (f: IndexedFile) => {
+  // Stable, so the memoised table is not re-drawn when this view re-renders for its own state.
+  const deleteOne = useCallback((f: IndexedFile) => {
     setDoomedName(f.name);
     setDoomed({ ids: [f.id] });
-  };
+  }, []);
 
   return (
     <>
-      <ViewHeader title="Files" fetchedAt={s.status?.refreshedAt ?? null}>
+      <ViewHeader title="Files" fetchedAt={fetchedAt}>
         <button type="button" className="btn" onClick={() => void refresh()} disabled={refreshing}>
           <Icon name="refresh" /> Refresh
         </button>
@@ -72,14 +97,14 @@ export function FilesView() {
         {fromUrl ? <UploadFromUrl onClose={() => setFromUrl(false)} /> : null}
         {importing ? <ImportDialog onClose={() => setImporting(false)} /> : null}
         <Filters />
-        {s.error ? (
+        {error ? (
           <div className="banner warn" role="alert">
-            {s.error}
+            {error}
           </div>
         ) : null}
         <div className="files-layout">
           <div className="card files-main" style={{ padding: 0 }}>
-            <JobProgress job={s.job} />
+            <JobProgress job={job} />
             <SelectionBar
               onDelete={(sel) => {
                 setDoomedName(undefined);
@@ -87,19 +112,12 @@ export function FilesView() {
               }}
             />
             <FilesTable onDelete={deleteOne} />
-            <div
-              className="small muted"
-              style={{ padding: '0.5rem 0.75rem', borderTop: '1px solid var(--border)' }}
-              data-testid="files-total"
-            >
-              {plural(s.total, 'file')} · {formatBytes(s.bytes)}
-              {s.status && !s.status.complete ? ' · still reading the listing' : ''}
-            </div>
+            <FilesTotal />
           </div>
-          {s.focused ? (
+          {focused ? (
             <Preview
-              key={s.focused.id}
-              file={s.focused}
+              key={focused.id}
+              file={focused}
               onClose={() => useIndexView.setState({ focused: null })}
             />
           ) : null}
@@ -121,6 +139,20 @@ export function FilesView() {
   );
 }
 
+function FilesTotal() {
+  const { total, bytes, reading } = useIndexView(useShallow(totals));
+  return (
+    <div
+      className="small muted"
+      style={{ padding: '0.5rem 0.75rem', borderTop: '1px solid var(--border)' }}
+      data-testid="files-total"
+    >
+      {plural(total, 'file')} · {formatBytes(bytes)}
+      {reading ? ' · still reading the listing' : ''}
+    </div>
+  );
+}
+
 const TYPES = [
   { value: '', label: 'All types' },
   { value: 'image', label: 'Images' },
@@ -131,7 +163,7 @@ const TYPES = [
 ];
 
 function Filters() {
-  const { filter, buckets, setFilter } = useIndexView();
+  const { filter, buckets, setFilter } = useIndexView(useShallow(filterSlice));
   const [search, setSearch] = useState(filter.search ?? '');
   const [ext, setExt] = useState((filter.extensions ?? []).join(', '));
   useEffect(() => {
@@ -195,10 +227,10 @@ function Filters() {
 }
 
 function SelectionBar({ onDelete }: { onDelete(s: Selection): void }) {
-  const s = useIndexView();
+  const s = useIndexView(useShallow(selectionSlice));
   const toast = useUi((st) => st.toast);
-  const count = s.pickedCount();
-  const selection = s.selection();
+  const count = pickedCount(s.picked, s.total);
+  const selection = selectionOf(s.picked, s.filter);
   // With nothing picked, export is of the filter's matches: the whole view, not the rows loaded.
   const exportOf: Selection = selection ?? { filter: cleanFilter(s.filter), except: [] };
   const exportTitle = selection ? 'Export the selected files' : 'Export every file this filter matches';
@@ -227,42 +259,54 @@ function SelectionBar({ onDelete }: { onDelete(s: Selection): void }) {
         {count > 0 ? `${plural(count, 'file')} selected` : 'Click, Shift-click or Ctrl-click rows to select'}
       </span>
       {/* The actions move as one: when they do not fit beside the count they go under it together,
-          never one button alone on a line of its own (Delete… did, with the preview open). */}
+          never one button alone on a line of its own (Delete… did, with the preview open). Narrower
+          still (800x600, a file selected), they break between their two groups, what picks rows and
+          what acts on them, each whole (Delete… again stood alone). */}
       <div className="files-actions">
         {s.total > 0 && !(s.picked.mode === 'all' && s.picked.except.size === 0) ? (
-          <button type="button" className="btn small" onClick={() => s.selectAllMatching()}>
-            Select all {s.total.toLocaleString('en')}
-          </button>
-        ) : null}
-        {count > 0 ? (
-          <>
+          <div className="files-group">
+            <button type="button" className="btn small" onClick={() => s.selectAllMatching()}>
+              Select all {s.total.toLocaleString('en')}
+            </button>
+            {count > 0 ? (
+              <button type="button" className="btn small ghost" onClick={() => s.clearSelection()}>
+                Clear
+              </button>
+            ) : null}
+          </div>
+        ) : count > 0 ? (
+          <div className="files-group">
             <button type="button" className="btn small ghost" onClick={() => s.clearSelection()}>
               Clear
             </button>
+          </div>
+        ) : null}
+        <div className="files-group">
+          {count > 0 ? (
             <button type="button" className="btn small" onClick={() => void copyUrls()}>
               <Icon name="copy" /> Copy URLs
             </button>
-          </>
-        ) : null}
-        <fieldset className="files-export" aria-label="Export" title={exportTitle}>
-          <span aria-hidden="true">Export</span>
-          {(['csv', 'json'] as const).map((format) => (
-            <button
-              key={format}
-              type="button"
-              className="btn small"
-              aria-label={`Export ${format.toUpperCase()}`}
-              onClick={() => void exportAs(format)}
-            >
-              {format.toUpperCase()}
+          ) : null}
+          <fieldset className="files-export" aria-label="Export" title={exportTitle}>
+            <span aria-hidden="true">Export</span>
+            {(['csv', 'json'] as const).map((format) => (
+              <button
+                key={format}
+                type="button"
+                className="btn small"
+                aria-label={`Export ${format.toUpperCase()}`}
+                onClick={() => void exportAs(format)}
+              >
+                {format.toUpperCase()}
+              </button>
+            ))}
+          </fieldset>
+          {selection ? (
+            <button type="button" className="btn small danger" onClick={() => onDelete(selection)}>
+              <Icon name="trash" /> Delete…
             </button>
-          ))}
-        </fieldset>
-        {selection ? (
-          <button type="button" className="btn small danger" onClick={() => onDelete(selection)}>
-            <Icon name="trash" /> Delete…
-          </button>
-        ) : null}
+          ) : null}
+        </div>
       </div>
     </div>
   );

@@ -20,7 +20,7 @@ export type Order = 'asc' | 'desc';
  */
 export type Picked = { mode: 'ids'; ids: Set<number> } | { mode: 'all'; except: Set<number> };
 
-interface IndexViewStore {
+export interface IndexViewStore {
   filter: IndexFilter;
   sort: IndexSort;
   order: Order;
@@ -130,7 +130,7 @@ export const useIndexView = create<IndexViewStore>((set, get) => ({
     void get().ensurePage(0);
   },
   rowAt(i) {
-    return get().pages[Math.floor(i / INDEX_PAGE)]?.[i % INDEX_PAGE];
+    return rowIn(get().pages, i);
   },
   async click(i, how) {
     const file = get().rowAt(i);
@@ -172,16 +172,29 @@ export const useIndexView = create<IndexViewStore>((set, get) => ({
     set({ picked: { mode: 'ids', ids: new Set() }, anchor: null, focused: null });
   },
   isPicked(id) {
-    const p = get().picked;
-    return p.mode === 'ids' ? p.ids.has(id) : !p.except.has(id);
+    return isPicked(get().picked, id);
   },
   pickedCount() {
-    const { picked, total } = get();
-    return picked.mode === 'ids' ? picked.ids.size : Math.max(0, total - picked.except.size);
+    return pickedCount(get().picked, get().total);
   },
   selection() {
-    const { picked, filter } = get();
-    if (picked.mode === 'ids') return picked.ids.size > 0 ? { ids: [...picked.ids] } : null;
-    return { filter: cleanFilter(filter), except: [...picked.except] };
+    return selectionOf(get().picked, get().filter);
   },
 }));
+
+// Pure forms of the questions above, for a component that subscribes to `picked` (and `total`,
+// `filter`) and must re-render when they change, which a call to get() inside render would not.
+export const isPicked = (p: Picked, id: number): boolean =>
+  p.mode === 'ids' ? p.ids.has(id) : !p.except.has(id);
+
+export const pickedCount = (p: Picked, total: number): number =>
+  p.mode === 'ids' ? p.ids.size : Math.max(0, total - p.except.size);
+
+export function selectionOf(p: Picked, filter: IndexFilter): Selection | null {
+  if (p.mode === 'ids') return p.ids.size > 0 ? { ids: [...p.ids] } : null;
+  return { filter: cleanFilter(filter), except: [...p.except] };
+}
+
+/** The loaded row at index `i`, from the store's pages. */
+export const rowIn = (pages: IndexViewStore['pages'], i: number): IndexedFile | undefined =>
+  pages[Math.floor(i / INDEX_PAGE)]?.[i % INDEX_PAGE];

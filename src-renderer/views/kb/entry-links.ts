@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
-import type { KbSnapshot } from '../../../src-shared/contract/kb';
+import { useEffect, useRef, useState } from 'react';
+import type { KbEntryView } from '../../../src-shared/contract/kb';
 import type { EntryLinksView } from '../../../src-shared/contract/links';
 import { call } from '../../api/core-ref';
 import { useSync } from '../../stores/sync-store';
@@ -14,22 +14,34 @@ export const brokenLinks = (e: EntryLinksView | undefined) =>
  * when the entries change and when files do (the engine's transitions, the remote index): a
  * changed file is replaced by a new version and its old URL dies without any entry changing.
  */
-export function useEntryLinks(snapshot: KbSnapshot | null): Map<number, EntryLinksView> {
+export function useEntryLinks(
+  botId: number | undefined,
+  entries: readonly KbEntryView[] | undefined,
+): Map<number, EntryLinksView> {
   const [links, setLinks] = useState(new Map<number, EntryLinksView>());
+  // The answer as it came, to keep the same map when it says the same (every upload asks again);
+  // the first map is empty, as an answer of no entries is.
+  const said = useRef('[]');
   const filesTick = useSync((s) => s.overview);
   // The remote index's status moves with every refresh, walk and change this app made.
   const listing = useIndexView((s) => s.status);
-  const botId = snapshot?.bot.id;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the snapshot and the file events are the triggers
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the entries and the file events are the triggers
   useEffect(() => {
-    if (botId === undefined) return setLinks(new Map());
+    if (botId === undefined) {
+      said.current = '[]';
+      return setLinks(new Map());
+    }
     let current = true;
     void call('links.check', { botId }).then((r) => {
-      if (current && r.ok) setLinks(new Map(r.value.entries.map((e) => [e.entryId, e])));
+      if (!current || !r.ok) return;
+      const text = JSON.stringify(r.value.entries);
+      if (text === said.current) return;
+      said.current = text;
+      setLinks(new Map(r.value.entries.map((e) => [e.entryId, e])));
     });
     return () => {
       current = false;
     };
-  }, [botId, snapshot, filesTick, listing]);
+  }, [botId, entries, filesTick, listing]);
   return links;
 }

@@ -1,8 +1,9 @@
 import { create } from 'zustand';
-import type { KbBotView, KbSnapshot } from '../../../src-shared/contract/kb';
+import type { KbBotView, KbEntryView, KbSnapshot } from '../../../src-shared/contract/kb';
 import { call } from '../../api/core-ref';
+import { sameData } from '../../lib/same-data';
 
-interface KbState {
+export interface KbState {
   bots: KbBotView[];
   botId: number | null;
   snapshot: KbSnapshot | null;
@@ -42,7 +43,7 @@ export const useKb = create<KbState>((set, get) => ({
     if (!r.ok) return set({ error: r.error.message });
     set((s) => ({
       botId,
-      snapshot: r.value,
+      snapshot: s.botId === botId ? sharing(s.snapshot, r.value) : r.value,
       selectedId: s.botId === botId ? s.selectedId : null,
       draft: s.botId === botId ? s.draft : false,
       error: null,
@@ -53,11 +54,35 @@ export const useKb = create<KbState>((set, get) => ({
   setQuery: (query) => set({ query }),
 }));
 
+/**
+ * The new snapshot with the previous one's entry objects wherever an entry did not change, and the
+ * previous entries array when none did: a sync round re-sends the whole snapshot for a new
+ * "checked at", and the entry list (which selects the array) must not re-draw for it.
+ */
+function sharing(prev: KbSnapshot | null, next: KbSnapshot): KbSnapshot {
+  if (!prev || prev.bot.id !== next.bot.id) return next;
+  const byId = new Map<number, KbEntryView>(prev.entries.map((e) => [e.id, e]));
+  let changed = prev.entries.length !== next.entries.length;
+  const entries = next.entries.map((e, i) => {
+    const old = byId.get(e.id);
+    if (old && sameData(old, e)) {
+      if (prev.entries[i] !== old) changed = true;
+      return old;
+    }
+    changed = true;
+    return e;
+  });
+  return { bot: next.bot, entries: changed ? entries : prev.entries };
+}
+
 /** `kb.changed`: one bot's snapshot (wire-events.ts feeds it). */
 export function applyKbSnapshot(snapshot: KbSnapshot): void {
   const s = useKb.getState();
   const bots = s.bots.map((b) => (b.id === snapshot.bot.id ? snapshot.bot : b));
-  useKb.setState({ bots, ...(s.botId === snapshot.bot.id ? { snapshot } : {}) });
+  useKb.setState({
+    bots,
+    ...(s.botId === snapshot.bot.id ? { snapshot: sharing(s.snapshot, snapshot) } : {}),
+  });
 }
 
 /** `kb.botsChanged`: the list of bots; the first one is opened when none was. */

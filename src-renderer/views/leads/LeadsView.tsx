@@ -1,13 +1,15 @@
-import { useEffect, useState } from 'react';
+import { memo, useEffect, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import type { LeadView } from '../../../src-shared/contract/leads';
 import { call } from '../../api/core-ref';
 import { Icon } from '../../components/Icon';
 import { SCROLL_REGION, ViewHeader } from '../../components/ViewHeader';
 import { formatTime } from '../../lib/format';
+import { RenderCount } from '../../lib/render-count';
 import { useUi } from '../../stores/ui-store';
 import { ContactLinks } from './ContactLinks';
 import { LeadDetail } from './LeadDetail';
-import { type LeadFilter, useLeads } from './leads-store';
+import { type LeadFilter, type LeadsState, useLeads } from './leads-store';
 import { HandledBy } from './relay/HandledBy';
 import { LeadSourcePanel } from './relay/LeadSourcePanel';
 import '../kb/kb.css';
@@ -33,7 +35,7 @@ async function exportCsv(filter: LeadFilter, query: string) {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-function LeadRow({ lead, onOpen }: { lead: LeadView; onOpen(): void }) {
+function LeadRow({ lead, onOpen }: { lead: LeadView; onOpen(lead: LeadView): void }) {
   const handoff = lead.askedForAPerson || lead.event === 'HANDOFF-REQUESTED';
   return (
     <tr className={lead.handledAt ? 'handled' : undefined} data-lead={lead.conversationId}>
@@ -43,7 +45,7 @@ function LeadRow({ lead, onOpen }: { lead: LeadView; onOpen(): void }) {
           <button
             type="button"
             className="lead-open"
-            onClick={onOpen}
+            onClick={() => onOpen(lead)}
             aria-label={`Details of ${lead.name || 'the lead without a name'}`}
           >
             {lead.name || 'No name given'}
@@ -77,14 +79,61 @@ function LeadRow({ lead, onOpen }: { lead: LeadView; onOpen(): void }) {
   );
 }
 
+// The view draws the header, the search and the source panel; the table subscribes to the leads
+// alone, so a receiver change or a lead the filter hides (counted unseen) leaves its rows alone.
+const viewSlice = (s: LeadsState) => ({
+  receiver: s.receiver,
+  filter: s.filter,
+  unhandledOnly: s.unhandledOnly,
+  query: s.query,
+  error: s.error,
+});
+const shownLeads = (s: LeadsState) => s.leads;
+/** The search, for the empty table's words only: with leads shown, typing does not re-draw them. */
+const emptyQuery = (s: LeadsState) => (s.leads.length === 0 ? s.query.trim() : '');
+
+const LeadsTable = memo(function LeadsTable({ onOpen }: { onOpen(lead: LeadView): void }) {
+  const leads = useLeads(shownLeads);
+  const query = useLeads(emptyQuery);
+  return (
+    <RenderCount id="leads-table">
+      <section className="card" style={{ padding: 0 }}>
+        {leads.length === 0 ? (
+          <div className="empty">
+            {query
+              ? `No lead matches “${query}”.`
+              : 'No leads yet. They appear here the moment a bot sends one.'}
+          </div>
+        ) : (
+          <table className="table leads-table" aria-label="Leads, newest first">
+            <thead>
+              <tr>
+                <th>Received</th>
+                <th>Who</th>
+                <th>Contact</th>
+                <th className="right">State</th>
+              </tr>
+            </thead>
+            <tbody>
+              {leads.map((l) => (
+                <LeadRow key={l.id} lead={l} onOpen={onOpen} />
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </RenderCount>
+  );
+});
+
 export function LeadsView() {
-  const { leads, receiver, filter, unhandledOnly, query, error } = useLeads();
+  const { receiver, filter, unhandledOnly, query, error } = useLeads(useShallow(viewSlice));
   const [opened, setOpened] = useState<LeadView | null>(null);
   useEffect(() => {
     void useLeads.getState().load();
   }, []);
   // The open lead as the store has it now (marked handled meanwhile...), else as it was opened.
-  const detail = opened ? (leads.find((l) => l.id === opened.id) ?? opened) : null;
+  const detail = useLeads((s) => (opened ? (s.leads.find((l) => l.id === opened.id) ?? opened) : null));
   return (
     <>
       <ViewHeader title="Leads">
@@ -123,31 +172,7 @@ export function LeadsView() {
           onChange={(e) => useLeads.getState().setQuery(e.target.value)}
         />
         <LeadSourcePanel receiver={receiver} />
-        <section className="card" style={{ padding: 0 }}>
-          {leads.length === 0 ? (
-            <div className="empty">
-              {query.trim()
-                ? `No lead matches “${query.trim()}”.`
-                : 'No leads yet. They appear here the moment a bot sends one.'}
-            </div>
-          ) : (
-            <table className="table leads-table" aria-label="Leads, newest first">
-              <thead>
-                <tr>
-                  <th>Received</th>
-                  <th>Who</th>
-                  <th>Contact</th>
-                  <th className="right">State</th>
-                </tr>
-              </thead>
-              <tbody>
-                {leads.map((l) => (
-                  <LeadRow key={l.id} lead={l} onOpen={() => setOpened(l)} />
-                ))}
-              </tbody>
-            </table>
-          )}
-        </section>
+        <LeadsTable onOpen={setOpened} />
       </div>
       {detail ? <LeadDetail key={detail.id} lead={detail} onClose={() => setOpened(null)} /> : null}
     </>

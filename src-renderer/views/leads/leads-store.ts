@@ -1,11 +1,12 @@
 import { create } from 'zustand';
 import type { LeadView, ReceiverView } from '../../../src-shared/contract/leads';
 import { call } from '../../api/core-ref';
+import { sameData } from '../../lib/same-data';
 import { matchesQuery } from './lead-search';
 
 export type LeadFilter = 'all' | 'LEAD-CAPTURED' | 'HANDOFF-REQUESTED';
 
-interface LeadsState {
+export interface LeadsState {
   leads: LeadView[];
   receiver: ReceiverView | null;
   filter: LeadFilter;
@@ -39,7 +40,10 @@ export const useLeads = create<LeadsState>((set, get) => ({
     if (!r.ok) return set({ error: r.error.message });
     // A slower answer to an older search must not replace a newer one.
     if (get().query !== query) return;
-    set({ leads: r.value.leads, receiver: r.value.receiver, error: null, unseen: 0 });
+    // The same list read again (the view opened, many leads arrived elsewhere) keeps its array: the
+    // table selects it and would re-draw every row for nothing.
+    const leads = sameData(get().leads, r.value.leads) ? get().leads : r.value.leads;
+    set({ leads, receiver: r.value.receiver, error: null, unseen: 0 });
   },
   setFilter(filter) {
     set({ filter });

@@ -1,3 +1,4 @@
+import { useEffect, useRef, useState } from 'react';
 import type { UsageSnapshot } from '../../../src-shared/api/file-hosting';
 import { formatRupees } from '../../../src-shared/domain/money';
 import { formatServiceDay } from '../../../src-shared/domain/time-format';
@@ -8,10 +9,21 @@ import { byteUnit, ticks } from './chart-scale';
 /**
  * Hand-written SVG: bars for bytes stored (left scale), a line for the day's rent (right scale, in
  * whole paise). A chart library would triple the bundle for two series. Every bar and point has a
- * tooltip; with two weeks or fewer the rent is also written above each point.
+ * tooltip; where a day has room for it the rent is also written above its point.
+ *
+ * Drawn at the figure's own width (one unit a CSS pixel): a fixed 760-wide drawing scaled down to an
+ * 800x600 window's card wrote its scales and dates at 7 px.
  */
 export function UsageChart({ days }: { days: UsageSnapshot[] }) {
-  const W = 760;
+  const figure = useRef<HTMLElement>(null);
+  const [W, setW] = useState(760);
+  useEffect(() => {
+    const el = figure.current;
+    if (!el) return;
+    const ro = new ResizeObserver(() => setW(Math.max(320, Math.round(el.clientWidth))));
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
   const H = 250;
   const pad = { l: 64, r: 64, t: 22, b: 28 };
   const w = W - pad.l - pad.r;
@@ -27,12 +39,13 @@ export function UsageChart({ days }: { days: UsageSnapshot[] }) {
   const x = (i: number) => pad.l + i * step + step / 2;
   const yB = (v: number) => pad.t + h - (v / topBytes) * h;
   const yR = (v: number) => pad.t + h - (v / topRent) * h;
-  const labelEvery = Math.ceil(sorted.length / 8);
+  // A date label is about 44 px wide: one every so many days that they do not touch.
+  const labelEvery = Math.max(1, Math.ceil(52 / step));
   const tip = (d: UsageSnapshot) =>
     `${d.usage_date}: ${formatBytes(d.bytes_used)} in ${plural(d.files_count, 'file')}, rent ${formatRupees(d.rent_paise)} (${d.outcome.toLowerCase()})`;
 
   return (
-    <figure className="chart" style={{ margin: 0 }}>
+    <figure ref={figure} className="chart" style={{ margin: 0 }}>
       <svg
         viewBox={`0 0 ${W} ${H}`}
         role="img"
@@ -74,7 +87,7 @@ export function UsageChart({ days }: { days: UsageSnapshot[] }) {
             <title>{tip(d)}</title>
           </circle>
         ))}
-        {sorted.length <= 14
+        {step >= 48
           ? sorted.map((d, i) => (
               <text
                 key={`v${d.usage_date}`}

@@ -1,0 +1,175 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { AppError, Result } from '../../src-shared/errors';
+import { untilEvent } from '../support/wait';
+import { ZOOMABLE } from './screens';
+import { browserApp } from './stack';
+
+/**
+ * What the screenshot tour (`npm run screens`, test/e2e/screens-tour.ts) showed wrong at 800x600 and
+ * at 200% zoom, each measured in the page: boxes, lines and computed borders, in CSS pixels.
+ */
+describe.sequential('layout at 800x600 and 200% zoom', () => {
+  const f = browserApp('layout-e2e-');
+  let page: Page;
+  const must = async <T>(r: Promise<Result<T, AppError>>): Promise<T> => {
+    const done = await r;
+    if (!done.ok) throw new Error(`${done.error.code}: ${done.error.message}`);
+    return done.value;
+  };
+
+  beforeAll(async () => {
+    page = await f.browser.newPage(ZOOMABLE);
+    page.on('pageerror', (e) => console.error('page error:', e.message));
+    await page.goto(f.shell.url);
+    await page.getByRole('button', { name: 'Try the local sandbox' }).click();
+    await page.getByRole('heading', { name: 'Folders', exact: true, level: 1 }).waitFor();
+    const dir = join(f.root, 'site');
+    mkdirSync(dir);
+    for (const n of ['a.txt', 'b.txt', 'c.txt']) writeFileSync(join(dir, n), `${n}\n`);
+    await must(f.app.call('sync.folders.add', { path: dir, bucket: 'site' }));
+    await untilEvent(f.app, 'the folder in sync', async () => {
+      const o = await must(f.app.call('sync.overview', {}));
+      return o.folders[0]?.counts.live === 3 && o.folders[0].counts.pending === 0;
+    });
+  });
+
+  it('at 200% the sync state stays in view in the bar above the view', async () => {
+    await page.setViewportSize({ width: 640, height: 410 });
+    const badge = page.getByTestId('sync-state');
+    await expect.poll(() => badge.textContent()).toMatch(/In sync/);
+    const box = await badge.boundingBox();
+    await page.setViewportSize(ZOOMABLE.viewport);
+    // Hidden with the sidebar's status block, it had no box at all.
+    expect(box).not.toBeNull();
+    expect(box!.y + box!.height).toBeLessThanOrEqual(410);
+  });
+
+  it('at 200% the bar and the view’s header scroll away with the view, which then has the whole window', async () => {
+    await page.setViewportSize({ width: 640, height: 410 });
+    try {
+      await f.nav(page, 'Settings');
+      await page.getByRole('heading', { name: 'Settings', exact: true, level: 1 }).waitFor();
+      const m = await page.evaluate(() => {
+        const doc = document.scrollingElement!;
+        doc.scrollTop = doc.scrollHeight;
+        const bottom = (sel: string) => document.querySelector(sel)!.getBoundingClientRect().bottom;
+        const content = document.querySelector('main .content')!.getBoundingClientRect();
+        const out = { bar: bottom('.sidebar'), header: bottom('main .header'), contentTop: content.top };
+        doc.scrollTop = 0;
+        return out;
+      });
+      // Held in place, the bar took 92 px of the 410 and the Files view's header (two lines) 108 more.
+      expect(m.bar).toBeLessThanOrEqual(0);
+      expect(m.header).toBeLessThanOrEqual(0);
+      expect(m.contentTop).toBeLessThanOrEqual(0);
+    } finally {
+      await page.setViewportSize(ZOOMABLE.viewport);
+    }
+  });
+
+  it('Files at 800x600: a row’s Open link is drawn as its Delete button is, borderless and as wide', async () => {
+    await page.setViewportSize({ width: 800, height: 600 });
+    try {
+      await f.nav(page, 'Files');
+      await expect.poll(() => page.getByTestId('file-row').count()).toBe(3);
+      const row = page.getByTestId('file-row').first();
+      const open = row.getByTestId('file-url');
+      const a = (await open.boundingBox())!;
+      const b = (await row.getByRole('button', { name: /^Delete / }).boundingBox())!;
+      // The link took the large button's padding and a border: 10 px wider than the button.
+      expect(Math.abs(a.width - b.width)).toBeLessThan(1);
+      expect(Math.abs(a.height - b.height)).toBeLessThan(1);
+      expect(await open.evaluate((el) => getComputedStyle(el).borderTopColor)).toBe('rgba(0, 0, 0, 0)');
+    } finally {
+      await page.setViewportSize(ZOOMABLE.viewport);
+    }
+  });
+
+  it('Files at 800x600 with a file selected: no action stands alone on a line', async () => {
+    await page.setViewportSize({ width: 800, height: 600 });
+    try {
+      await page.getByTestId('file-row').first().locator('.c-name').click();
+      const bar = page.getByRole('toolbar', { name: 'Selection' });
+      await bar.getByRole('button', { name: /^Delete/ }).waitFor();
+      // Each line of the actions holds two buttons or more (Delete… went to a line of its own).
+      const lines = await bar.locator('.files-actions').evaluate((actions) => {
+        const byTop = new Map<number, string[]>();
+        for (const b of actions.querySelectorAll('button')) {
+          const top = Math.round(b.getBoundingClientRect().top);
+          byTop.set(top, [...(byTop.get(top) ?? []), (b.textContent ?? '').trim()]);
+        }
+        return [...byTop.values()];
+      });
+      expect(lines.filter((l) => l.length < 2)).toEqual([]);
+      await page.getByRole('button', { name: 'Clear', exact: true }).click();
+    } finally {
+      await page.setViewportSize(ZOOMABLE.viewport);
+    }
+  });
+
+  it('Usage at 800x600: the chart writes its scales and dates at 11 px, and its rent figures do not touch', async () => {
+    await must(f.app.call('sandbox.advanceClock', { days: 12 }));
+    await page.setViewportSize({ width: 800, height: 600 });
+    try {
+      await f.nav(page, 'Usage');
+      const chart = page.getByTestId('usage-chart');
+      await expect.poll(() => chart.locator('rect.bar').count()).toBeGreaterThanOrEqual(10);
+      const m = await chart.evaluate((svg) => {
+        const scale = svg.getBoundingClientRect().width / (svg as SVGSVGElement).viewBox.baseVal.width;
+        const sizes = [...svg.querySelectorAll('text')].map(
+          (t) => Number.parseFloat(getComputedStyle(t).fontSize) * scale,
+        );
+        // Neighbouring labels of one row (the dates, the rent figures) must not overlap.
+        const touching = (cls: string | null) => {
+          const boxes = [...svg.querySelectorAll('text')]
+            .filter((t) =>
+              cls
+                ? t.classList.contains(cls)
+                : t.getAttribute('class') === null && t.getAttribute('text-anchor') === 'middle',
+            )
+            .map((t) => t.getBoundingClientRect())
+            .sort((a, b) => a.left - b.left);
+          return boxes.slice(1).filter((b, i) => b.left < boxes[i]!.right).length;
+        };
+        return { smallest: Math.min(...sizes), dates: touching(null), rents: touching('rent-value') };
+      });
+      // A 760-wide drawing in a 485-px card wrote 11-px text at 7 px.
+      expect(m.smallest).toBeGreaterThanOrEqual(11);
+      expect(m.dates).toBe(0);
+      expect(m.rents).toBe(0);
+    } finally {
+      await page.setViewportSize(ZOOMABLE.viewport);
+    }
+  });
+
+  it('Leads at 800x600: each lead is a card without the table’s cell borders and padding', async () => {
+    // Two: the base table draws no border under its last row, so the first card is the one to measure.
+    await must(f.app.call('sandbox.raiseLead', { event: 'HANDOFF-REQUESTED' }));
+    const lead = await must(f.app.call('sandbox.raiseLead', { event: 'LEAD-CAPTURED' }));
+    await page.setViewportSize({ width: 800, height: 600 });
+    try {
+      await f.nav(page, 'Leads');
+      const card = page.locator('.leads-table tbody tr').first();
+      await expect.poll(() => card.textContent()).toContain(lead.name);
+      expect(await page.locator('.leads-table tbody tr').count()).toBe(2);
+      const m = await card.evaluate((tr) => {
+        const cells = [...tr.querySelectorAll('td')];
+        const name = tr.querySelector('.lead-open')!.getBoundingClientRect().left;
+        return {
+          // The base table's cell borders drew broken lines across the card (app.css came last).
+          borders: cells.map((td) => getComputedStyle(td).borderBottomWidth),
+          // The name starts at the card's own padding, not that plus the cell's.
+          inset: name - tr.getBoundingClientRect().left,
+          padding: Number.parseFloat(getComputedStyle(tr).paddingLeft),
+        };
+      });
+      expect(m.borders).toEqual(['0px', '0px', '0px', '0px']);
+      expect(Math.abs(m.inset - m.padding)).toBeLessThan(1);
+    } finally {
+      await page.setViewportSize(ZOOMABLE.viewport);
+    }
+  });
+});
