@@ -255,6 +255,60 @@ describe('the office budget: 429s', () => {
     await desk.close();
   });
 
+  it("a cut learned alone (its part beside desks it could not see) is forgotten once it sees them: the office's window rules", async () => {
+    // Found on bench:office kill-holder-6: a desk that was briefly alone while starting up on a loaded machine
+    // got one 429, was cut to 0.9 of its own few requests (25 a minute), and kept that cap for the rest of the
+    // run, in the office: when the others were done it sent its last files at 25 a minute, alone and last.
+    const link = memoryLink();
+    const t0 = Date.now();
+    const b = await link.desk({ id: ids(2), startedAt: t0 });
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(b.desk.role().kind).toBe('alone');
+    const sent = { n: 0 };
+    for (let i = 0; i < 30; i++)
+      void b.budget.take(undefined, 'sync').then(() => {
+        sent.n++;
+        b.budget.replied(200);
+      });
+    await vi.advanceTimersByTimeAsync(15_000);
+    expect(sent.n).toBe(30);
+    // The address was full with its 30 in it: desks it cannot see spend the rest.
+    b.budget.rateLimited(1_000);
+    expect(b.budget.ownCeiling).toBeLessThanOrEqual(27);
+    // Those desks appear (one that started earlier holds the office), and have nothing more to send.
+    const a = await link.desk({ id: ids(1), startedAt: t0 - 1_000 });
+    await vi.advanceTimersByTimeAsync(3_000);
+    expect(b.desk.role().kind).toBe('follower');
+    expect(b.budget.ownCeiling).toBe(115);
+    // B alone has demand: a minute after its 30 left the window, it has the office's whole window.
+    await vi.advanceTimersByTimeAsync(45_000);
+    const got = takes(b.budget, 200);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(got.n).toBeGreaterThanOrEqual(100);
+    // Its own 429 in the office still cuts its own window: a peer's word never outweighs it.
+    b.budget.rateLimited(1_000);
+    expect(b.budget.ownCeiling).toBeLessThan(115);
+    await a.desk.close();
+    await b.desk.close();
+  });
+
+  it('a desk alone just after its office left reads a 429 as the address full, not as its own small part', async () => {
+    // Found on bench:office once-12: the holder, the last desk with files, was alone once the others were done;
+    // the service's window was full of the office's last minute, its first request was refused, and it was
+    // cut under its own few requests to the floor of 12 a minute: 50 s for its last 5 files.
+    const { desks } = await office(2);
+    const [a, b] = desks as [(typeof desks)[0], (typeof desks)[0]];
+    const got = takes(a.budget, 5);
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(got.n).toBe(5);
+    await b.desk.close();
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(a.desk.role().kind).toBe('alone');
+    a.budget.rateLimited(1_000);
+    expect(a.budget.ownCeiling).toBeGreaterThanOrEqual(100);
+    await a.desk.close();
+  });
+
   it('alone, one request on its way at a time: an unanswered one holds the next for a second', async () => {
     const link = memoryLink();
     const { desk, budget } = await link.desk({ id: ids(1), startedAt: Date.now() - 10_000 });

@@ -14,6 +14,9 @@ export function memoryLink(o: { delay?: () => number; record?: boolean } = {}) {
     { deliver: (d: Buffer, from: { address: string; port: number }) => void }
   >();
   const cut = new Set<number>();
+  /** Datagrams that are lost, as `from>to`. */
+  const apart = new Set<string>();
+  const pair = (from: number, to: number) => `${from}>${to}`;
   let nextPort = 40_000;
   const sent: { from: number; to: number; data: Buffer }[] = [];
 
@@ -28,7 +31,7 @@ export function memoryLink(o: { delay?: () => number; record?: boolean } = {}) {
     return {
       port,
       send(data, address, to) {
-        if (cut.has(port) || address !== '127.0.0.1') return;
+        if (cut.has(port) || apart.has(pair(port, to)) || address !== '127.0.0.1') return;
         if (o.record !== false) sent.push({ from: port, to, data });
         const deliver = () => {
           if (cut.has(to)) return;
@@ -101,6 +104,19 @@ export function memoryLink(o: { delay?: () => number; record?: boolean } = {}) {
     /** Cuts a desk off the link: it is gone for the others, as after kill -9. */
     kill(port: number) {
       cut.add(port);
+    },
+    /**
+     * Two desks stop hearing each other (each still hears the rest), until `heal`: a process stalled on a
+     * loaded machine, whose datagrams from one peer come after those of the others.
+     */
+    partition(a: number, b: number) {
+      apart.add(pair(a, b));
+      apart.add(pair(b, a));
+    },
+    /** Heals a partition one way (`from` is heard by `to` again), or all of them. */
+    heal(from?: number, to?: number) {
+      if (from === undefined || to === undefined) apart.clear();
+      else apart.delete(pair(from, to));
     },
     /** Raw bytes to `port`, as if from `fromPort`. */
     inject(port: number, data: Buffer, fromPort = 1) {

@@ -83,6 +83,8 @@ export interface Aimd {
    * to where the address was refused).
    */
   reset(value: number, now: number): void;
+  /** Back to the maximum with no 429 remembered (what was learned measured a situation that is over). */
+  forget(now: number): void;
 }
 
 export function createAimd(opts: AimdOptions, start: number): Aimd {
@@ -161,6 +163,16 @@ export function createAimd(opts: AimdOptions, start: number): Aimd {
         part = Math.min(1, Math.max(1 / 12, refusedAt / max));
         if (lastDecrease === Number.NEGATIVE_INFINITY) lastDecrease = now - opts.holdMs;
       }
+      periodStart = now;
+      answeredInPeriod = false;
+      limitedInPeriod = false;
+    },
+    forget(now) {
+      value = max;
+      refusedAt = null;
+      part = 1;
+      streak = 0;
+      lastDecrease = Number.NEGATIVE_INFINITY;
       periodStart = now;
       answeredInPeriod = false;
       limitedInPeriod = false;

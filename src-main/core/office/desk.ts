@@ -185,7 +185,17 @@ export async function startDesk(o: DeskOptions): Promise<Desk> {
           ...alive.map((p) => ({ id: p.id, used: p.used, at: p.heard })),
           ...[...departed].map(([pid, d]) => ({ id: pid, used: d.used, at: d.heard })),
         ]);
-      } else holder.members([id, ...alive.map((p) => p.id)]);
+      } else {
+        holder.members([id, ...alive.map((p) => p.id)]);
+        if (terms.highest > myTerm) {
+          // A desk opened a higher term while it did not hear this one (a process stalled on a loaded
+          // machine elects among the few peers it heard first), and the others heard it. This desk still
+          // holds: it takes a term above and says so at once, or every desk that heard the higher term
+          // drops its grants as stale for the rest of its tenure.
+          myTerm = terms.open();
+          for (const p of alive) heartbeat(p.endpoint);
+        }
+      }
     } else {
       if (holder) {
         lastCeiling = holder.ceiling;
@@ -222,7 +232,9 @@ export async function startDesk(o: DeskOptions): Promise<Desk> {
       {
         t: 'hb',
         from: id,
-        term: holder ? myTerm : (following?.term ?? 0),
+        // A follower says the highest term it heard: a stray claim that reached it and not the holder then
+        // reaches the holder too, which takes a term above it (elect).
+        term: holder ? myTerm : terms.highest,
         start: startedAt,
         name: o.name,
         ver: o.version,
@@ -314,8 +326,9 @@ export async function startDesk(o: DeskOptions): Promise<Desk> {
       elect();
       return;
     }
-    // A desk that started earlier says it holds the office: this one steps down (a healed partition).
-    if (holder && m.holder === m.from && earlier(peer, self)) {
+    // A desk that started earlier says it holds the office: this one steps down (a healed partition). Or a
+    // term above this holder's was heard: it takes one above (elect).
+    if (holder && ((m.holder === m.from && earlier(peer, self)) || terms.highest > myTerm)) {
       elect();
       return;
     }

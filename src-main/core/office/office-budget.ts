@@ -1,12 +1,11 @@
 import {
-  DEFAULT_BACKGROUND_SHARE,
-  LANES,
+  createLaneQueue,
+  createLaneWindow,
   type Lane,
-  type RequestBudget,
-  release,
-  type Waiter,
-  waitInQueue,
-} from '../service/request-budget';
+  type LaneReadings,
+  withLanes,
+} from '../service/lane-queue';
+import { DEFAULT_BACKGROUND_SHARE, type RequestBudget } from '../service/request-budget';
 import { type Aimd, createAimd, OFFICE_AIMD, probeDelayMs } from './aimd';
 import type { Desk, Grant, Role } from './desk';
 import { WINDOW_MS } from './holder';
@@ -90,8 +89,8 @@ export function createOfficeBudget(opts: {
   let perMinute = opts.perMinute;
   let backgroundShare = opts.backgroundShare ?? DEFAULT_BACKGROUND_SHARE;
   const aimd: Aimd = createAimd({ ...OFFICE_AIMD, max: perMinute || OFFICE_AIMD_UNLIMITED }, now());
-  const queues: Record<Lane, Waiter[]> = { sync: [], user: [], background: [] };
-  let sent: { at: number; lane: Lane }[] = [];
+  const lanes = createLaneQueue(() => pump());
+  const sent = createLaneWindow();
   let leases: Lease[] = [];
   let notBefore = 0;
   /** Alone, after a 429 without Retry-After: one request at a time until one is answered. */
@@ -101,10 +100,32 @@ export function createOfficeBudget(opts: {
   let lastPlaceAt = Number.NEGATIVE_INFINITY;
   /** Requests sent on this desk's own word while in an office (the holder was silent too long). */
   let onOwn = 0;
+  /**
+   * The last cut of its own window was made alone (or joining): it measured this desk's part of the address
+   * beside desks it could not see. Once it sees them in an office, that part is the holder's to share: the
+   * cut is forgotten, or a desk briefly alone while starting up keeps a fraction of the address for ten
+   * minutes (bench:office kill-holder-6: the last desk sent its last files at 25 a minute, alone).
+   */
+  let cutAlone = false;
+  /**
+   * When this desk was last in an office. A desk alone within a minute of it (the others left, or stopped
+   * answering) shares the service's window with the office's last minute, which its own window does not
+   * hold: a 429 then measures the address, not this desk's part of it, and is cut as in an office. Cut
+   * under its own few requests, the last desk of bench:office once-12 (the holder, alone once the others
+   * were done) went to the floor of 12 a minute and took 50 s for its last 5 files.
+   */
+  let inOfficeAt = Number.NEGATIVE_INFINITY;
+  function onRole(): void {
+    if (roleNow().kind === 'alone') return;
+    inOfficeAt = now();
+    if (cutAlone) {
+      cutAlone = false;
+      aimd.forget(now());
+    }
+  }
   /** The end of the last pause seen (the office's or this desk's own). */
   let pausedTill = 0;
   let waitingFrom: number | null = null;
-  let timer: ReturnType<typeof setTimeout> | null = null;
   /** Alone: a small burst, then the ceiling's steady rate (as the holder paces an office). */
   let tokens = ALONE_BURST;
   let refilledAt = now();
@@ -122,25 +143,21 @@ export function createOfficeBudget(opts: {
   // Until its desk has started (or failed to: `detach`), a desk of an office is joining: on a loaded machine
   // the start can take seconds, and a desk alone meanwhile would spend a burst the others cannot see.
   const roleNow = (): Role => desk?.role() ?? { kind: 'alone', joining: !left };
-  const waitingCount = () => queues.sync.length + queues.user.length + queues.background.length;
 
   function demand(): Demand {
-    const firstSync = queues.sync.filter((w) => w.first).length;
+    const firstSync = lanes.firstIn('sync');
     return {
-      now: firstSync + queues.user.length,
-      sync: queues.sync.length - firstSync,
-      bg: queues.background.length,
+      now: firstSync + lanes.waitingIn('user'),
+      sync: lanes.waitingIn('sync') - firstSync,
+      bg: lanes.waitingIn('background'),
     };
   }
 
   function expire(t: number): void {
-    let drop = 0;
-    while (drop < sent.length && sent[drop]!.at <= t - WINDOW_MS) drop++;
-    if (drop > 0) sent = sent.slice(drop);
+    sent.expire(t);
     leases = leases.filter((l) => l.left > 0 && l.until > t);
   }
 
-  const countIn = (lane: Lane) => sent.reduce((n, s) => n + (s.lane === lane ? 1 : 0), 0);
   const held = () => leases.reduce((n, l) => n + l.left, 0);
 
   let officeSince: { holder: string; at: number } | null = null;
@@ -149,27 +166,18 @@ export function createOfficeBudget(opts: {
     return officeSince.at;
   }
 
-  function schedule(ms: number): void {
-    if (timer) clearTimeout(timer);
-    // Not unref'd: a waiting CLI must not exit mid-run (as the single budget).
-    timer = setTimeout(pump, Math.max(1, Math.ceil(ms)));
-  }
-
   function grant(lane: Lane, t: number): void {
-    sent.push({ at: t, lane });
+    sent.add(t, lane);
     unconfirmed.push(t);
     lastPlaceAt = t;
-    release(queues[lane]);
-    waitingFrom = waitingCount() > 0 ? t : null;
+    lanes.release(lane);
+    waitingFrom = lanes.waiting > 0 ? t : null;
   }
 
   function pump(): void {
-    if (timer) {
-      clearTimeout(timer);
-      timer = null;
-    }
+    lanes.cancelLater();
     for (;;) {
-      const lane = LANES.find((l) => queues[l].length > 0);
+      const lane = lanes.next();
       if (!lane) {
         waitingFrom = null;
         return;
@@ -183,21 +191,14 @@ export function createOfficeBudget(opts: {
       aimd.tick(t);
       expire(t);
       if (t < notBefore) {
-        schedule(notBefore - t);
+        lanes.later(notBefore - t);
         return;
       }
       const cap = aimd.value;
-      if (sent.length >= cap) {
-        schedule(sent[sent.length - cap]!.at + WINDOW_MS - t);
+      const busyUntil = sent.busyUntil(cap, lane, backgroundShare);
+      if (busyUntil !== null) {
+        lanes.later(busyUntil - t);
         return;
-      }
-      if (lane === 'background') {
-        const bgCap = Math.max(1, Math.floor(cap * backgroundShare));
-        if (countIn('background') >= bgCap) {
-          const mine = sent.filter((s) => s.lane === 'background');
-          schedule(mine[mine.length - bgCap]!.at + WINDOW_MS - t);
-          return;
-        }
       }
       const role = roleNow();
       if (role.kind === 'alone') {
@@ -208,7 +209,7 @@ export function createOfficeBudget(opts: {
           // The first moments: as one of two desks until discovery has had its say.
           const gap = equalShareWaitMs(cap, 2) / 1.5;
           if (t - lastPlaceAt < gap) {
-            schedule(lastPlaceAt + gap - t);
+            lanes.later(lastPlaceAt + gap - t);
             return;
           }
         } else {
@@ -216,12 +217,12 @@ export function createOfficeBudget(opts: {
           // see each other then meet the service's limit one request at a time, not with a burst each.
           unconfirmed = unconfirmed.filter((at) => at > t - UNCONFIRMED_MS);
           if (unconfirmed.length >= ALONE_IN_FLIGHT) {
-            schedule(unconfirmed[0]! + UNCONFIRMED_MS - t);
+            lanes.later(unconfirmed[0]! + UNCONFIRMED_MS - t);
             return;
           }
           refill(t, cap);
           if (tokens < 1) {
-            schedule((1 - tokens) / (cap / WINDOW_MS));
+            lanes.later((1 - tokens) / (cap / WINDOW_MS));
             return;
           }
           tokens -= 1;
@@ -240,7 +241,7 @@ export function createOfficeBudget(opts: {
       if (!leases.some((l) => !l.probe && l.left > 0)) desk!.ask(demand(), held());
       if (t < role.pauseUntil) {
         pausedTill = Math.max(pausedTill, role.pauseUntil);
-        schedule(Math.min(role.pauseUntil - t, 1_000));
+        lanes.later(Math.min(role.pauseUntil - t, 1_000));
         return;
       }
       const lease = leases.find((l) => !l.probe && l.left > 0);
@@ -256,12 +257,12 @@ export function createOfficeBudget(opts: {
       const since = Math.max(lastPlaceAt, waitingFrom, pausedTill, notBefore);
       // What an equal share would have given this desk since it joined (a minute at most).
       const owed = (role.ceiling / role.desks) * Math.min(1, (t - inOfficeSince(role, t)) / WINDOW_MS);
-      if (t - since >= wait && sent.length < owed) {
+      if (t - since >= wait && sent.size < owed) {
         onOwn++;
         grant(lane, t);
         continue;
       }
-      schedule(since + wait - t);
+      lanes.later(since + wait - t);
       return;
     }
   }
@@ -270,115 +271,114 @@ export function createOfficeBudget(opts: {
     desk = d;
     d.report(() => {
       expire(now());
-      return { demand: demand(), used: sent.length };
+      return { demand: demand(), used: sent.size };
     });
     d.onGrant((g: Grant) => {
       leases.push({ left: g.n, until: now() + g.ttlMs, probe: g.probe });
       pump();
     });
-    d.onChange(pump);
+    d.onChange(() => {
+      onRole();
+      pump();
+    });
+    onRole();
     pump();
   }
 
-  const budget: OfficeBudget = {
-    take(signal, lane = 'user', first = false) {
-      return waitInQueue(queues[lane], signal, first, pump);
-    },
-    deferUntil(epochMs) {
-      notBefore = Math.max(notBefore, epochMs);
-      pump();
-    },
-    rateLimited(retryAfterMs) {
-      const t = now();
-      expire(t);
-      const role = roleNow();
-      confirm();
-      // Alone, the cut goes under what this desk really sent (the address was full with that much of it), and
-      // not under a floor: desks that cannot see each other then settle near their real parts at once
-      // instead of after many refusals, and a late one is not starved (aimd.ts).
-      aimd.limited(t, role.kind === 'alone' ? { used: sent.length, floor: ALONE_FLOOR } : {});
-      const wasProbe = probeOut || ownProbe?.out === true;
-      probeOut = false;
-      leases = [];
-      if (retryAfterMs !== undefined) {
-        ownProbe = null;
-        // Jitter: desks that got the same Retry-After do not all come back in the same millisecond.
-        notBefore = Math.max(notBefore, t + retryAfterMs + Math.round(random() * 1_000));
-      } else if (role.kind === 'alone') {
-        const attempt = ownProbe ? ownProbe.attempt + 1 : 1;
-        ownProbe = { attempt, out: false };
-        notBefore = Math.max(notBefore, t + probeDelayMs(attempt, random));
-      } else {
-        // The holder pauses everyone and probes; this desk waits at least the first step on its own word.
-        notBefore = Math.max(notBefore, t + probeDelayMs(1, random));
-      }
-      if (role.kind !== 'alone') desk?.limited(retryAfterMs ?? null, wasProbe);
-      pump();
-    },
-    replied(status) {
-      if (status === 429) return;
-      confirm();
-      aimd.answered(now());
-      if (probeOut) {
+  const budget: OfficeBudget = withLanes(
+    {
+      deferUntil(epochMs) {
+        notBefore = Math.max(notBefore, epochMs);
+        pump();
+      },
+      rateLimited(retryAfterMs) {
+        const t = now();
+        expire(t);
+        const role = roleNow();
+        confirm();
+        // Alone (and not just out of an office), the cut goes under what this desk really sent (the address was
+        // full with that much of it), and not under a floor: desks that cannot see each other then settle near their real parts at once
+        // instead of after many refusals, and a late one is not starved (aimd.ts).
+        const ownPart = role.kind === 'alone' && t - inOfficeAt >= WINDOW_MS;
+        if (aimd.limited(t, ownPart ? { used: sent.size, floor: ALONE_FLOOR } : {})) cutAlone = ownPart;
+        const wasProbe = probeOut || ownProbe?.out === true;
         probeOut = false;
-        desk?.probed();
-      }
-      if (ownProbe?.out) {
-        ownProbe = null;
-        notBefore = 0;
-      }
-      pump();
-    },
-    configure(p) {
-      if (!Number.isFinite(p.perMinute) || p.perMinute < 0)
-        throw new RangeError('perMinute must be 0 or more');
-      perMinute = Math.floor(p.perMinute);
-      if (p.backgroundShare !== undefined) backgroundShare = p.backgroundShare;
-      if (perMinute > 0) {
-        // This desk's own cap only: the office's ceiling is the holder's (a desk's setting is its own).
-        aimd.setMax(perMinute);
-      }
-      pump();
-    },
-    get perMinute() {
-      return perMinute === 0 ? 0 : Math.max(1, Math.floor(budget.share));
-    },
-    get backgroundShare() {
-      return backgroundShare;
-    },
-    get waiting() {
-      return waitingCount();
-    },
-    waitingIn: (lane) => queues[lane].length,
-    grantedIn(lane) {
-      expire(now());
-      return countIn(lane);
-    },
-    get used() {
-      expire(now());
-      return sent.length;
-    },
-    get sentOnOwn() {
-      return onOwn;
-    },
-    get ownCeiling() {
-      aimd.tick(now());
-      return aimd.value;
-    },
-    get share() {
-      aimd.tick(now());
-      const role = roleNow();
-      if (role.kind === 'alone') return aimd.value;
-      return Math.min(aimd.value, role.share > 0 ? role.share : role.ceiling / role.desks);
-    },
-    role: roleNow,
-    attach,
-    detach() {
-      desk = null;
-      left = true;
-      leases = [];
-      pump();
-    },
-  };
+        leases = [];
+        if (retryAfterMs !== undefined) {
+          ownProbe = null;
+          // Jitter: desks that got the same Retry-After do not all come back in the same millisecond.
+          notBefore = Math.max(notBefore, t + retryAfterMs + Math.round(random() * 1_000));
+        } else if (role.kind === 'alone') {
+          const attempt = ownProbe ? ownProbe.attempt + 1 : 1;
+          ownProbe = { attempt, out: false };
+          notBefore = Math.max(notBefore, t + probeDelayMs(attempt, random));
+        } else {
+          // The holder pauses everyone and probes; this desk waits at least the first step on its own word.
+          notBefore = Math.max(notBefore, t + probeDelayMs(1, random));
+        }
+        if (role.kind !== 'alone') desk?.limited(retryAfterMs ?? null, wasProbe);
+        pump();
+      },
+      replied(status) {
+        if (status === 429) return;
+        confirm();
+        aimd.answered(now());
+        if (probeOut) {
+          probeOut = false;
+          desk?.probed();
+        }
+        if (ownProbe?.out) {
+          ownProbe = null;
+          notBefore = 0;
+        }
+        pump();
+      },
+      configure(p) {
+        if (!Number.isFinite(p.perMinute) || p.perMinute < 0)
+          throw new RangeError('perMinute must be 0 or more');
+        perMinute = Math.floor(p.perMinute);
+        if (p.backgroundShare !== undefined) backgroundShare = p.backgroundShare;
+        if (perMinute > 0) {
+          // This desk's own cap only: the office's ceiling is the holder's (a desk's setting is its own).
+          aimd.setMax(perMinute);
+        }
+        pump();
+      },
+      get perMinute() {
+        return perMinute === 0 ? 0 : Math.max(1, Math.floor(budget.share));
+      },
+      get backgroundShare() {
+        return backgroundShare;
+      },
+      get used() {
+        expire(now());
+        return sent.size;
+      },
+      get sentOnOwn() {
+        return onOwn;
+      },
+      get ownCeiling() {
+        aimd.tick(now());
+        return aimd.value;
+      },
+      get share() {
+        aimd.tick(now());
+        const role = roleNow();
+        if (role.kind === 'alone') return aimd.value;
+        return Math.min(aimd.value, role.share > 0 ? role.share : role.ceiling / role.desks);
+      },
+      role: roleNow,
+      attach,
+      detach() {
+        desk = null;
+        left = true;
+        leases = [];
+        pump();
+      },
+    } satisfies Omit<OfficeBudget, keyof LaneReadings>,
+    lanes,
+    sent,
+    () => expire(now()),
+  );
   return budget;
 }

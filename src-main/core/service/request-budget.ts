@@ -2,15 +2,10 @@ import {
   FILE_API_BUDGET_DEFAULT_PER_MINUTE,
   KB_API_BUDGET_DEFAULT_PER_MINUTE,
 } from '../../../src-shared/domain/limits';
+import { createLaneQueue, createLaneWindow, type Lane, type LaneReadings, withLanes } from './lane-queue';
 import { DEFAULT_RATE_LIMIT_WAIT_MS } from './retry-policy';
 
-/**
- * Who a request is for, in the order places are granted: the sync engine's uploads and deletes first,
- * then what a person asked for (a refresh, a delete from the Files view, /me), then background listing
- * (the remote index's walk). A waiting request of a higher lane always goes before a lower one.
- */
-export type Lane = 'sync' | 'user' | 'background';
-export const LANES: readonly Lane[] = ['sync', 'user', 'background'];
+export { LANES, type Lane } from './lane-queue';
 
 /** Background's default share of the window: a 100,000-file walk then takes hours, never the budget. */
 export const DEFAULT_BACKGROUND_SHARE = 0.05;
@@ -73,57 +68,6 @@ export const DEFAULT_KB_API_PER_MINUTE = KB_API_BUDGET_DEFAULT_PER_MINUTE;
 
 const WINDOW_MS = 60_000;
 
-export interface Waiter {
-  resolve(): void;
-  reject(reason: unknown): void;
-  /** Asked to go ahead of its lane ("Upload now", a fresh drop). */
-  first: boolean;
-  signal?: AbortSignal;
-  onAbort?: () => void;
-}
-
-/**
- * A request waiting in its lane's queue until `pump` grants it (first: at the front); aborting its signal
- * takes it out and rejects with the signal's reason. Shared by every budget (the office's too).
- */
-export function waitInQueue(
-  queue: Waiter[],
-  signal: AbortSignal | undefined,
-  first: boolean,
-  pump: () => void,
-): Promise<void> {
-  if (signal?.aborted) return Promise.reject(signal.reason);
-  return new Promise<void>((resolve, reject) => {
-    const w: Waiter = { resolve, reject, first };
-    if (signal) {
-      w.signal = signal;
-      w.onAbort = () => {
-        const i = queue.indexOf(w);
-        if (i >= 0) queue.splice(i, 1);
-        reject(signal.reason);
-        pump();
-      };
-      signal.addEventListener('abort', w.onAbort, { once: true });
-    }
-    if (first) queue.unshift(w);
-    else queue.push(w);
-    pump();
-  });
-}
-
-/** Takes the next waiter of a queue out and lets it go (its abort listener removed). */
-export function release(queue: Waiter[]): void {
-  const w = queue.shift()!;
-  if (w.signal && w.onAbort) w.signal.removeEventListener('abort', w.onAbort);
-  w.resolve();
-}
-
-/** A place in the window: when, and for whom ('deferred' stands for the service's own count after a 429). */
-interface Grant {
-  at: number;
-  lane: Lane | 'deferred';
-}
-
 export function createRequestBudget(opts: {
   perMinute: number;
   backgroundShare?: number;
@@ -132,11 +76,10 @@ export function createRequestBudget(opts: {
   const now = opts.now ?? Date.now;
   let perMinute = 0;
   let backgroundShare = DEFAULT_BACKGROUND_SHARE;
-  /** Grants within the last window, oldest first. */
-  let granted: Grant[] = [];
+  /** Grants within the last window ('deferred' stands for the service's own count after a 429). */
+  const granted = createLaneWindow<Lane | 'deferred'>();
   let notBefore = 0;
-  const queues: Record<Lane, Waiter[]> = { sync: [], user: [], background: [] };
-  let timer: ReturnType<typeof setTimeout> | null = null;
+  const lanes = createLaneQueue(() => pump());
 
   const setRate = (p: { perMinute: number; backgroundShare?: number }) => {
     if (!Number.isFinite(p.perMinute) || p.perMinute < 0) throw new RangeError('perMinute must be 0 or more');
@@ -147,71 +90,29 @@ export function createRequestBudget(opts: {
     backgroundShare = share;
   };
 
-  const backgroundCap = () => Math.max(1, Math.floor(perMinute * backgroundShare));
-  const waitingCount = () => queues.sync.length + queues.user.length + queues.background.length;
-  const highestWaiting = (): Lane | null => LANES.find((l) => queues[l].length > 0) ?? null;
-
-  function expire(t: number): void {
-    let drop = 0;
-    while (drop < granted.length && granted[drop]!.at <= t - WINDOW_MS) drop++;
-    if (drop > 0) granted = granted.slice(drop);
-  }
-
-  function countIn(lane: Lane): number {
-    let n = 0;
-    for (const g of granted) if (g.lane === lane) n++;
-    return n;
-  }
-
-  /** When the lane's oldest place in the window frees (the n-th from the end, for a cap of n). */
-  function laneFreesAt(lane: Lane, cap: number): number {
-    const mine = granted.filter((g) => g.lane === lane);
-    return mine[mine.length - cap]!.at + WINDOW_MS;
-  }
-
   function pump(): void {
-    if (timer) {
-      clearTimeout(timer);
-      timer = null;
-    }
+    lanes.cancelLater();
     for (;;) {
-      const lane = highestWaiting();
+      const lane = lanes.next();
       if (lane === null) return;
       const t = now();
       if (t < notBefore) {
-        schedule(notBefore - t);
+        lanes.later(notBefore - t);
         return;
       }
       if (perMinute === 0) {
-        grant(lane);
+        lanes.release(lane);
         continue;
       }
-      expire(t);
-      if (granted.length >= perMinute) {
-        // The oldest grant in the window leaves it first; one place frees then.
-        schedule(granted[granted.length - perMinute]!.at + WINDOW_MS - t);
+      granted.expire(t);
+      const busyUntil = granted.busyUntil(perMinute, lane, backgroundShare);
+      if (busyUntil !== null) {
+        lanes.later(busyUntil - t);
         return;
       }
-      if (lane === 'background') {
-        const cap = backgroundCap();
-        if (countIn('background') >= cap) {
-          schedule(laneFreesAt('background', cap) - t);
-          return;
-        }
-      }
-      granted.push({ at: t, lane });
-      grant(lane);
+      granted.add(t, lane);
+      lanes.release(lane);
     }
-  }
-
-  function grant(lane: Lane): void {
-    release(queues[lane]);
-  }
-
-  function schedule(ms: number): void {
-    // Not unref'd: the timer only runs while someone waits, and a pending promise alone does not keep
-    // Node alive, so an unref'd timer would let a waiting CLI exit mid-run.
-    timer = setTimeout(pump, Math.max(1, ms));
   }
 
   function deferUntil(epochMs: number): void {
@@ -220,20 +121,19 @@ export function createRequestBudget(opts: {
     // A full window ending at the deadline, spread evenly: places free one by one at the steady rate.
     if (perMinute > 0) {
       const step = WINDOW_MS / perMinute;
-      granted = Array.from({ length: perMinute }, (_, i) => ({
-        at: epochMs - WINDOW_MS + (i + 1) * step,
-        lane: 'deferred' as const,
-      }));
+      granted.reset(
+        Array.from({ length: perMinute }, (_, i) => ({
+          at: epochMs - WINDOW_MS + (i + 1) * step,
+          lane: 'deferred' as const,
+        })),
+      );
     }
     pump();
   }
 
   setRate(opts);
 
-  const budget: RequestBudget = {
-    take(signal, lane = 'user', first = false) {
-      return waitInQueue(queues[lane], signal, first, pump);
-    },
+  const own = {
     deferUntil,
     rateLimited(retryAfterMs) {
       deferUntil(now() + (retryAfterMs ?? DEFAULT_RATE_LIMIT_WAIT_MS));
@@ -249,16 +149,8 @@ export function createRequestBudget(opts: {
     get backgroundShare() {
       return backgroundShare;
     },
-    get waiting() {
-      return waitingCount();
-    },
-    waitingIn: (lane) => queues[lane].length,
-    grantedIn(lane) {
-      expire(now());
-      return countIn(lane);
-    },
-  };
-  return budget;
+  } satisfies Omit<RequestBudget, keyof LaneReadings>;
+  return withLanes(own, lanes, granted, () => granted.expire(now()));
 }
 
 const registry = new Map<string, RequestBudget>();
