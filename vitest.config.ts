@@ -8,9 +8,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // Servers, SQLite files, child processes and browsers are real, and most of a file's time is spent
-    // waiting on them: measured on the browser and CLI files, the two cores were about 58% busy with
-    // three files at once (302 s) and as busy with four (258 s), so four fill the waits.
-    maxWorkers: 4,
+    // waiting on them: three files at once fill the waits (the whole run 646 s -> 507 s on a quiet
+    // machine); four were slower again on the whole run (526 s), the two cores then full.
+    maxWorkers: 3,
     // expect.poll waits for an event (a row, a badge, a state); its default of 1 s is a clock that a
     // busy machine misses. A poll still ends the moment its condition holds.
     expect: { poll: { timeout: 15_000 } },

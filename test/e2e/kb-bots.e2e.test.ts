@@ -119,6 +119,50 @@ describe.sequential('knowledge entries and bots in Chromium', () => {
     await entry('Opening hours').click();
   });
 
+  it('a new draft opened while the previous add is still on its way stays the draft', async () => {
+    // The core's reply to kb.create held back (a busy machine, a slow disk) until the person has
+    // opened a new draft and typed into it: the late reply must not swap the editor to the entry it made.
+    const held: (() => void)[] = [];
+    let holding = true;
+    const slow = await f.browser.newPage(ZOOMABLE);
+    await slow.routeWebSocket(/\/ws$/, (ws) => {
+      const server = ws.connectToServer();
+      const creates = new Set<number>();
+      ws.onMessage((m) => {
+        const msg = JSON.parse(String(m)) as { t?: string; id?: number; name?: string };
+        if (msg.t === 'call' && msg.name === 'kb.create' && msg.id !== undefined) creates.add(msg.id);
+        server.send(m);
+      });
+      server.onMessage((m) => {
+        const msg = JSON.parse(String(m)) as { t?: string; id?: number };
+        if (holding && msg.t === 'reply' && msg.id !== undefined && creates.has(msg.id))
+          held.push(() => ws.send(m));
+        else ws.send(m);
+      });
+    });
+    try {
+      await slow.goto(f.shell.url);
+      await slow.getByRole('navigation').getByRole('button', { name: 'Knowledge', exact: true }).click();
+      await slow.getByText('Demo bot', { exact: true }).waitFor();
+      await slow.getByRole('button', { name: 'New', exact: true }).click();
+      await slow.getByLabel('Title').fill('Delivery');
+      await slow.getByLabel('Description').fill('Two working days.');
+      await slow.getByRole('button', { name: 'Add entry' }).click();
+      await expect.poll(() => held.length).toBe(1);
+      await slow.getByRole('button', { name: 'New', exact: true }).click();
+      await slow.getByLabel('Title').fill('Gift wrap');
+      holding = false;
+      for (const send of held.splice(0)) send();
+      // The first entry is made and listed; the open draft is still the second, with what was typed.
+      await slow.locator('[data-entry-title="Delivery"]').waitFor();
+      await slow.getByRole('button', { name: 'Add entry' }).waitFor();
+      expect(await slow.getByLabel('Title').inputValue()).toBe('Gift wrap');
+      expect(await slow.getByLabel('Description').inputValue()).toBe('');
+    } finally {
+      await slow.close();
+    }
+  });
+
   it('the merge editor of a conflict has a Cancel that leaves both versions as they are', async () => {
     await page.getByRole('button', { name: 'Add bot' }).click();
     await page.getByLabel('Name').fill('Shop bot');

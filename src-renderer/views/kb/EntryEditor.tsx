@@ -20,6 +20,15 @@ export function EntryEditor({ botId, entry }: { botId: number; entry: KbEntryVie
   const form = useRef<HTMLFormElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   const saved = useRef(false);
+  // A reply that comes after this editor was replaced (a new draft, another entry picked) must not
+  // take the view back to what it saved: the person has moved on.
+  const onScreen = useRef(true);
+  useEffect(() => {
+    onScreen.current = true;
+    return () => {
+      onScreen.current = false;
+    };
+  }, []);
   // By keyboard (issue 23): "New" leads straight to the title; an editor that replaces the control
   // that had focus (the draft's form once added, a conflict once resolved) takes it on its heading.
   // biome-ignore lint/correctness/useExhaustiveDependencies: on mount only
@@ -47,6 +56,7 @@ export function EntryEditor({ botId, entry }: { botId: number; entry: KbEntryVie
     const r = entry
       ? await call('kb.edit', { entryId: entry.id, title, description })
       : await call('kb.create', { botId, title, description });
+    if (!onScreen.current) return;
     if (!r.ok) return setError(r.error.message);
     saved.current = true;
     setError(null);

@@ -33,6 +33,7 @@ const viewSlice = (s: KbState) => ({
   entries: s.snapshot?.entries ?? NO_ENTRIES,
   selectedId: s.selectedId,
   draft: s.draft,
+  draftSeq: s.draftSeq,
   error: s.error,
 });
 const listSlice = (s: KbState) => ({
@@ -42,7 +43,7 @@ const listSlice = (s: KbState) => ({
 });
 
 export function KnowledgeView() {
-  const { bots, botId, bot, entries, selectedId, draft, error } = useKb(useShallow(viewSlice));
+  const { bots, botId, bot, entries, selectedId, draft, draftSeq, error } = useKb(useShallow(viewSlice));
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState(false);
   useEffect(() => {
@@ -117,7 +118,7 @@ export function KnowledgeView() {
                 {selected?.state === 'conflict' ? (
                   <ConflictView key={`c${selected.id}`} entry={selected} />
                 ) : selected || draft ? (
-                  <EntryEditor key={selected?.id ?? 'new'} botId={bot.id} entry={selected} />
+                  <EntryEditor key={selected?.id ?? `new-${draftSeq}`} botId={bot.id} entry={selected} />
                 ) : (
                   <div className="card empty">Pick an entry to edit, or add a new one.</div>
                 )}

@@ -10,6 +10,8 @@ export interface KbState {
   selectedId: number | null;
   /** 'new' while the editor holds an entry not yet created. */
   draft: boolean;
+  /** Counts the drafts opened: each "New" is a fresh editor, and a reply for an older one is stale. */
+  draftSeq: number;
   query: string;
   error: string | null;
   load(): Promise<void>;
@@ -26,6 +28,7 @@ export const useKb = create<KbState>((set, get) => ({
   snapshot: null,
   selectedId: null,
   draft: false,
+  draftSeq: 0,
   query: '',
   error: null,
   async load() {
@@ -50,7 +53,7 @@ export const useKb = create<KbState>((set, get) => ({
     }));
   },
   select: (selectedId) => set({ selectedId, draft: false }),
-  newEntry: () => set({ selectedId: null, draft: true }),
+  newEntry: () => set((s) => ({ selectedId: null, draft: true, draftSeq: s.draftSeq + 1 })),
   setQuery: (query) => set({ query }),
 }));
 
