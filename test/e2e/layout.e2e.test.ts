@@ -1,11 +1,7 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { AppError, Result } from '../../src-shared/errors';
-import { untilEvent } from '../support/wait';
 import { ZOOMABLE } from './screens';
-import { browserApp } from './stack';
+import { browserApp, must, syncedFolder } from './stack';
 
 /**
  * What the screenshot tour (`npm run screens`, test/e2e/screens-tour.ts) showed wrong at 800x600 and
@@ -14,11 +10,6 @@ import { browserApp } from './stack';
 describe.sequential('layout at 800x600 and 200% zoom', () => {
   const f = browserApp('layout-e2e-');
   let page: Page;
-  const must = async <T>(r: Promise<Result<T, AppError>>): Promise<T> => {
-    const done = await r;
-    if (!done.ok) throw new Error(`${done.error.code}: ${done.error.message}`);
-    return done.value;
-  };
 
   beforeAll(async () => {
     page = await f.browser.newPage(ZOOMABLE);
@@ -26,14 +17,7 @@ describe.sequential('layout at 800x600 and 200% zoom', () => {
     await page.goto(f.shell.url);
     await page.getByRole('button', { name: 'Try the local sandbox' }).click();
     await page.getByRole('heading', { name: 'Folders', exact: true, level: 1 }).waitFor();
-    const dir = join(f.root, 'site');
-    mkdirSync(dir);
-    for (const n of ['a.txt', 'b.txt', 'c.txt']) writeFileSync(join(dir, n), `${n}\n`);
-    await must(f.app.call('sync.folders.add', { path: dir, bucket: 'site' }));
-    await untilEvent(f.app, 'the folder in sync', async () => {
-      const o = await must(f.app.call('sync.overview', {}));
-      return o.folders[0]?.counts.live === 3 && o.folders[0].counts.pending === 0;
-    });
+    await syncedFolder(f.app, f.root, 'site');
   });
 
   it('at 200% the sync state stays in view in the bar above the view', async () => {

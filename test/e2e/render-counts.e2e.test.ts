@@ -1,10 +1,6 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { AppError, Result } from '../../src-shared/errors';
-import { untilEvent } from '../support/wait';
-import { browserApp } from './stack';
+import { browserApp, must, syncedFolder } from './stack';
 
 /**
  * The big lists (the Files table, the leads table, the knowledge entries) subscribe to the fields
@@ -21,11 +17,6 @@ describe.sequential('the big lists re-render only for what they show', () => {
       (id) => (window as unknown as { __renderCounts?: Record<string, number> }).__renderCounts?.[id] ?? 0,
       list,
     );
-  const must = async <T>(r: Promise<Result<T, AppError>>): Promise<T> => {
-    const done = await r;
-    if (!done.ok) throw new Error(`${done.error.code}: ${done.error.message}`);
-    return done.value;
-  };
 
   beforeAll(async () => {
     page = await f.browser.newPage({ viewport: { width: 1280, height: 860 } });
@@ -36,14 +27,7 @@ describe.sequential('the big lists re-render only for what they show', () => {
   });
 
   it('the Files table: the preview closing and a dialog opening leave it alone; a sort re-draws it', async () => {
-    const dir = join(f.root, 'site');
-    mkdirSync(dir);
-    for (const n of ['a.txt', 'b.txt', 'c.txt']) writeFileSync(join(dir, n), `${n}\n`);
-    await must(f.app.call('sync.folders.add', { path: dir, bucket: 'site' }));
-    await untilEvent(f.app, 'the folder in sync', async () => {
-      const o = await must(f.app.call('sync.overview', {}));
-      return o.folders[0]?.counts.live === 3 && o.folders[0].counts.pending === 0;
-    });
+    await syncedFolder(f.app, f.root, 'site');
     await f.nav(page, 'Files');
     await expect.poll(() => page.getByTestId('file-row').count()).toBe(3);
     await expect.poll(() => page.getByTestId('files-total').textContent()).toMatch(/^3 files/);

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
@@ -12,8 +12,10 @@ import type { EngineTunables } from '../../src-main/core/app/sync-runtime';
 import { startHeadlessShell } from '../../src-main/headless/server';
 import { RENDERER_OUT } from '../../src-main/shared-node/project-paths';
 import { buildRenderer } from '../../src-main/shared-node/renderer-build';
+import type { AppError, Result } from '../../src-shared/errors';
 import { adminCall, call } from '../support/reference-server';
 import { testKeychain } from '../support/secrets';
+import { untilEvent } from '../support/wait';
 
 export const CHROMIUM_FLAGS = [
   '--no-sandbox',
@@ -148,4 +150,24 @@ export function browserApp(
     rmSync(root, { recursive: true, force: true });
   });
   return f;
+}
+
+/** A contract call's value, or a throw naming the code: the set-up of a test that is not about the call. */
+export async function must<T>(r: Promise<Result<T, AppError>>): Promise<T> {
+  const done = await r;
+  if (!done.ok) throw new Error(`${done.error.code}: ${done.error.message}`);
+  return done.value;
+}
+
+/** A watched folder `name` under `root` holding a.txt, b.txt and c.txt, once the app has them live. */
+export async function syncedFolder(app: AppService, root: string, name: string): Promise<string> {
+  const dir = join(root, name);
+  mkdirSync(dir);
+  for (const n of ['a.txt', 'b.txt', 'c.txt']) writeFileSync(join(dir, n), `${n}\n`);
+  await must(app.call('sync.folders.add', { path: dir, bucket: name }));
+  await untilEvent(app, 'the folder in sync', async () => {
+    const o = await must(app.call('sync.overview', {}));
+    return o.folders[0]?.counts.live === 3 && o.folders[0].counts.pending === 0;
+  });
+  return dir;
 }
