@@ -1,5 +1,6 @@
 import { type InputHTMLAttributes, type ReactNode, useId } from 'react';
 import type { AppError } from '../../src-shared/errors';
+import { usePendingCheck } from './use-pending-check';
 
 type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange'>;
 
@@ -112,18 +113,20 @@ export function CheckField({
   hint,
 }: {
   checked: boolean;
-  onChange(checked: boolean): void;
+  /** May return the save's promise: the box then shows the click at once (see usePendingCheck). */
+  onChange(checked: boolean): unknown;
   children: ReactNode;
   hint?: ReactNode;
 }) {
   const id = useId();
+  const [shown, change] = usePendingCheck(checked, onChange);
   return (
     <div className="check-field">
       <input
         id={id}
         type="checkbox"
-        checked={checked}
-        onChange={(e) => onChange(e.target.checked)}
+        checked={shown}
+        onChange={(e) => change(e.target.checked)}
         aria-describedby={hint ? `${id}-hint` : undefined}
       />
       <div>

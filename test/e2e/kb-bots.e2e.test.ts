@@ -9,7 +9,7 @@ import { api, makeBot, startServer } from '../kb/helpers';
 import { filesUnder } from '../support/files-under';
 import { createClient, startTestServer } from '../support/reference-server';
 import { screens, ZOOMABLE } from './screens';
-import { browserApp } from './stack';
+import { browserApp, holdReplies } from './stack';
 
 type Remote = { id: number; title: string; description: string };
 
@@ -122,24 +122,8 @@ describe.sequential('knowledge entries and bots in Chromium', () => {
   it('a new draft opened while the previous add is still on its way stays the draft', async () => {
     // The core's reply to kb.create held back (a busy machine, a slow disk) until the person has
     // opened a new draft and typed into it: the late reply must not swap the editor to the entry it made.
-    const held: (() => void)[] = [];
-    let holding = true;
     const slow = await f.browser.newPage(ZOOMABLE);
-    await slow.routeWebSocket(/\/ws$/, (ws) => {
-      const server = ws.connectToServer();
-      const creates = new Set<number>();
-      ws.onMessage((m) => {
-        const msg = JSON.parse(String(m)) as { t?: string; id?: number; name?: string };
-        if (msg.t === 'call' && msg.name === 'kb.create' && msg.id !== undefined) creates.add(msg.id);
-        server.send(m);
-      });
-      server.onMessage((m) => {
-        const msg = JSON.parse(String(m)) as { t?: string; id?: number };
-        if (holding && msg.t === 'reply' && msg.id !== undefined && creates.has(msg.id))
-          held.push(() => ws.send(m));
-        else ws.send(m);
-      });
-    });
+    const creates = await holdReplies(slow, ['kb.create']);
     try {
       await slow.goto(f.shell.url);
       await slow.getByRole('navigation').getByRole('button', { name: 'Knowledge', exact: true }).click();
@@ -148,11 +132,10 @@ describe.sequential('knowledge entries and bots in Chromium', () => {
       await slow.getByLabel('Title').fill('Delivery');
       await slow.getByLabel('Description').fill('Two working days.');
       await slow.getByRole('button', { name: 'Add entry' }).click();
-      await expect.poll(() => held.length).toBe(1);
+      await expect.poll(() => creates.held()).toBe(1);
       await slow.getByRole('button', { name: 'New', exact: true }).click();
       await slow.getByLabel('Title').fill('Gift wrap');
-      holding = false;
-      for (const send of held.splice(0)) send();
+      creates.release();
       // The first entry is made and listed; the open draft is still the second, with what was typed.
       await slow.locator('[data-entry-title="Delivery"]').waitFor();
       await slow.getByRole('button', { name: 'Add entry' }).waitFor();

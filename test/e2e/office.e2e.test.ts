@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DeskProcess, killLeftDesks, newKeys, startDeskProcess } from '../office/desk-processes';
 import { screens, ZOOMABLE } from './screens';
-import { launchChromium, type Stack, startStack } from './stack';
+import { holdReplies, launchChromium, type Stack, startStack } from './stack';
 
 // Issue 21 in Chromium: the app is a desk of the office; with another desk (a real `assets-sync sync`
 // process) at the same sandbox address, the Folders header says so and Settings > Office lists both desks,
@@ -124,5 +124,26 @@ describe.sequential('the office in Chromium: the Folders header line and Setting
     expect(JSON.stringify(await settings())).not.toContain('a shared secret');
     await section.getByRole('button', { name: 'Clear the key' }).click();
     await expect.poll(settings).toMatchObject({ hasKey: false });
+  });
+
+  it('the switch shows a click at once, before the core replies; a refused change puts it back', async () => {
+    // A busy machine: the core's answer to office.update takes its time. The box must not look as if it
+    // ignored the click (CI once saw exactly that), and a refusal must not leave it showing a lie.
+    const slow = await browser.newPage(ZOOMABLE);
+    const updates = await holdReplies(slow, ['office.update']);
+    try {
+      await slow.goto(stack.shell.url);
+      await slow.getByRole('navigation').getByRole('button', { name: 'Settings', exact: true }).click();
+      const box = slow.getByTestId('office-settings').getByTestId('office-enabled');
+      expect(await box.isChecked()).toBe(true);
+      await box.click();
+      await expect.poll(() => updates.held()).toBe(1);
+      expect(await box.isChecked()).toBe(false);
+      updates.refuse('CONFIG-INVALID', 'The office settings could not be saved.');
+      await expect.poll(() => box.isChecked()).toBe(true);
+      await slow.getByText('The office settings could not be saved.').first().waitFor();
+    } finally {
+      await slow.close();
+    }
   });
 });

@@ -171,3 +171,42 @@ export async function syncedFolder(app: AppService, root: string, name: string):
   });
   return dir;
 }
+
+/**
+ * Holds back the core's replies to the named contract calls on this page (installed before the page
+ * loads): `held` counts them, `release()` lets them through and stops holding, and `refuse(code)` answers
+ * each held call with that refusal instead. How a test sees what the view shows while the core is slow.
+ */
+export async function holdReplies(page: Page, names: readonly string[]) {
+  const held: { id: number; send(): void }[] = [];
+  let holding = true;
+  let reply: ((raw: string) => void) | null = null;
+  await page.routeWebSocket(/\/ws$/, (ws) => {
+    const server = ws.connectToServer();
+    const ids = new Set<number>();
+    reply = (raw) => ws.send(raw);
+    ws.onMessage((m) => {
+      const msg = JSON.parse(String(m)) as { t?: string; id?: number; name?: string };
+      if (msg.t === 'call' && msg.id !== undefined && names.includes(msg.name ?? '')) ids.add(msg.id);
+      server.send(m);
+    });
+    server.onMessage((m) => {
+      const msg = JSON.parse(String(m)) as { t?: string; id?: number };
+      if (holding && msg.t === 'reply' && msg.id !== undefined && ids.has(msg.id))
+        held.push({ id: msg.id, send: () => ws.send(m) });
+      else ws.send(m);
+    });
+  });
+  return {
+    held: () => held.length,
+    release() {
+      holding = false;
+      for (const h of held.splice(0)) h.send();
+    },
+    refuse(code: string, message: string) {
+      holding = false;
+      for (const h of held.splice(0))
+        reply?.(JSON.stringify({ t: 'reply', id: h.id, result: { ok: false, error: { code, message } } }));
+    },
+  };
+}

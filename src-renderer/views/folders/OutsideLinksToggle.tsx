@@ -1,3 +1,4 @@
+import { usePendingCheck } from '../../components/use-pending-check';
 /**
  * The folder setting for links whose real path leaves the folder. Off by default: a link such as
  * photos/p.jpg -> ~/.ssh/id_ed25519 would otherwise put that file online, public.
@@ -8,9 +9,11 @@ export function OutsideLinksToggle({
   compact = false,
 }: {
   checked: boolean;
-  onChange(next: boolean): void;
+  /** May return the save's promise: the box then shows the click at once (see usePendingCheck). */
+  onChange(next: boolean): unknown;
   compact?: boolean;
 }) {
+  const [shown, change] = usePendingCheck(checked, onChange);
   return (
     <label
       className={compact ? 'small muted row' : 'row'}
@@ -20,8 +23,8 @@ export function OutsideLinksToggle({
       <input
         type="checkbox"
         name="followOutsideLinks"
-        checked={checked}
-        onChange={(e) => onChange(e.target.checked)}
+        checked={shown}
+        onChange={(e) => change(e.target.checked)}
       />
       {compact ? 'Follow links outside' : 'Also upload files that links in this folder point to outside it'}
     </label>

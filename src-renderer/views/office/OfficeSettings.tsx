@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { officeSentence } from '../../../src-shared/domain/office-text';
 import { call } from '../../api/core-ref';
+import { usePendingCheck } from '../../components/use-pending-check';
 import { orToast } from '../../stores/ui-store';
 import { useOffice } from './office-store';
 
@@ -26,6 +27,7 @@ export function OfficeSettings() {
   const save = (patch: Parameters<typeof call<'office.update'>>[1]) =>
     orToast(call('office.update', patch)).then((r) => {
       if (r) useOffice.setState({ settings: r });
+      return r;
     });
   return (
     <section className="card stack" data-testid="office-settings" aria-labelledby="office-settings-title">
@@ -61,15 +63,7 @@ export function OfficeSettings() {
           </tbody>
         </table>
       ) : null}
-      <label className="row">
-        <input
-          type="checkbox"
-          checked={settings.enabled}
-          onChange={(e) => void save({ enabled: e.target.checked })}
-          data-testid="office-enabled"
-        />
-        Share this address with other desks (off: this desk plans alone; applies at the next start)
-      </label>
+      <OfficeSwitch checked={settings.enabled} onChange={(enabled) => save({ enabled })} />
       <label className="stack">
         Office name (desks with the same name form one office; empty for every desk on this network)
         <input
@@ -116,5 +110,20 @@ export function OfficeSettings() {
         ) : null}
       </div>
     </section>
+  );
+}
+
+function OfficeSwitch({ checked, onChange }: { checked: boolean; onChange(next: boolean): unknown }) {
+  const [shown, change] = usePendingCheck(checked, onChange);
+  return (
+    <label className="row">
+      <input
+        type="checkbox"
+        checked={shown}
+        onChange={(e) => change(e.target.checked)}
+        data-testid="office-enabled"
+      />
+      Share this address with other desks (off: this desk plans alone; applies at the next start)
+    </label>
   );
 }

@@ -28,7 +28,7 @@ export function ForesightSettings({
       />
       <CheckField
         checked={settings.contentDedupe}
-        onChange={(v) => void save({ contentDedupe: v })}
+        onChange={(v) => save({ contentDedupe: v })}
         hint="A file whose bytes are already online in the same bucket under another name is linked to that copy instead of uploaded: no request, no extra rent."
       >
         Content dedupe

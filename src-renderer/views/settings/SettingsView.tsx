@@ -54,10 +54,10 @@ export function SettingsView() {
           <SecretStoreSettings />
           <section className="card stack" aria-labelledby="settings-app">
             <h2 id="settings-app">App</h2>
-            <CheckField checked={settings.startAtLogin} onChange={(v) => void save({ startAtLogin: v })}>
+            <CheckField checked={settings.startAtLogin} onChange={(v) => save({ startAtLogin: v })}>
               Start at login (desktop app)
             </CheckField>
-            <CheckField checked={settings.notifications} onChange={(v) => void save({ notifications: v })}>
+            <CheckField checked={settings.notifications} onChange={(v) => save({ notifications: v })}>
               Desktop notifications
             </CheckField>
             <label className="field">
