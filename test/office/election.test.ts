@@ -1,5 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { chooseHolder, createTerms, PEER_TIMEOUT_MS } from '../../src-main/core/office/election';
+import {
+  chooseHolder,
+  createTerms,
+  MAX_TERM_JUMP,
+  PEER_TIMEOUT_MS,
+  REANCHOR_MS,
+} from '../../src-main/core/office/election';
+import { encodeMessage, TERM_MAX } from '../../src-main/core/office/protocol';
 import { ids, memoryLink } from './link';
 
 beforeEach(() => {
@@ -31,10 +38,48 @@ describe('holder election', () => {
 
   it('terms only grow: a term below the highest heard is stale', () => {
     const t = createTerms();
-    expect(t.hear(3)).toBe(true);
+    expect(t.hear(3)).toBe('current');
     expect(t.open()).toBe(4);
-    expect(t.hear(2)).toBe(false);
-    expect(t.hear(4)).toBe(true);
+    expect(t.hear(2)).toBe('stale');
+    expect(t.hear(4)).toBe('current');
+  });
+
+  it('a term more than MAX_TERM_JUMP above the highest heard is implausible: not taken, whatever came first', () => {
+    const t = createTerms();
+    // A fresh desk (nothing heard yet) whose first message is a hostile one.
+    expect(t.hear(TERM_MAX)).toBe('implausible');
+    expect(t.hear(Number.MAX_SAFE_INTEGER)).toBe('implausible');
+    expect(t.highest).toBe(0);
+    // It still joins a long-lived office at once.
+    expect(t.hear(40)).toBe('current');
+    expect(t.hear(40 + MAX_TERM_JUMP)).toBe('current');
+    expect(t.hear(40 + 2 * MAX_TERM_JUMP + 1)).toBe('implausible');
+    expect(t.highest).toBe(40 + MAX_TERM_JUMP);
+    expect(t.open()).toBe(41 + MAX_TERM_JUMP);
+  });
+
+  it('a desk takes the term its holder keeps saying for REANCHOR_MS without a break, lower or far higher', () => {
+    const t = createTerms();
+    t.hear(900);
+    // A holder below this desk's view (a stray or forged term it never heard): taken after REANCHOR_MS.
+    for (let at = 0; at < REANCHOR_MS; at += 1_000) expect(t.holderSays(ids(1), 7, at)).toBe(false);
+    expect(t.highest).toBe(900);
+    expect(t.holderSays(ids(1), 7, REANCHOR_MS)).toBe(true);
+    expect(t.highest).toBe(7);
+    // One message in agreement starts the count again; so do another holder and a gap of a dead desk.
+    t.holderSays(ids(1), 3, 0);
+    t.holderSays(ids(1), 7, 1_000);
+    expect(t.holderSays(ids(1), 3, REANCHOR_MS)).toBe(false);
+    t.holderSays(ids(2), 3, 2 * REANCHOR_MS);
+    expect(t.holderSays(ids(1), 3, 3 * REANCHOR_MS)).toBe(false);
+    expect(t.holderSays(ids(1), 3, 4 * REANCHOR_MS)).toBe(false);
+    expect(t.highest).toBe(7);
+    // Far above (an office older than this desk by more than the jump): taken too, and a holder at the top
+    // of the range opens the top again, never a term receivers refuse.
+    for (let at = 0; at <= REANCHOR_MS; at += 1_000) t.holderSays(ids(3), TERM_MAX, at);
+    expect(t.highest).toBe(TERM_MAX);
+    expect(t.open()).toBe(TERM_MAX);
+    expect(t.hear(TERM_MAX)).toBe('current');
   });
 
   it('three desks agree on one holder; when it is killed, another holds within 3 missed heartbeats, with a higher term', async () => {
@@ -103,6 +148,62 @@ describe('holder election', () => {
     expect(got.n).toBe(10);
     expect(c.budget.sentOnOwn).toBe(0);
     for (const d of [a, b, c]) await d.desk.close();
+  });
+
+  it('a fresh desk joins an office of any term: at once within MAX_TERM_JUMP of nothing, after REANCHOR_MS beyond', async () => {
+    const link = memoryLink();
+    const t0 = Date.now();
+    const a = await link.desk({ id: ids(1), startedAt: t0 - 3_000 });
+    const b = await link.desk({ id: ids(2), startedAt: t0 - 2_000 });
+    await vi.advanceTimersByTimeAsync(2_000);
+    const termOf = (d: typeof a) => (d.desk.role() as { term: number }).term;
+    // The office's term grows as a long life of elections and stray claims makes it grow: the holder takes
+    // one above any term it hears (steps within the jump, as the followers hear each next step).
+    const stray = (term: number) =>
+      link.inject(
+        a.port,
+        encodeMessage(
+          {
+            t: 'hb',
+            from: ids(9),
+            term,
+            start: Date.now(),
+            name: 'stray',
+            ver: 'test',
+            demand: { now: 0, sync: 0, bg: 0 },
+            used: 0,
+            holder: null,
+          },
+          '00000000000000aa',
+          null,
+        ),
+      );
+    stray(40);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(termOf(a)).toBe(41);
+    const c = await link.desk({ id: ids(3), startedAt: Date.now() });
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(c.desk.role()).toMatchObject({ kind: 'follower', holderId: ids(1), term: 41 });
+
+    while (termOf(a) < 5 * MAX_TERM_JUMP) {
+      stray(termOf(a) + MAX_TERM_JUMP - 1);
+      await vi.advanceTimersByTimeAsync(1_000);
+    }
+    await vi.advanceTimersByTimeAsync(4_000);
+    const term = termOf(a);
+    for (const x of [b, c]) expect(x.desk.role()).toMatchObject({ kind: 'follower', holderId: ids(1), term });
+    // A desk that heard nothing yet does not take a term this far above nothing from one message: it takes
+    // its holder's after REANCHOR_MS of its heartbeats, then uses its grants.
+    const d = await link.desk({ id: ids(4), startedAt: Date.now() });
+    await vi.advanceTimersByTimeAsync(REANCHOR_MS + 2_000);
+    expect(d.desk.role()).toMatchObject({ kind: 'follower', holderId: ids(1), term });
+    expect(termOf(a)).toBe(term);
+    const got = { n: 0 };
+    for (let i = 0; i < 10; i++) void d.budget.take(undefined, 'sync').then(() => got.n++);
+    await vi.advanceTimersByTimeAsync(8_000);
+    expect(got.n).toBe(10);
+    expect(d.budget.sentOnOwn).toBe(0);
+    for (const x of [a, b, c, d]) await x.desk.close();
   });
 
   it('a desk that says goodbye is out at once: its share goes back to the others', async () => {

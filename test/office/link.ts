@@ -72,10 +72,20 @@ export function memoryLink(o: { delay?: () => number; record?: boolean } = {}) {
 
   return {
     sent,
+    /** The port the next desk of this link gets (to cut it off from some peers before it starts). */
+    get nextPort() {
+      return nextPort;
+    },
     transport,
     discovery,
     /** A desk with its office budget on this link. */
-    async desk(o: { id: string; startedAt: number; max?: number; random?: () => number }): Promise<{
+    async desk(o: {
+      id: string;
+      startedAt: number;
+      max?: number;
+      random?: () => number;
+      log?: (line: string) => void;
+    }): Promise<{
       desk: Desk;
       budget: OfficeBudget;
       port: number;
@@ -97,6 +107,7 @@ export function memoryLink(o: { delay?: () => number; record?: boolean } = {}) {
         discoveries: [discovery()],
         max: o.max ?? 115,
         random: o.random ?? (() => 0),
+        ...(o.log ? { log: o.log } : {}),
       });
       budget.attach(desk);
       return { desk, budget, port: t.port };

@@ -49,6 +49,16 @@ describe('office messages', () => {
     expect(decodeMessage(json({ ...hb, v: 2 }), SCOPE, null)).toBeNull();
   });
 
+  it('take terms up to 2^31 - 1 only: one above any of them is still exact, and every receiver takes it', () => {
+    const json = (m: object) =>
+      Buffer.from(JSON.stringify({ p: 'assets-sync-office', v: 1, scope: SCOPE, ...m }));
+    expect(decodeMessage(json({ ...hb, term: 2 ** 31 - 1 }), SCOPE, null)).toMatchObject({
+      term: 2 ** 31 - 1,
+    });
+    expect(decodeMessage(json({ ...hb, term: 2 ** 31 }), SCOPE, null)).toBeNull();
+    expect(decodeMessage(json({ ...hb, term: Number.MAX_SAFE_INTEGER }), SCOPE, null)).toBeNull();
+  });
+
   it('never throw on any bytes (fuzzed: random bytes, random JSON, mutated real messages)', () => {
     const valid = encodeMessage(hb, SCOPE, null).toString();
     fc.assert(
@@ -79,6 +89,93 @@ describe("a peer's bad message", () => {
   });
   afterEach(() => {
     vi.useRealTimers();
+  });
+
+  /** A heartbeat from a desk that does not exist (started now: it never holds), with `term`. */
+  const forgedHb = (term: number) =>
+    encodeMessage({ ...hb, from: ids(7), term, start: Date.now() }, SCOPE, null);
+  const grant = (from: string, to: string, term: number, n: number): Message => ({
+    t: 'grant',
+    from,
+    term,
+    to,
+    n,
+    ttlMs: 10_000,
+    probe: false,
+    share: 115,
+    ceiling: 115,
+    desks: 1,
+    pauseMs: 0,
+  });
+  const termOf = (d: { desk: { role(): unknown } }) => (d.desk.role() as { term: number }).term;
+  /** Starts `n` takes on a budget and counts how many were granted. */
+  const takes = (budget: { take(s?: AbortSignal, lane?: 'sync'): Promise<void> }, n: number) => {
+    const got = { n: 0 };
+    for (let i = 0; i < n; i++) void budget.take(undefined, 'sync').then(() => got.n++);
+    return got;
+  };
+
+  it('a heartbeat or grant with a huge term is dropped: the office keeps its term and its holder, and the desks its grants', async () => {
+    // One such datagram used to make every desk take its term, and the holder one above it: 2^53, which
+    // every receiver's schema refused, so the office lost its holder's grants until restart.
+    const link = memoryLink();
+    const t0 = Date.now();
+    const lines = [[], [], []] as string[][];
+    const [a, b, c] = [
+      await link.desk({ id: ids(1), startedAt: t0 - 3_000, log: (l) => lines[0]!.push(l) }),
+      await link.desk({ id: ids(2), startedAt: t0 - 2_000, log: (l) => lines[1]!.push(l) }),
+      await link.desk({ id: ids(3), startedAt: t0 - 1_000, log: (l) => lines[2]!.push(l) }),
+    ];
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(a.desk.role().kind).toBe('holder');
+    const term = termOf(a);
+    for (let i = 0; i < 20; i++) {
+      for (const huge of [Number.MAX_SAFE_INTEGER, 2 ** 31 - 1, term + 1_001]) {
+        for (const d of [a, b, c]) link.inject(d.port, forgedHb(huge), 1234);
+        // In the holder's name, from its port: no places, only the term.
+        link.inject(c.port, encodeMessage(grant(ids(1), ids(3), huge, 0), SCOPE, null), a.port);
+      }
+      await vi.advanceTimersByTimeAsync(250);
+    }
+    await vi.advanceTimersByTimeAsync(3_000);
+    expect(a.desk.role()).toMatchObject({ kind: 'holder', term });
+    for (const d of [b, c]) expect(d.desk.role()).toMatchObject({ kind: 'follower', holderId: ids(1), term });
+    // Their places come from the holder, not their own word.
+    const [gotB, gotC] = [takes(b.budget, 5), takes(c.budget, 5)];
+    await vi.advanceTimersByTimeAsync(6_000);
+    expect([gotB.n, gotC.n]).toEqual([5, 5]);
+    expect([b.budget.sentOnOwn, c.budget.sentOnOwn]).toEqual([0, 0]);
+    // Said once per desk, not once per datagram; again after a minute if it goes on.
+    for (const l of lines) expect(l.filter((x) => /term/.test(x))).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(60_000);
+    link.inject(b.port, forgedHb(2 ** 31 - 1), 1234);
+    expect(lines[1]!.filter((x) => /term/.test(x))).toHaveLength(2);
+    for (const d of [a, b, c]) await d.desk.close();
+  });
+
+  it('a fresh desk whose first message is a forged huge term still joins, and takes its places from the holder', async () => {
+    const link = memoryLink();
+    const t0 = Date.now();
+    const a = await link.desk({ id: ids(1), startedAt: t0 - 3_000 });
+    const b = await link.desk({ id: ids(2), startedAt: t0 - 2_000 });
+    await vi.advanceTimersByTimeAsync(2_000);
+    const term = termOf(a);
+    // The new desk hears nobody but the forger until the forged heartbeats have reached it.
+    const port = link.nextPort;
+    link.partition(a.port, port);
+    link.partition(b.port, port);
+    const c = await link.desk({ id: ids(3), startedAt: Date.now() });
+    for (const huge of [2 ** 31 - 1, Number.MAX_SAFE_INTEGER]) link.inject(c.port, forgedHb(huge), 1234);
+    await vi.advanceTimersByTimeAsync(500);
+    link.heal();
+    await vi.advanceTimersByTimeAsync(3_000);
+    expect(termOf(a)).toBeLessThanOrEqual(term + 1);
+    expect(c.desk.role()).toMatchObject({ kind: 'follower', holderId: ids(1), term: termOf(a) });
+    const got = takes(c.budget, 10);
+    await vi.advanceTimersByTimeAsync(6_000);
+    expect(got.n).toBe(10);
+    expect(c.budget.sentOnOwn).toBe(0);
+    for (const d of [a, b, c]) await d.desk.close();
   });
 
   it('is dropped, never a crash, and a lease from a desk that is not the holder (or of an old term) grants nothing', async () => {
