@@ -1,6 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { Discovery, Endpoint } from './discovery/discovery';
-import { chooseHolder, createTerms, earlier, HEARTBEAT_MS, isAlive } from './election';
+import {
+  chooseHolder,
+  createTerms,
+  earlier,
+  HEARTBEAT_MS,
+  type Heard,
+  isAlive,
+  MAX_TERM_JUMP,
+} from './election';
 import { createHolder, type GrantOut, type Holder } from './holder';
 import {
   type Demand,
@@ -27,6 +35,8 @@ export const JOIN_MS = 1_500;
 const ASK_REPEAT_MS = 250;
 /** A discovered endpoint that never answered is forgotten after this. */
 const ENDPOINT_FORGET_MS = 30_000;
+/** A line about peers' bad messages at most this often per kind: a flood of them is one line a minute. */
+const NOTE_EVERY_MS = 60_000;
 
 export type Role =
   | { kind: 'alone'; joining: boolean }
@@ -75,6 +85,8 @@ export interface DeskOptions {
   random?: () => number;
   id?: string;
   startedAt?: number;
+  /** Where a line about what peers did wrong goes (a hostile or corrupt term), at most once a minute. */
+  log?: (line: string) => void;
 }
 
 export interface Desk {
@@ -111,6 +123,21 @@ export function newInstanceId(): string {
   return randomBytes(8).toString('hex');
 }
 
+/** `note(kind, line)`: the line, unless one of its kind went out in the last NOTE_EVERY_MS (then counted). */
+function createNotes(log: (line: string) => void, now: () => number) {
+  const kinds = new Map<string, { at: number; unsaid: number }>();
+  return (kind: string, line: string) => {
+    const k = kinds.get(kind);
+    if (k && now() - k.at < NOTE_EVERY_MS) {
+      k.unsaid++;
+      return;
+    }
+    const more = k?.unsaid ? ` (and ${k.unsaid} more since the last such line)` : '';
+    kinds.set(kind, { at: now(), unsaid: 0 });
+    log(`${line}${more}`);
+  };
+}
+
 export async function startDesk(o: DeskOptions): Promise<Desk> {
   const now = o.now ?? Date.now;
   const id = o.id ?? newInstanceId();
@@ -118,6 +145,7 @@ export async function startDesk(o: DeskOptions): Promise<Desk> {
   const self = { id, start: startedAt };
   const max = o.max;
   const terms = createTerms();
+  const note = createNotes(o.log ?? (() => {}), now);
   const peers = new Map<string, Peer>();
   /**
    * Desks gone in the last minute (killed, or said bye), with what they last said they sent: their requests
@@ -313,12 +341,11 @@ export async function startDesk(o: DeskOptions): Promise<Desk> {
     };
     peers.set(m.from, peer);
     endpoints.delete(keyOf(from));
-    terms.hear(m.term);
-    if (m.office && m.holder === m.from && following?.id === m.from && m.term >= following.term) {
-      following.term = m.term;
-      office = { ...m.office, pauseUntil: t + Math.min(60_000, m.office.pauseMs) };
-      lastCeiling = m.office.ceiling;
-    }
+    // An implausible term is not taken, but its sender still counts as a desk (alive, with its demand and
+    // word), as the sender of any heartbeat, forged or not, does: its holder may be the one to follow.
+    const heard = terms.hear(m.term);
+    if (heard === 'implausible') implausible(m);
+    if (m.office && m.holder === m.from && following?.id === m.from) fromHolder(m, m.office, heard);
     if (holder) holder.heard(m.from, m.used, m.demand);
     if (!known) {
       // A new desk: answer at once so that it learns this one without waiting a beat, then re-elect.
@@ -335,9 +362,25 @@ export async function startDesk(o: DeskOptions): Promise<Desk> {
     changed();
   }
 
+  /** The heartbeat of the holder this desk follows: its term (re-anchored if it keeps to another), its office. */
+  function fromHolder(m: MessageOf<'hb'>, state: OfficeState, heard: Heard): void {
+    if (!following) return;
+    const t = now();
+    if (terms.holderSays(m.from, m.term, t))
+      note('reanchor', `office: took the term ${m.term} its holder ${m.from} kept to for seconds`);
+    // Of a term this desk has not taken (implausible), the office state waits until it is taken.
+    if (heard === 'implausible' && m.term !== terms.highest) return;
+    if (m.term < following.term) return;
+    following.term = m.term;
+    office = { ...state, pauseUntil: t + Math.min(60_000, state.pauseMs) };
+    lastCeiling = state.ceiling;
+  }
+
   function onGrantMessage(m: MessageOf<'grant'>): void {
     if (m.to !== id || !following || m.from !== following.id) return;
-    if (!terms.hear(m.term) || m.term < following.term) return;
+    const heard = terms.hear(m.term);
+    if (heard === 'implausible') implausible(m);
+    if (heard !== 'current' || m.term < following.term) return;
     following.term = m.term;
     const t = now();
     office = {
@@ -351,6 +394,14 @@ export async function startDesk(o: DeskOptions): Promise<Desk> {
     lastCeiling = m.ceiling;
     const grant = { n: m.n, ttlMs: Math.min(m.ttlMs, 10_000), probe: m.probe };
     for (const l of grantListeners) l(grant);
+  }
+
+  /** A term far above any heard (hostile or corrupt): not taken, and said at most once a minute. */
+  function implausible(m: Message): void {
+    note(
+      'implausible',
+      `office: a ${m.t} from ${m.from} says term ${m.term}, more than ${MAX_TERM_JUMP} above the highest heard here (${terms.highest}): not taken (hostile, corrupt, or an office far older than this desk's view)`,
+    );
   }
 
   function role(): Role {

@@ -1,3 +1,5 @@
+import { TERM_MAX } from './protocol';
+
 /**
  * Who holds the office's budget: of the desks alive, the one that started first (start time, then instance
  * id, so that two desks never disagree on a tie). A desk is alive while its heartbeats arrive: every second,
@@ -32,31 +34,80 @@ export function isAlive(lastHeard: number, now: number): boolean {
 }
 
 /**
+ * A term more than this above the highest this desk heard is implausible: not taken (desk.ts drops a grant
+ * that carries one, and takes nothing from a heartbeat but that its sender is alive). Honest terms grow by
+ * one per election (two for a stray claim and the holder's answer), and a running desk hears each as it
+ * comes; only a desk that did not hear the office for a while jumps, a fresh one (nothing heard: 0) or one
+ * cut off. 1000 covers an office that held a thousand elections since it last had no desk running (a
+ * bench:office run holds a few); a desk further behind takes its holder's term after REANCHOR_MS. And a
+ * forged or corrupt term cannot carry a desk to the top of the range (2^31 - 1) with one datagram.
+ */
+export const MAX_TERM_JUMP = 1_000;
+/**
+ * A desk whose holder keeps saying another term than the highest this desk heard (below it: a stray or
+ * forged term the holder never heard; far above it: an office older than this desk's view), in heartbeats
+ * without a break for this long, takes the holder's term. An honest holder hears a higher term through its
+ * followers' heartbeats within a second or two and takes one above (desk.ts), so the refusal of a stale
+ * holder's leases holds through any honest hand-over; one forged datagram is one heartbeat, never five
+ * seconds of them.
+ */
+export const REANCHOR_MS = 5 * HEARTBEAT_MS;
+
+/** A term heard: at or above the highest (taken), below it (a stale holder's), or implausibly far above. */
+export type Heard = 'current' | 'stale' | 'implausible';
+
+/**
  * The term to follow: a holder's heartbeat or lease of a term below the highest seen is stale (that holder
  * lost its place and does not know yet); a new holder takes the highest seen plus one.
  */
 export interface Terms {
   readonly highest: number;
-  /** Notes a term heard; false when it is below the highest (a stale holder's message). */
-  hear(term: number): boolean;
-  /** The term this desk opens when it becomes the holder. */
+  /** Notes a term heard: taken when current; a stale or implausible one leaves the view as it was. */
+  hear(term: number): Heard;
+  /** The term this desk opens when it becomes the holder: one above the highest, at most TERM_MAX. */
   open(): number;
+  /**
+   * The term in a heartbeat of the holder this desk follows (after `hear`): true when it re-anchored the
+   * view to it, the holder having said another term without a break for REANCHOR_MS.
+   */
+  holderSays(holder: string, term: number, now: number): boolean;
 }
 
 export function createTerms(): Terms {
   let highest = 0;
+  /** Since when, and last heard, the followed holder says another term than `highest`. */
+  let apart: { holder: string; since: number; last: number } | null = null;
   return {
     get highest() {
       return highest;
     },
     hear(term) {
-      if (term < highest) return false;
+      if (term < highest) return 'stale';
+      if (term - highest > MAX_TERM_JUMP) return 'implausible';
       highest = term;
-      return true;
+      return 'current';
     },
     open() {
-      highest += 1;
+      // At the top (reachable only by a holder's term taken after REANCHOR_MS) the top again: receivers take
+      // an equal term as current, and one above would be refused by every schema.
+      highest = Math.min(TERM_MAX, highest + 1);
       return highest;
+    },
+    holderSays(holder, term, now) {
+      if (term === highest) {
+        apart = null;
+        return false;
+      }
+      // Another holder, or a break longer than a dead desk's (the holder was gone between): count anew.
+      if (apart?.holder !== holder || now - apart.last > PEER_TIMEOUT_MS) {
+        apart = { holder, since: now, last: now };
+        return false;
+      }
+      apart.last = now;
+      if (now - apart.since < REANCHOR_MS) return false;
+      highest = term;
+      apart = null;
+      return true;
     },
   };
 }

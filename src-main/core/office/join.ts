@@ -116,6 +116,7 @@ export function joinOffice(o: JoinOptions): OfficeHandle {
         transport,
         discoveries,
         max: b.ownCeiling,
+        ...(o.log ? { log: o.log } : {}),
       });
       if (closed) {
         await d.close();

@@ -17,7 +17,13 @@ export const MAX_PEERS = 32;
 export const InstanceId = z.string().regex(/^[0-9a-f]{16}$/);
 const Count = z.number().int().min(0).max(100_000);
 const Ms = z.number().int().min(0).max(600_000);
-const Term = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+/**
+ * The highest term on the wire. Far below 2^53, so that one above any term taken is exact, and a holder's
+ * term (election.ts `open`, capped here) is never one its receivers refuse. Honest terms grow by one per
+ * election: 2^31 - 1 is never reached but by taking a hostile holder's term (election.ts).
+ */
+export const TERM_MAX = 2 ** 31 - 1;
+const Term = z.number().int().min(0).max(TERM_MAX);
 const PerMinute = z.number().min(0).max(10_000);
 /** A person-readable label: printable, no control characters (it is shown in Settings). */
 const Label = z
