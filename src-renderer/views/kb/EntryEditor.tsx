@@ -58,7 +58,10 @@ export function EntryEditor({ botId, entry }: { botId: number; entry: KbEntryVie
       : await call('kb.create', { botId, title, description });
     if (!onScreen.current) return;
     if (!r.ok) return setError(r.error.message);
-    saved.current = true;
+    // The list may already show the saved text (its change event came before this reply): "Save" is
+    // disabled and focus lost now, and the effect below will not run again; take focus here. Else the
+    // effect takes it when the stored text arrives.
+    saved.current = !rescueFocus(heading.current);
     setError(null);
     useKb.setState({ selectedId: r.value.id, draft: false });
   }
