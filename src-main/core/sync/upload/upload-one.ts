@@ -33,11 +33,24 @@ export async function uploadOne(
   const { handle } = opened;
   const md5 = row.md5;
   const size = row.size;
-  const journalId = ctx.db.transaction(() => {
-    if (!ctx.transition(row.id, 'UPLOADING', {}, ['QUEUED', 'FAILED'])) return null;
-    // '' = hashed while sending: set before the last bytes leave (md5Later below).
-    return ctx.journal.open({ fileId: row.id, bucket: folder.bucket, name: row.name, size, md5: md5 ?? '' });
-  })();
+  let journalId: number | null;
+  try {
+    journalId = ctx.db.transaction(() => {
+      if (!ctx.transition(row.id, 'UPLOADING', {}, ['QUEUED', 'FAILED'])) return null;
+      // '' = hashed while sending: set before the last bytes leave (md5Later below).
+      return ctx.journal.open({
+        fileId: row.id,
+        bucket: folder.bucket,
+        name: row.name,
+        size,
+        md5: md5 ?? '',
+      });
+    })();
+  } catch (e) {
+    // A database error (the caller marks the row): the file is not left open until a collection.
+    await handle.close().catch(() => undefined);
+    throw e;
+  }
   if (journalId === null) {
     await handle.close();
     return;
