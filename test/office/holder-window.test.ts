@@ -37,6 +37,23 @@ describe("the holder's window counts what the service counts", () => {
     h.close();
   });
 
+  it("a desk's last minute is spread from its start, not over a minute it did not live (the office's first seconds)", () => {
+    const { h } = holder();
+    const t = Date.now();
+    h.members(['a', 'b']);
+    // Both started 2 s ago and sent their first burst since: the service counts all 30 until about t + 58 s.
+    h.seed([
+      { id: 'a', used: 20, at: t, since: t - 2_000 },
+      { id: 'b', used: 10, at: t, since: t - 2_000 },
+    ]);
+    expect(h.counted).toBe(30);
+    vi.advanceTimersByTime(50_000);
+    expect(h.counted).toBe(30);
+    vi.advanceTimersByTime(10_000);
+    expect(h.counted).toBe(0);
+    h.close();
+  });
+
   it('counts what a desk says it sent beyond its places (on its own word), and grants only the room left', () => {
     const { h, grants } = holder();
     h.members(['a', 'b']);
@@ -46,6 +63,22 @@ describe("the holder's window counts what the service counts", () => {
     h.ask('a', { now: 0, sync: 4, bg: 0 }, 0);
     vi.advanceTimersByTime(20_000);
     expect(grants.reduce((n, g) => n + g.n, 0)).toBe(3);
+    h.close();
+  });
+
+  it('a desk that leaves still has what it sent on its own word in the window, until a minute old', () => {
+    const { h } = holder();
+    h.members(['a', 'b']);
+    h.heard('b', 30, idle);
+    expect(h.counted).toBe(30);
+    // b says bye: the service still counts its 30 requests of the last minute.
+    h.members(['a']);
+    expect(h.counted).toBe(30);
+    vi.advanceTimersByTime(30_000);
+    expect(h.counted).toBeGreaterThanOrEqual(14);
+    expect(h.counted).toBeLessThanOrEqual(16);
+    vi.advanceTimersByTime(30_000);
+    expect(h.counted).toBe(0);
     h.close();
   });
 

@@ -151,10 +151,10 @@ export async function startDesk(o: DeskOptions): Promise<Desk> {
    * Desks gone in the last minute (killed, or said bye), with what they last said they sent: their requests
    * stay in the service's window for a minute, and a holder elected meanwhile counts them.
    */
-  const departed = new Map<string, { used: number; heard: number }>();
+  const departed = new Map<string, { used: number; heard: number; start: number }>();
   const forget = (pid: string) => {
     const p = peers.get(pid);
-    if (p) departed.set(pid, { used: p.used, heard: p.heard });
+    if (p) departed.set(pid, { used: p.used, heard: p.heard, start: p.start });
     peers.delete(pid);
   };
   const endpoints = new Map<string, Endpoint & { found: number }>();
@@ -209,9 +209,9 @@ export async function startDesk(o: DeskOptions): Promise<Desk> {
         });
         holder.members([id, ...alive.map((p) => p.id)]);
         holder.seed([
-          { id, used: reporter().used, at: now() },
-          ...alive.map((p) => ({ id: p.id, used: p.used, at: p.heard })),
-          ...[...departed].map(([pid, d]) => ({ id: pid, used: d.used, at: d.heard })),
+          { id, used: reporter().used, at: now(), since: startedAt },
+          ...alive.map((p) => ({ id: p.id, used: p.used, at: p.heard, since: p.start })),
+          ...[...departed].map(([pid, d]) => ({ id: pid, used: d.used, at: d.heard, since: d.start })),
         ]);
       } else {
         holder.members([id, ...alive.map((p) => p.id)]);

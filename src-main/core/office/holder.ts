@@ -67,6 +67,13 @@ export interface SeedOf {
   used: number;
   /** When it said so (its last heartbeat): its requests are spread over the minute before. */
   at: number;
+  /**
+   * When the desk started (its word, as in the election): none of its requests is older, so they are spread
+   * from then, not over a whole minute. A holder that took over in an office's first seconds otherwise took
+   * the first burst (every desk's listing and first uploads) as spread over the minute before, freed its
+   * places from the start, and the service refused the office a minute later (bench:office once-12).
+   */
+  since?: number;
 }
 
 export interface Holder {
@@ -284,7 +291,20 @@ export function createHolder(opts: HolderOptions): Holder {
     },
     members(ids) {
       members = [...ids];
-      for (const id of [...desks.keys()]) if (!ids.includes(id)) desks.delete(id);
+      const t = now();
+      const mine = inWindowOf();
+      for (const [id, d] of [...desks]) {
+        if (ids.includes(id)) continue;
+        desks.delete(id);
+        // A desk that leaves (bye, or silent) took what it sent beyond its places out of beyond(), but the
+        // service counts those until they are a minute old: kept as places spread over the last minute, as a
+        // new holder seeds a gone desk's (bench:office once-12: the office refused as the first desks left,
+        // and the cut held it at 103 a minute for the next five).
+        const extra = Math.max(0, Math.min(opts.max, Math.floor(d.used)) - (mine.get(id) ?? 0));
+        for (let i = 0; i < extra; i++)
+          window.push({ at: t - WINDOW_MS + ((i + 1) * WINDOW_MS) / extra, to: id, cls: 'seed' });
+        if (extra > 0) window.sort((a, b) => a.at - b.at);
+      }
       if (probing?.out && !ids.includes(probing.out)) probing.out = null;
       pump();
     },
@@ -319,9 +339,12 @@ export function createHolder(opts: HolderOptions): Holder {
       window = list
         .flatMap((d) => {
           const n = Math.max(0, Math.min(opts.max, Math.floor(d.used)));
-          const step = WINDOW_MS / Math.max(1, n);
+          const said = Math.min(t, d.at);
+          // A start in the future (another machine's clock ahead) says nothing: all as late as possible then.
+          const span = Math.max(0, Math.min(WINDOW_MS, said - Math.min(said, d.since ?? said - WINDOW_MS)));
+          const step = span / Math.max(1, n);
           return Array.from({ length: n }, (_, i) => ({
-            at: Math.min(t, d.at) - WINDOW_MS + (i + 1) * step,
+            at: said - span + (i + 1) * step,
             to: d.id,
             cls: 'seed' as const,
           }));

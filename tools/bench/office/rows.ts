@@ -62,7 +62,13 @@ const WINDOW_MS = 60_000;
 const LIMIT = 120;
 
 async function counts(server: Server): Promise<{ total: number; refused: number }> {
-  const r = (await server.admin('GET', '/requests')) as { total: number; rate_limited: number };
+  const r = (await server.admin('GET', '/requests')) as {
+    total: number;
+    rate_limited: number;
+    by_route: Record<string, number>;
+  };
+  // With OFFICE_BENCH_LOGS (reading a row afterwards): what the desks spent, by route.
+  if (process.env.OFFICE_BENCH_LOGS) console.log(`  by route: ${JSON.stringify(r.by_route)}`);
   return { total: r.total, refused: r.rate_limited };
 }
 
