@@ -24,4 +24,5 @@ node -e '
   const r = JSON.parse(require("fs").readFileSync("test-artifacts/vitest.json", "utf8"));
   console.log(`${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests} skipped`);
 ' || true
+echo "npm test took ${SECONDS} s (lint, type check and every test)"
 exit $status

@@ -30,6 +30,21 @@ describe.sequential('knowledge entries and bots in Chromium', () => {
     ((await f.app.call('kb.bots', {})) as { ok: true; value: { bots: KbBotView[] } }).value.bots;
   const undoBar = () => page.getByRole('status').filter({ hasText: 'Deleted “' });
   const syncNow = () => page.getByRole('button', { name: 'Sync now' }).click();
+  /** A second page on Knowledge whose core replies to `calls` are held (holdReplies), closed after `body`. */
+  const withSlowPage = async (
+    calls: string[],
+    body: (slow: Page, held: Awaited<ReturnType<typeof holdReplies>>) => Promise<void>,
+  ) => {
+    const slow = await f.browser.newPage(ZOOMABLE);
+    const held = await holdReplies(slow, calls);
+    try {
+      await slow.goto(f.shell.url);
+      await slow.getByRole('navigation').getByRole('button', { name: 'Knowledge', exact: true }).click();
+      await body(slow, held);
+    } finally {
+      await slow.close();
+    }
+  };
   /**
    * Waits for the server's acknowledgement of each entry (its badge turns Synced). "All changes
    * synced" is no such event: it is already on screen before a new entry's pending state reaches the
@@ -122,11 +137,7 @@ describe.sequential('knowledge entries and bots in Chromium', () => {
   it('a new draft opened while the previous add is still on its way stays the draft', async () => {
     // The core's reply to kb.create held back (a busy machine, a slow disk) until the person has
     // opened a new draft and typed into it: the late reply must not swap the editor to the entry it made.
-    const slow = await f.browser.newPage(ZOOMABLE);
-    const creates = await holdReplies(slow, ['kb.create']);
-    try {
-      await slow.goto(f.shell.url);
-      await slow.getByRole('navigation').getByRole('button', { name: 'Knowledge', exact: true }).click();
+    await withSlowPage(['kb.create'], async (slow, creates) => {
       await slow.getByText('Demo bot', { exact: true }).waitFor();
       await slow.getByRole('button', { name: 'New', exact: true }).click();
       await slow.getByLabel('Title').fill('Delivery');
@@ -141,19 +152,13 @@ describe.sequential('knowledge entries and bots in Chromium', () => {
       await slow.getByRole('button', { name: 'Add entry' }).waitFor();
       expect(await slow.getByLabel('Title').inputValue()).toBe('Gift wrap');
       expect(await slow.getByLabel('Description').inputValue()).toBe('');
-    } finally {
-      await slow.close();
-    }
+    });
   });
 
   it('saved by keyboard with the reply later than the list: focus goes to the heading, not the page start', async () => {
     // The change event (the list shows the new text, "Save" disabled) before kb.edit's reply: the save
     // found focus already lost and nothing took it (the a11y test met it 1 run in 10).
-    const slow = await f.browser.newPage(ZOOMABLE);
-    const edits = await holdReplies(slow, ['kb.edit']);
-    try {
-      await slow.goto(f.shell.url);
-      await slow.getByRole('navigation').getByRole('button', { name: 'Knowledge', exact: true }).click();
+    await withSlowPage(['kb.edit'], async (slow, edits) => {
       await slow.locator('[data-entry-title="Delivery"]').click();
       await slow.getByLabel('Description').fill('Two or three working days.');
       await slow.getByRole('button', { name: 'Save', exact: true }).focus();
@@ -166,9 +171,7 @@ describe.sequential('knowledge entries and bots in Chromium', () => {
       await expect
         .poll(() => slow.evaluate(() => document.activeElement?.textContent?.trim() ?? null))
         .toBe('Edit entry');
-    } finally {
-      await slow.close();
-    }
+    });
   });
 
   it('the merge editor of a conflict has a Cancel that leaves both versions as they are', async () => {

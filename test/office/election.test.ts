@@ -7,7 +7,7 @@ import {
   REANCHOR_MS,
 } from '../../src-main/core/office/election';
 import { encodeMessage, TERM_MAX } from '../../src-main/core/office/protocol';
-import { ids, memoryLink } from './link';
+import { ids, memoryLink, takes, termOf, twoDesks } from './link';
 
 beforeEach(() => {
   vi.useFakeTimers({ now: 1_700_000_000_000 });
@@ -120,8 +120,7 @@ describe('holder election', () => {
     expect(b.desk.role()).toMatchObject({ kind: 'follower', holderId: ids(1) });
     expect(c.desk.role()).toMatchObject({ kind: 'follower', holderId: ids(1) });
     // C's requests go by A's leases, not on C's own word at an equal share's pace.
-    const got = { n: 0 };
-    for (let i = 0; i < 10; i++) void c.budget.take(undefined, 'sync').then(() => got.n++);
+    const got = takes(c.budget, 10);
     await vi.advanceTimersByTimeAsync(6_000);
     expect(got.n).toBe(10);
     expect(c.budget.sentOnOwn).toBe(0);
@@ -142,8 +141,7 @@ describe('holder election', () => {
     expect(b.desk.role()).toMatchObject({ kind: 'follower', holderId: ids(1) });
     link.heal();
     await vi.advanceTimersByTimeAsync(3_000);
-    const got = { n: 0 };
-    for (let i = 0; i < 10; i++) void c.budget.take(undefined, 'sync').then(() => got.n++);
+    const got = takes(c.budget, 10);
     await vi.advanceTimersByTimeAsync(6_000);
     expect(got.n).toBe(10);
     expect(c.budget.sentOnOwn).toBe(0);
@@ -152,11 +150,7 @@ describe('holder election', () => {
 
   it('a fresh desk joins an office of any term: at once within MAX_TERM_JUMP of nothing, after REANCHOR_MS beyond', async () => {
     const link = memoryLink();
-    const t0 = Date.now();
-    const a = await link.desk({ id: ids(1), startedAt: t0 - 3_000 });
-    const b = await link.desk({ id: ids(2), startedAt: t0 - 2_000 });
-    await vi.advanceTimersByTimeAsync(2_000);
-    const termOf = (d: typeof a) => (d.desk.role() as { term: number }).term;
+    const { a, b } = await twoDesks(link, (ms) => vi.advanceTimersByTimeAsync(ms));
     // The office's term grows as a long life of elections and stray claims makes it grow: the holder takes
     // one above any term it hears (steps within the jump, as the followers hear each next step).
     const stray = (term: number) =>
@@ -198,8 +192,7 @@ describe('holder election', () => {
     await vi.advanceTimersByTimeAsync(REANCHOR_MS + 2_000);
     expect(d.desk.role()).toMatchObject({ kind: 'follower', holderId: ids(1), term });
     expect(termOf(a)).toBe(term);
-    const got = { n: 0 };
-    for (let i = 0; i < 10; i++) void d.budget.take(undefined, 'sync').then(() => got.n++);
+    const got = takes(d.budget, 10);
     await vi.advanceTimersByTimeAsync(8_000);
     expect(got.n).toBe(10);
     expect(d.budget.sentOnOwn).toBe(0);

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createAimd, OFFICE_AIMD } from '../../src-main/core/office/aimd';
 import { decodeMessage } from '../../src-main/core/office/protocol';
-import { ids, memoryLink } from './link';
+import { ids, memoryLink, takes } from './link';
 
 // The holder and the desks' budgets on a fake clock: vitest's fake timers drive Date.now and the timers.
 beforeEach(() => {
@@ -18,13 +18,6 @@ async function office(n: number) {
   for (let i = 1; i <= n; i++) desks.push(await link.desk({ id: ids(i), startedAt: t0 - 10_000 + i }));
   await vi.advanceTimersByTimeAsync(2_000);
   return { link, desks };
-}
-
-/** Starts `n` takes on a budget and counts how many were granted. */
-function takes(budget: { take(s?: AbortSignal, lane?: 'sync'): Promise<void> }, n: number) {
-  const got = { n: 0 };
-  for (let i = 0; i < n; i++) void budget.take(undefined, 'sync').then(() => got.n++);
-  return got;
 }
 
 const grantsTo = (sent: { to: number; data: Buffer }[], port: number) =>

@@ -137,3 +137,28 @@ export function memoryLink(o: { delay?: () => number; record?: boolean } = {}) {
 }
 
 export const ids = (n: number) => `${'0'.repeat(15)}${n.toString(16)}`;
+
+/** Starts `n` takes on a budget and counts how many were granted. */
+export function takes(budget: { take(s?: AbortSignal, lane?: 'sync'): Promise<void> }, n: number) {
+  const got = { n: 0 };
+  for (let i = 0; i < n; i++) void budget.take(undefined, 'sync').then(() => got.n++);
+  return got;
+}
+
+/** The term a desk holds or follows. */
+export const termOf = (d: { desk: { role(): unknown } }) => (d.desk.role() as { term: number }).term;
+
+/**
+ * An office of two on `link`: desk 1 started 3 s ago (it holds), desk 2 2 s ago; `settle` (the fake clock's
+ * advance) lets them hear each other for 2 s.
+ */
+export async function twoDesks(
+  link: ReturnType<typeof memoryLink>,
+  settle: (ms: number) => Promise<unknown>,
+) {
+  const t0 = Date.now();
+  const a = await link.desk({ id: ids(1), startedAt: t0 - 3_000 });
+  const b = await link.desk({ id: ids(2), startedAt: t0 - 2_000 });
+  await settle(2_000);
+  return { a, b };
+}

@@ -7,7 +7,7 @@ import {
   type Message,
   macKey,
 } from '../../src-main/core/office/protocol';
-import { ids, memoryLink } from './link';
+import { ids, memoryLink, takes, termOf, twoDesks } from './link';
 
 const SCOPE = '00000000000000aa';
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_125);
@@ -107,13 +107,6 @@ describe("a peer's bad message", () => {
     desks: 1,
     pauseMs: 0,
   });
-  const termOf = (d: { desk: { role(): unknown } }) => (d.desk.role() as { term: number }).term;
-  /** Starts `n` takes on a budget and counts how many were granted. */
-  const takes = (budget: { take(s?: AbortSignal, lane?: 'sync'): Promise<void> }, n: number) => {
-    const got = { n: 0 };
-    for (let i = 0; i < n; i++) void budget.take(undefined, 'sync').then(() => got.n++);
-    return got;
-  };
 
   it('a heartbeat or grant with a huge term is dropped: the office keeps its term and its holder, and the desks its grants', async () => {
     // One such datagram used to make every desk take its term, and the holder one above it: 2^53, which
@@ -155,10 +148,7 @@ describe("a peer's bad message", () => {
 
   it('a fresh desk whose first message is a forged huge term still joins, and takes its places from the holder', async () => {
     const link = memoryLink();
-    const t0 = Date.now();
-    const a = await link.desk({ id: ids(1), startedAt: t0 - 3_000 });
-    const b = await link.desk({ id: ids(2), startedAt: t0 - 2_000 });
-    await vi.advanceTimersByTimeAsync(2_000);
+    const { a, b } = await twoDesks(link, (ms) => vi.advanceTimersByTimeAsync(ms));
     const term = termOf(a);
     // The new desk hears nobody but the forger until the forged heartbeats have reached it.
     const port = link.nextPort;
@@ -180,10 +170,7 @@ describe("a peer's bad message", () => {
 
   it('is dropped, never a crash, and a lease from a desk that is not the holder (or of an old term) grants nothing', async () => {
     const link = memoryLink();
-    const t0 = Date.now();
-    const a = await link.desk({ id: ids(1), startedAt: t0 - 3_000 });
-    const b = await link.desk({ id: ids(2), startedAt: t0 - 2_000 });
-    await vi.advanceTimersByTimeAsync(2_000);
+    const { a, b } = await twoDesks(link, (ms) => vi.advanceTimersByTimeAsync(ms));
     const before = b.desk.role();
     expect(before).toMatchObject({ kind: 'follower', holderId: ids(1) });
     // Garbage of every kind at b.
