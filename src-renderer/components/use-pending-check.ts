@@ -6,6 +6,9 @@ import { useEffect, useState } from 'react';
  * second). The requested state shows until the value from the core matches it; a refused change (the
  * save resolves to false or null) puts the core's value back.
  */
+/** How long an accepted change may show ahead of the core's value. */
+const SETTLE_MS = 2_000;
+
 export function usePendingCheck(
   checked: boolean,
   onChange: (next: boolean) => unknown,
@@ -21,6 +24,9 @@ export function usePendingCheck(
     void r.then(
       (ok) => {
         if (ok === false || ok === null) setPending(null);
+        // Accepted: the core's value follows (at once, or with the change's event); should it say otherwise
+        // (a setting this platform cannot take), the box shows the core's word, not the click, soon after.
+        else setTimeout(() => setPending(null), SETTLE_MS);
       },
       () => setPending(null),
     );

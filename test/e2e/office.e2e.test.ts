@@ -144,6 +144,30 @@ describe.sequential('the office in Chromium: the Folders header line and Setting
       await slow.getByText('The office settings could not be saved.').first().waitFor();
     } finally {
       await slow.close();
+      // The held call did reach the core (only its reply was held or replaced): the switch back on.
+      await stack.app.call('office.update', { enabled: true });
+    }
+  });
+
+  it('an accepted change whose value the core keeps otherwise shows the core’s value, not the click', async () => {
+    const slow = await browser.newPage(ZOOMABLE);
+    const updates = await holdReplies(slow, ['office.update']);
+    try {
+      await slow.goto(stack.shell.url);
+      await slow.getByRole('navigation').getByRole('button', { name: 'Settings', exact: true }).click();
+      const box = slow.getByTestId('office-settings').getByTestId('office-enabled');
+      expect(await box.isChecked()).toBe(true);
+      const kept = await stack.app.call('office.settings', {});
+      await box.click();
+      await expect.poll(() => updates.held()).toBe(1);
+      expect(await box.isChecked()).toBe(false);
+      // Accepted, and the core still says on: the box follows the core within seconds.
+      updates.answer(kept);
+      await expect.poll(() => box.isChecked()).toBe(true);
+    } finally {
+      await slow.close();
+      // The held call did reach the core (only its reply was held or replaced): the switch back on.
+      await stack.app.call('office.update', { enabled: true });
     }
   });
 });

@@ -174,8 +174,8 @@ export async function syncedFolder(app: AppService, root: string, name: string):
 
 /**
  * Holds back the core's replies to the named contract calls on this page (installed before the page
- * loads): `held` counts them, `release()` lets them through and stops holding, and `refuse(code)` answers
- * each held call with that refusal instead. How a test sees what the view shows while the core is slow.
+ * loads): `held` counts them, `release()` lets them through and stops holding, and `refuse(code)` (or
+ * `answer(result)`) answers each held call with that instead. How a test sees what the view shows while the core is slow.
  */
 export async function holdReplies(page: Page, names: readonly string[]) {
   const held: { id: number; send(): void }[] = [];
@@ -203,10 +203,13 @@ export async function holdReplies(page: Page, names: readonly string[]) {
       holding = false;
       for (const h of held.splice(0)) h.send();
     },
-    refuse(code: string, message: string) {
+    /** Answers each held call with `result` instead of the core's (an accepted call whose value differs). */
+    answer(result: Result<unknown, AppError>) {
       holding = false;
-      for (const h of held.splice(0))
-        reply?.(JSON.stringify({ t: 'reply', id: h.id, result: { ok: false, error: { code, message } } }));
+      for (const h of held.splice(0)) reply?.(JSON.stringify({ t: 'reply', id: h.id, result }));
+    },
+    refuse(code: string, message: string) {
+      this.answer({ ok: false, error: { code, message } });
     },
   };
 }
