@@ -12,7 +12,14 @@ import { DAYS, limitAt } from '../../src-shared/domain/bwlimit';
 import { memorySecrets } from '../support/secrets';
 
 // The machine in the issue ran on UTC while its person lived on IST.
+// Put back after the file: a worker runs other files after this one (isolate: false), and a browser it
+// launches takes its zone from this process.
+const zoneBefore = process.env.TZ;
 process.env.TZ = 'UTC';
+afterAll(() => {
+  if (zoneBefore === undefined) delete process.env.TZ;
+  else process.env.TZ = zoneBefore;
+});
 
 const roots: string[] = [];
 const tempRoot = () => {

@@ -24,7 +24,14 @@ import {
 import { fakeClock } from './fake-clock';
 
 // The machine's zone for this file: local time is IST, so a schedule's change is said once.
+// Put back after the file: a worker runs other files after this one (isolate: false), and a browser it
+// launches takes its zone from this process.
+const zoneBefore = process.env.TZ;
 process.env.TZ = 'Asia/Kolkata';
+afterAll(() => {
+  if (zoneBefore === undefined) delete process.env.TZ;
+  else process.env.TZ = zoneBefore;
+});
 
 const KiB = 1024;
 const MiB = 1024 * 1024;
