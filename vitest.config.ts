@@ -11,6 +11,7 @@ export default defineConfig({
     // change in process.env; a file run alone is isolated as before.
     isolate: false,
     globalSetup: ['test/support/renderer-once.ts'],
+    setupFiles: ['test/support/fresh-budgets.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // Servers, SQLite files, child processes and browsers are real, and most of a file's time is spent

@@ -172,6 +172,14 @@ export function forgetBudget(baseUrl: string, kind: 'files' | 'kb'): void {
   registry.delete(`${kind} ${originOf(baseUrl)}`);
 }
 
+/**
+ * Forgets every budget: a process that goes on to talk to other services (a test worker between test
+ * files) must not meet an old budget again where a port is reused, with its window, cuts and rate.
+ */
+export function forgetAllBudgets(): void {
+  registry.clear();
+}
+
 /** The one budget of an address and API: every client of that address shares it. */
 export function budgetFor(
   baseUrl: string,
