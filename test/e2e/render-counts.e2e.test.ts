@@ -34,16 +34,23 @@ describe.sequential('the big lists re-render only for what they show', () => {
     const table = () => commits('files-table');
     expect(await table()).toBeGreaterThan(0);
 
-    // A row clicked is drawn as picked (the table), and opens the preview (the view).
-    await page.getByTestId('file-row').filter({ hasText: 'b.txt' }).locator('.c-name').click();
-    await page.getByTestId('preview').waitFor();
-    await expect.poll(() => page.locator('.frow.picked').count()).toBe(1);
+    // A row clicked is drawn as picked (the table), and opens the preview (the view). Closing the preview
+    // changes the store's `focused` only (the table's box grows as the selection bar above it unwraps; its
+    // rows in view stay the same three). The index may still land a commit of the folder's files in between
+    // (a reload the table rightly draws: CI saw it once), so up to three tries: one clean close is the proof,
+    // and a table that re-draws on every close fails all three.
+    const closes: number[] = [];
+    for (let i = 0; i < 3 && closes.at(-1) !== 0; i++) {
+      await page.getByTestId('file-row').filter({ hasText: 'b.txt' }).locator('.c-name').click();
+      await page.getByTestId('preview').waitFor();
+      await expect.poll(() => page.locator('.frow.picked').count()).toBe(1);
+      const opened = await table();
+      await page.getByRole('button', { name: 'Close preview' }).click();
+      await page.getByTestId('preview').waitFor({ state: 'detached' });
+      closes.push((await table()) - opened);
+    }
+    expect(closes.at(-1), `the table's commits at each close: ${closes.join(', ')}`).toBe(0);
     const before = await table();
-    // Closing the preview changes the store's `focused` only (the table's box grows as the selection
-    // bar above it unwraps; its rows in view stay the same three).
-    await page.getByRole('button', { name: 'Close preview' }).click();
-    await page.getByTestId('preview').waitFor({ state: 'detached' });
-    expect(await table()).toBe(before);
     // The view's own state (the upload form open) does not reach the memoised table either.
     await page.getByRole('button', { name: 'Upload from URL' }).click();
     await page.getByRole('button', { name: 'Upload from URL' }).and(page.locator(':disabled')).waitFor();
