@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DeskProcess, killLeftDesks, newKeys, startDeskProcess } from '../office/desk-processes';
 import { screens, ZOOMABLE } from './screens';
@@ -20,6 +20,31 @@ describe.sequential('the office in Chromium: the Folders header line and Setting
   let other: DeskProcess | null = null;
   const nav = (label: string) =>
     page.getByRole('navigation').getByRole('button', { name: label, exact: true }).click();
+
+  /**
+   * On a second page whose core replies to office.update are held: the switch (on) clicked, shown off at
+   * once while the reply waits; then `after` decides the reply. The held call did reach the core (only its
+   * reply is held or replaced), so the switch is put back on afterwards.
+   */
+  const clickedWithReplyHeld = async (
+    after: (box: Locator, updates: Awaited<ReturnType<typeof holdReplies>>) => Promise<void>,
+  ) => {
+    const slow = await browser.newPage(ZOOMABLE);
+    const updates = await holdReplies(slow, ['office.update']);
+    try {
+      await slow.goto(stack.shell.url);
+      await slow.getByRole('navigation').getByRole('button', { name: 'Settings', exact: true }).click();
+      const box = slow.getByTestId('office-settings').getByTestId('office-enabled');
+      expect(await box.isChecked()).toBe(true);
+      await box.click();
+      await expect.poll(() => updates.held()).toBe(1);
+      expect(await box.isChecked()).toBe(false);
+      await after(box, updates);
+    } finally {
+      await slow.close();
+      await stack.app.call('office.update', { enabled: true });
+    }
+  };
 
   beforeAll(async () => {
     // The app's desk reads these when the app service starts (joinAsDesk).
@@ -129,45 +154,19 @@ describe.sequential('the office in Chromium: the Folders header line and Setting
   it('the switch shows a click at once, before the core replies; a refused change puts it back', async () => {
     // A busy machine: the core's answer to office.update takes its time. The box must not look as if it
     // ignored the click (CI once saw exactly that), and a refusal must not leave it showing a lie.
-    const slow = await browser.newPage(ZOOMABLE);
-    const updates = await holdReplies(slow, ['office.update']);
-    try {
-      await slow.goto(stack.shell.url);
-      await slow.getByRole('navigation').getByRole('button', { name: 'Settings', exact: true }).click();
-      const box = slow.getByTestId('office-settings').getByTestId('office-enabled');
-      expect(await box.isChecked()).toBe(true);
-      await box.click();
-      await expect.poll(() => updates.held()).toBe(1);
-      expect(await box.isChecked()).toBe(false);
+    await clickedWithReplyHeld(async (box, updates) => {
       updates.refuse('CONFIG-INVALID', 'The office settings could not be saved.');
       await expect.poll(() => box.isChecked()).toBe(true);
-      await slow.getByText('The office settings could not be saved.').first().waitFor();
-    } finally {
-      await slow.close();
-      // The held call did reach the core (only its reply was held or replaced): the switch back on.
-      await stack.app.call('office.update', { enabled: true });
-    }
+      await box.page().getByText('The office settings could not be saved.').first().waitFor();
+    });
   });
 
   it('an accepted change whose value the core keeps otherwise shows the core’s value, not the click', async () => {
-    const slow = await browser.newPage(ZOOMABLE);
-    const updates = await holdReplies(slow, ['office.update']);
-    try {
-      await slow.goto(stack.shell.url);
-      await slow.getByRole('navigation').getByRole('button', { name: 'Settings', exact: true }).click();
-      const box = slow.getByTestId('office-settings').getByTestId('office-enabled');
-      expect(await box.isChecked()).toBe(true);
-      const kept = await stack.app.call('office.settings', {});
-      await box.click();
-      await expect.poll(() => updates.held()).toBe(1);
-      expect(await box.isChecked()).toBe(false);
+    const kept = await stack.app.call('office.settings', {});
+    await clickedWithReplyHeld(async (box, updates) => {
       // Accepted, and the core still says on: the box follows the core within seconds.
       updates.answer(kept);
       await expect.poll(() => box.isChecked()).toBe(true);
-    } finally {
-      await slow.close();
-      // The held call did reach the core (only its reply was held or replaced): the switch back on.
-      await stack.app.call('office.update', { enabled: true });
-    }
+    });
   });
 });
