@@ -66,7 +66,22 @@ export const RejectedDeliverySchema = z.object({
 });
 export type RejectedDelivery = z.infer<typeof RejectedDeliverySchema>;
 
+/**
+ * What the badge "Wants a person" marks: a handoff, or a lead whose visitor asked for a person. The
+ * filter of that name selects exactly these (the core's list says the same in SQL), so one state has
+ * one name and one set of rows (issue 23); the service's `event` itself stays as sent.
+ */
+export const wantsAPerson = (l: Pick<LeadView, 'event' | 'askedForAPerson'>): boolean =>
+  l.askedForAPerson || l.event === 'HANDOFF-REQUESTED';
+
+/** The filter's `event` on one lead, as the core's list applies it: by `wantsAPerson`, not the event alone. */
+export const fitsLeadFilter = (
+  l: Pick<LeadView, 'event' | 'askedForAPerson'>,
+  event: 'LEAD-CAPTURED' | 'HANDOFF-REQUESTED' | undefined,
+): boolean => event === undefined || wantsAPerson(l) === (event === 'HANDOFF-REQUESTED');
+
 const LeadFilter = z.object({
+  /** `HANDOFF-REQUESTED`: the leads that want a person (`wantsAPerson`); `LEAD-CAPTURED`: the others. */
   event: z.enum(['LEAD-CAPTURED', 'HANDOFF-REQUESTED']).optional(),
   handled: z.boolean().optional(),
   /** Words found in the name, email, phone (digits alone match too), note or anything the visitor sent. */

@@ -97,7 +97,7 @@ describe.sequential('knowledge entries and leads in Chromium', () => {
     expect(await rows.first().textContent()).toContain('Wants a person');
     await rows.nth(1).getByRole('button', { name: 'Mark handled' }).click();
     await rows.nth(1).getByRole('button', { name: 'Handled' }).waitFor();
-    await page.getByRole('button', { name: 'Handoffs' }).click();
+    await page.getByRole('button', { name: 'Wants a person', exact: true }).click();
     await expect.poll(() => rows.count()).toBe(1);
     await page.getByRole('button', { name: 'All', exact: true }).click();
     await expect.poll(() => rows.count()).toBe(2);

@@ -66,9 +66,11 @@ describe.sequential('the big lists re-render only for what they show', () => {
     const handoff = await must(f.app.call('sandbox.raiseLead', { event: 'HANDOFF-REQUESTED' }));
     await expect.poll(() => page.getByTestId('announcer').textContent()).toBe(`New lead: ${handoff.name}.`);
     await f.nav(page, 'Leads');
-    await page.getByRole('button', { name: 'Handoffs', exact: true }).click();
+    await page.getByRole('button', { name: 'Wants a person', exact: true }).click();
     await expect
-      .poll(() => page.getByRole('button', { name: 'Handoffs', exact: true }).getAttribute('aria-pressed'))
+      .poll(() =>
+        page.getByRole('button', { name: 'Wants a person', exact: true }).getAttribute('aria-pressed'),
+      )
       .toBe('true');
     await expect.poll(() => page.locator('tbody tr').count()).toBe(1);
     // The view's load of the same list keeps the array (the table would re-draw for an equal one), so
@@ -78,7 +80,7 @@ describe.sequential('the big lists re-render only for what they show', () => {
     expect(before).toBeGreaterThan(0);
 
     const lead = await must(f.app.call('sandbox.raiseLead', { event: 'LEAD-CAPTURED' }));
-    // Said in the live region in the same event that counted it unseen, past the Handoffs filter.
+    // Said in the live region in the same event that counted it unseen, past the Wants a person filter.
     await expect.poll(() => page.getByTestId('announcer').textContent()).toBe(`New lead: ${lead.name}.`);
     expect(await page.locator('tbody tr').count()).toBe(1);
     expect(await table()).toBe(before);

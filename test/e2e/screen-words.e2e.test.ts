@@ -90,6 +90,44 @@ describe.sequential('words on screen: no codes, one date format', () => {
     for (const o of await table.locator('tbody .badge').allTextContents()) expect(o).not.toMatch(CODE);
   });
 
+  it('Leads: one name for a lead that wants a person, in the filter, the badge and the details', async () => {
+    const bots = (await must(f.app.call('kb.bots', {}))).bots;
+    const demo = bots.find((b) => b.isSandbox)!;
+    // A lead whose visitor asked for a person (badged "Wants a person") and a plain one; the filter
+    // said "Handoffs" and, by the service's event alone, left the first out of it.
+    for (const [name, asked] of [
+      ['Meera', true],
+      ['Asha', false],
+    ] as const)
+      await f.admin('POST', `/bots/${demo.remoteBotId}/events`, {
+        event: 'LEAD-CAPTURED',
+        lead: { name, email: `${name.toLowerCase()}@example.com`, phone: '', asked_for_a_person: asked },
+      });
+    await must(f.app.call('sandbox.raiseLead', { event: 'HANDOFF-REQUESTED' }));
+    await f.nav(page, 'Leads');
+    const rows = page.locator('tbody tr');
+    await expect.poll(() => rows.count()).toBe(3);
+    const badged = page.locator('tbody .badge', { hasText: 'Wants a person' });
+    expect(await badged.count()).toBe(2);
+    const show = page.getByRole('group', { name: 'Show' });
+    await show.getByRole('button', { name: 'Wants a person', exact: true }).click();
+    await expect.poll(() => rows.count()).toBe(2);
+    expect(await badged.count()).toBe(2);
+    await show.getByRole('button', { name: 'Leads', exact: true }).click();
+    await expect.poll(() => rows.count()).toBe(1);
+    expect(await rows.first().textContent()).toContain('Asha');
+    await show.getByRole('button', { name: 'All', exact: true }).click();
+    await expect.poll(() => rows.count()).toBe(3);
+    // The details' Event said "Asked for a person"; the service's code stays in its tooltip.
+    await rows.first().locator('.lead-open').click();
+    const dialog = page.getByRole('dialog');
+    const event = dialog.locator('dt', { hasText: 'Event' }).locator('xpath=../dd/span');
+    expect(await event.textContent()).toBe('Wants a person');
+    expect(await event.getAttribute('title')).toBe('HANDOFF-REQUESTED');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    expect(await page.getByText('Handoffs').count()).toBe(0);
+  });
+
   it('Account: the account’s status is a word, not the service’s code', async () => {
     await f.nav(page, 'Account');
     const status = page.locator('main .content > .row .badge').first();

@@ -1,3 +1,4 @@
+import { wantsAPerson } from '../../../src-shared/contract/leads';
 import { csvLine } from '../../../src-shared/domain/csv';
 import { csvTime } from '../../../src-shared/domain/time-format';
 import type { StoredLead } from './leads-store';
@@ -5,7 +6,7 @@ import type { StoredLead } from './leads-store';
 const COLUMNS: [string, (l: StoredLead) => string][] = [
   ['received_at', (l) => csvTime(l.receivedAt)],
   ['event', (l) => l.event],
-  ['handoff', (l) => (l.askedForAPerson || l.event === 'HANDOFF-REQUESTED' ? 'yes' : 'no')],
+  ['handoff', (l) => (wantsAPerson(l) ? 'yes' : 'no')],
   ['name', (l) => l.name],
   ['email', (l) => l.email],
   ['phone', (l) => l.phone],

@@ -1,9 +1,10 @@
-import type {
-  LeadDetail,
-  LeadView,
-  ReceiverView,
-  RejectedDelivery,
-  RelayView,
+import {
+  type LeadDetail,
+  type LeadView,
+  type ReceiverView,
+  type RejectedDelivery,
+  type RelayView,
+  wantsAPerson,
 } from '../../../src-shared/contract/leads';
 import { type AppError, appError, err, ok, type Result } from '../../../src-shared/errors';
 import type { Db } from '../../shared-node/sqlite';
@@ -65,7 +66,7 @@ export const toLeadView = (l: StoredLead): LeadView => ({
   email: l.email,
   phone: l.phone,
   note: l.note,
-  askedForAPerson: l.askedForAPerson || l.event === 'HANDOFF-REQUESTED',
+  askedForAPerson: wantsAPerson(l),
   visitorRef: l.visitorRef,
   startedAt: l.startedAt,
   receivedAt: l.receivedAt,

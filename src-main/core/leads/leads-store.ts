@@ -38,6 +38,9 @@ export const markIsNewer = (
   return m.by > by || (m.by === by && m.handled && l.handledAt === null);
 };
 
+/** `wantsAPerson` (src-shared/contract/leads.ts) in SQL: what the badge "Wants a person" marks. */
+const WANTS_A_PERSON_SQL = "(event = 'HANDOFF-REQUESTED' OR asked_for_a_person = 1)";
+
 interface LeadRow {
   id: number;
   bot_local_id: number;
@@ -162,7 +165,12 @@ export function createLeadsStore(db: Db) {
         const digits = word.replace(/\D/g, '');
         args.push(...SEARCH_COLUMNS.map(() => like), digits.length >= 3 ? `%${digits}%` : like);
       }
-      if (filter.event) {
+      // The filter is by who the lead waits for, as its badge says (issue 23): "Wants a person" is a
+      // handoff event or a lead whose visitor asked for a person; "Leads" is every other lead. By the
+      // event alone, a lead that asked for a person was badged one way and filtered the other.
+      if (filter.event === 'HANDOFF-REQUESTED') where.push(WANTS_A_PERSON_SQL);
+      else if (filter.event === 'LEAD-CAPTURED') where.push(`NOT ${WANTS_A_PERSON_SQL}`);
+      else if (filter.event) {
         where.push('event = ?');
         args.push(filter.event);
       }

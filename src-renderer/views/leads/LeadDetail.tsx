@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import type { LeadDetail as Detail, LeadView } from '../../../src-shared/contract/leads';
+import { type LeadDetail as Detail, type LeadView, wantsAPerson } from '../../../src-shared/contract/leads';
 import { formatServiceTime } from '../../../src-shared/domain/time-format';
 import { call } from '../../api/core-ref';
 import { Icon } from '../../components/Icon';
@@ -14,7 +14,8 @@ const PAYLOAD_REGION = { tabIndex: 0, role: 'region', 'aria-label': 'The whole d
 /** The webhook's event codes in words; the code stays in the tooltip and the whole delivery. */
 const EVENT_WORDS: Record<string, string> = {
   'LEAD-CAPTURED': 'Lead captured',
-  'HANDOFF-REQUESTED': 'Asked for a person',
+  // The same words as the badge and the filter: one state, one name (issue 23).
+  'HANDOFF-REQUESTED': 'Wants a person',
 };
 
 function Item({ label, children }: { label: string; children: React.ReactNode }) {
@@ -49,7 +50,7 @@ export function LeadDetail({ lead, onClose }: { lead: LeadView; onClose(): void 
     };
   }, [lead.id]);
 
-  const handoff = lead.askedForAPerson || lead.event === 'HANDOFF-REQUESTED';
+  const handoff = wantsAPerson(lead);
 
   return (
     <dialog ref={ref} className="modal lead-detail" onClose={onClose} aria-labelledby="lead-detail-title">

@@ -1,6 +1,6 @@
 import { memo, useEffect, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import type { LeadView } from '../../../src-shared/contract/leads';
+import { type LeadView, wantsAPerson } from '../../../src-shared/contract/leads';
 import { call } from '../../api/core-ref';
 import { Icon } from '../../components/Icon';
 import { SCROLL_REGION, ViewHeader } from '../../components/ViewHeader';
@@ -18,7 +18,8 @@ import './leads.css';
 const FILTERS: [LeadFilter, string][] = [
   ['all', 'All'],
   ['LEAD-CAPTURED', 'Leads'],
-  ['HANDOFF-REQUESTED', 'Handoffs'],
+  // The badge's words: the filter selects exactly the rows badged so (`wantsAPerson`).
+  ['HANDOFF-REQUESTED', 'Wants a person'],
 ];
 
 async function exportCsv(filter: LeadFilter, query: string) {
@@ -36,7 +37,7 @@ async function exportCsv(filter: LeadFilter, query: string) {
 }
 
 function LeadRow({ lead, onOpen }: { lead: LeadView; onOpen(lead: LeadView): void }) {
-  const handoff = lead.askedForAPerson || lead.event === 'HANDOFF-REQUESTED';
+  const handoff = wantsAPerson(lead);
   return (
     <tr className={lead.handledAt ? 'handled' : undefined} data-lead={lead.conversationId}>
       <td className="small muted num lead-received">{formatTime(Date.parse(lead.receivedAt))}</td>

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { LeadView, ReceiverView } from '../../../src-shared/contract/leads';
+import { fitsLeadFilter, type LeadView, type ReceiverView } from '../../../src-shared/contract/leads';
 import { call } from '../../api/core-ref';
 import { sameData } from '../../lib/same-data';
 import { matchesQuery } from './lead-search';
@@ -60,7 +60,7 @@ export const useLeads = create<LeadsState>((set, get) => ({
 }));
 
 const fits = (l: LeadView, s: LeadsState) =>
-  (s.filter === 'all' || l.event === s.filter) &&
+  fitsLeadFilter(l, s.filter === 'all' ? undefined : s.filter) &&
   (!s.unhandledOnly || !l.handledAt) &&
   (!s.query.trim() || matchesQuery(l, s.query));
 
