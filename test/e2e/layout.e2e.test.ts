@@ -132,6 +132,23 @@ describe.sequential('layout at 800x600 and 200% zoom', () => {
     }
   });
 
+  it('Usage: the chart writes a day’s rent only where it is not zero (a free day’s ₹0.00 sat on its bar)', async () => {
+    // At 1280 wide each day has room for its figure; the days are the ones the test above measured.
+    await f.nav(page, 'Usage');
+    const chart = page.getByTestId('usage-chart');
+    await expect.poll(() => chart.locator('rect.bar').count()).toBeGreaterThanOrEqual(10);
+    const m = await chart.evaluate((svg) => {
+      // A point's tooltip: "2026-12-02: 12 KiB in 3 files, rent ₹0.00 (free)".
+      const rents = [...svg.querySelectorAll('circle.pt title')].map(
+        (t) => /rent (\S+)/.exec(t.textContent!)![1],
+      );
+      return { rents, written: [...svg.querySelectorAll('text.rent-value')].map((t) => t.textContent) };
+    });
+    // The sandbox's first days are free: drawn, each wrote "₹0.00" over the base of its bar.
+    expect(m.rents).toContain('₹0.00');
+    expect(m.written).toEqual(m.rents.filter((r) => r !== '₹0.00'));
+  });
+
   it('Leads at 800x600: each lead is a card without the table’s cell borders and padding', async () => {
     // Two: the base table draws no border under its last row, so the first card is the one to measure.
     await must(f.app.call('sandbox.raiseLead', { event: 'HANDOFF-REQUESTED' }));

@@ -9,7 +9,7 @@ import { byteUnit, ticks } from './chart-scale';
 /**
  * Hand-written SVG: bars for bytes stored (left scale), a line for the day's rent (right scale, in
  * whole paise). A chart library would triple the bundle for two series. Every bar and point has a
- * tooltip; where a day has room for it the rent is also written above its point.
+ * tooltip; where a day has room for it and pays rent, the rent is also written above its point.
  *
  * Drawn at the figure's own width (one unit a CSS pixel): a fixed 760-wide drawing scaled down to an
  * 800x600 window's card wrote its scales and dates at 7 px.
@@ -87,18 +87,22 @@ export function UsageChart({ days }: { days: UsageSnapshot[] }) {
             <title>{tip(d)}</title>
           </circle>
         ))}
+        {/* A free day's figure is left out: "₹0.00" sat on the base line over every bar, and said
+            nothing the flat line at 0 does not (its tooltip and the table still say it). */}
         {step >= 48
-          ? sorted.map((d, i) => (
-              <text
-                key={`v${d.usage_date}`}
-                className="rent-value"
-                x={x(i)}
-                y={yR(d.rent_paise) - 8}
-                textAnchor="middle"
-              >
-                {formatRupees(d.rent_paise)}
-              </text>
-            ))
+          ? sorted.map((d, i) =>
+              d.rent_paise > 0 ? (
+                <text
+                  key={`v${d.usage_date}`}
+                  className="rent-value"
+                  x={x(i)}
+                  y={yR(d.rent_paise) - 8}
+                  textAnchor="middle"
+                >
+                  {formatRupees(d.rent_paise)}
+                </text>
+              ) : null,
+            )
           : null}
         {sorted.map((d, i) =>
           i % labelEvery === 0 ? (
