@@ -97,6 +97,32 @@ describe.sequential('layout at 800x600 and 200% zoom', () => {
     }
   });
 
+  it('Form fields: what is typed, chosen or suggested in a field is in normal weight, not its label’s', async () => {
+    await f.nav(page, 'Files');
+    await page.locator('label.field input[placeholder]').first().waitFor();
+    const weights = async () =>
+      page.evaluate(() =>
+        [...document.querySelectorAll('label.field :is(input, select, textarea)')].map((el) => ({
+          tag: el.tagName.toLowerCase(),
+          label: getComputedStyle(el.closest('label')!).fontWeight,
+          value: getComputedStyle(el).fontWeight,
+          placeholder: el.hasAttribute('placeholder')
+            ? getComputedStyle(el, '::placeholder').fontWeight
+            : '400',
+        })),
+      );
+    // The filter's search, bucket, type and extensions; a textarea in the Import dialog.
+    const filters = await weights();
+    await page.getByRole('button', { name: 'Import list' }).click();
+    const dialog = await weights();
+    await page.keyboard.press('Escape');
+    const fields = [...filters, ...dialog];
+    expect(new Set(fields.map((x) => x.tag))).toEqual(new Set(['input', 'select', 'textarea']));
+    // Each inherited its label's 550 (`font: inherit`): values and placeholders read as headings.
+    expect(fields.every((x) => x.label === '550')).toBe(true);
+    expect(fields.filter((x) => x.value !== '400' || x.placeholder !== '400')).toEqual([]);
+  });
+
   it('Usage at 800x600: the chart writes its scales and dates at 11 px, and its rent figures do not touch', async () => {
     await must(f.app.call('sandbox.advanceClock', { days: 12 }));
     await page.setViewportSize({ width: 800, height: 600 });
