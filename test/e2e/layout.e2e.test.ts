@@ -175,6 +175,51 @@ describe.sequential('layout at 800x600 and 200% zoom', () => {
     expect(m.written).toEqual(m.rents.filter((r) => r !== '₹0.00'));
   });
 
+  it('Account: the file types wrap between types, never with a "·" first on a line', async () => {
+    await f.nav(page, 'Account');
+    const cell = page
+      .getByRole('row', { name: /^File types/ })
+      .locator('td')
+      .nth(1);
+    await cell.waitFor();
+    // The first visible character of each line the list is drawn in, at every width from a narrow
+    // window to the test's own: where the list breaks depends on the width.
+    const firsts = () =>
+      cell.evaluate((td) => {
+        const byTop = new Map<number, { left: number; ch: string }>();
+        const walk = document.createTreeWalker(td, NodeFilter.SHOW_TEXT);
+        for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+          const text = n.textContent ?? '';
+          for (let i = 0; i < text.length; i++) {
+            if (!text[i]!.trim()) continue;
+            const r = document.createRange();
+            r.setStart(n, i);
+            r.setEnd(n, i + 1);
+            const box = r.getBoundingClientRect();
+            const top = Math.round(box.top);
+            const seen = byTop.get(top);
+            if (!seen || box.left < seen.left) byTop.set(top, { left: box.left, ch: text[i]! });
+          }
+        }
+        return [...byTop.values()].map((x) => x.ch);
+      });
+    const starts = new Set<string>();
+    let lines = 0;
+    try {
+      for (let width = 560; width <= 1280; width += 8) {
+        await page.setViewportSize({ width, height: 600 });
+        const f1 = await firsts();
+        lines = Math.max(lines, f1.length);
+        for (const ch of f1) starts.add(ch);
+      }
+    } finally {
+      await page.setViewportSize(ZOOMABLE.viewport);
+    }
+    // It did wrap somewhere, and no line of it began with the separator.
+    expect(lines).toBeGreaterThan(1);
+    expect(starts.has('·')).toBe(false);
+  });
+
   it('Leads at 800x600: each lead is a card without the table’s cell borders and padding', async () => {
     // Two: the base table draws no border under its last row, so the first card is the one to measure.
     await must(f.app.call('sandbox.raiseLead', { event: 'HANDOFF-REQUESTED' }));

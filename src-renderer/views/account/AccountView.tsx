@@ -86,8 +86,17 @@ export function AccountView() {
                   </tr>
                   <tr>
                     <td className="muted">File types</td>
-                    <td className="mono" style={{ lineHeight: 1.8 }}>
-                      {a.pricing.allowed_extensions.join(' · ')}
+                    <td>
+                      {/* One unbreakable item per type, its separator attached to it: as one string
+                          the list could wrap with a "·" first on a line. */}
+                      <ul className="type-list mono">
+                        {a.pricing.allowed_extensions.map((ext, i, all) => (
+                          <li key={ext}>
+                            {ext}
+                            {i < all.length - 1 ? <span aria-hidden="true"> ·</span> : null}
+                          </li>
+                        ))}
+                      </ul>
                     </td>
                   </tr>
                 </tbody>
