@@ -108,6 +108,24 @@ describe("the holder's window counts what the service counts", () => {
     h.close();
   });
 
+  it('shares by what each desk has in the window, its own word included, and between equals by the longest wait', () => {
+    const { h, grants } = holder();
+    h.members(['a', 'b', 'c']);
+    // b sent 6 on its own word (the holder was slow): it is 6 ahead of a and c, not 6 behind.
+    h.heard('b', 6, idle);
+    for (let s = 0; s < 30; s++) {
+      for (const id of ['a', 'b', 'c']) h.ask(id, { now: 0, sync: 4, bg: 0 }, 0);
+      vi.advanceTimersByTime(300);
+    }
+    const to = (id: string) => grants.filter((g) => g.to === id).reduce((n, g) => n + g.n, 0);
+    // a and c catch up with b's 6 first, then the three take turns: within one place of each other.
+    const total = to('a') + to('b') + to('c');
+    expect(total).toBeGreaterThan(18);
+    expect(Math.abs(to('a') - to('c'))).toBeLessThanOrEqual(1);
+    expect(Math.abs(to('a') - (to('b') + 6))).toBeLessThanOrEqual(1);
+    h.close();
+  });
+
   it("a peer's word counts at most the maximum: a peer that claims everything costs no more than no office", () => {
     const { h } = holder();
     h.members(['a', 'b']);

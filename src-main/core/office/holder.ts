@@ -122,24 +122,36 @@ export function createHolder(opts: HolderOptions): Holder {
    * What members sent beyond the places of this window (on their own word while no place came, while
    * joining, from an earlier holder's leases not seeded): the service counted those too.
    */
-  function beyond(): number {
-    const mine = inWindowOf();
-    // Places granted since a desk said its `used` are not in it (the grant was on its way): added to its word,
-    // or a desk whose word exceeds its places (own-word requests, an earlier holder's) hides the newest grants.
+  /**
+   * Each member's requests in the service's window as this holder knows them: its places here, or its word
+   * when that is more. Places granted since a desk said its `used` are not in it (the grant was on its way):
+   * added to its word, or a desk whose word exceeds its places (own-word requests, an earlier holder's) hides
+   * the newest grants. A desk's word counts up to the ceiling's maximum: a peer that claims everything costs at
+   * most what no coordination costs (every desk then sends its equal share on its own word, office-budget.ts).
+   */
+  function countsOf(): Map<string, { places: number; word: number }> {
+    const places = inWindowOf();
     const since = new Map<string, number>();
     for (const g of window) {
       const d = desks.get(g.to);
       if (d && g.at >= d.heardAt - REPORT_SLACK_MS) since.set(g.to, (since.get(g.to) ?? 0) + 1);
     }
-    let n = 0;
-    // A desk's word counts up to the ceiling's maximum: a peer that claims everything costs at most what no
-    // coordination costs (every desk then sends its equal share on its own word, office-budget.ts).
+    const out = new Map<string, { places: number; word: number }>();
     for (const id of members) {
       const d = desks.get(id);
       const word =
         d && d.heardAt > Number.NEGATIVE_INFINITY ? Math.min(opts.max, d.used) + (since.get(id) ?? 0) : 0;
-      n += Math.max(0, word - (mine.get(id) ?? 0));
+      out.set(id, { places: places.get(id) ?? 0, word });
     }
+    return out;
+  }
+  /**
+   * What members sent beyond the places of this window (on their own word while no place came, while
+   * joining, from an earlier holder's leases not seeded): the service counted those too.
+   */
+  function beyond(): number {
+    let n = 0;
+    for (const c of countsOf().values()) n += Math.max(0, c.word - c.places);
     return n;
   }
   let tokens = BURST;
@@ -209,10 +221,25 @@ export function createHolder(opts: HolderOptions): Holder {
   }
 
   function contenders(): Contender[] {
-    const inWindow = inWindowOf();
+    // A desk's requests in the window, its own word's included: counted by places alone, a desk that had sent
+    // on its own word looked furthest behind and got the next places too, and the desks it passed waited past
+    // their equal share and sent on their own word in turn (the simulation's once-12: 29% of requests).
+    const counts = countsOf();
+    const last = new Map<string, number>();
+    for (const g of window) last.set(g.to, g.at);
     return members.flatMap((id) => {
       const d = desks.get(id);
-      return d ? [{ id, want: d.want, inWindow: inWindow.get(id) ?? 0 }] : [];
+      const c = counts.get(id);
+      return d && c
+        ? [
+            {
+              id,
+              want: d.want,
+              inWindow: Math.max(c.places, c.word),
+              lastAt: last.get(id) ?? Number.NEGATIVE_INFINITY,
+            },
+          ]
+        : [];
     });
   }
 
