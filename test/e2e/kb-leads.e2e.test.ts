@@ -64,8 +64,12 @@ describe.sequential('knowledge entries and leads in Chromium', () => {
     await page.getByLabel('Title').fill('Returns');
     await page.getByLabel('Description').fill('Within 30 days, with the receipt.');
     await page.getByRole('button', { name: 'Add entry' }).click();
-    await page.getByText('All changes synced').waitFor({ timeout: 15_000 });
-    expect(await entry('Returns').locator('[data-state]').getAttribute('data-state')).toBe('synced');
+    // Polled: the footer's words and the row's state are drawn by separate store updates, and a loaded
+    // machine (the whole suite on two cores) may draw one before the other.
+    await page.getByText('All changes synced').waitFor({ timeout: 30_000 });
+    await expect
+      .poll(() => entry('Returns').locator('[data-state]').getAttribute('data-state'), { timeout: 15_000 })
+      .toBe('synced');
     await page.getByRole('searchbox', { name: 'Search entries' }).fill('receipt');
     await expect.poll(() => page.locator('[data-entry-title]').count()).toBe(1);
     await shot('kb-entries');
