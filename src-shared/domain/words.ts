@@ -63,3 +63,24 @@ const SKIP_REASON: Record<string, string> = {
 export function skipReasonText(code: string): string {
   return SKIP_REASON[code] ?? code.toLowerCase().replace(/-/g, ' ');
 }
+
+/**
+ * A folder's mode as the folder card says it ("upload only", "mirror"): the activity line said the
+ * key ("(upload-only)") beside the card's words. Unknown modes fall back to the key without dashes.
+ */
+export function folderModeText(mode: string): string {
+  return mode === 'upload-only' ? 'upload only' : mode.replace(/-/g, ' ');
+}
+
+/** A word with its first letter in capitals: "Billed to arrears". */
+export function capitalised(word: string): string {
+  return word.charAt(0).toUpperCase() + word.slice(1);
+}
+
+/**
+ * A service code that has no words of its own here, said as one: "ACTIVE" -> "Active", "IN-GRACE" ->
+ * "In grace". For a badge that would otherwise show the code in capitals.
+ */
+export function codeAsWord(code: string): string {
+  return capitalised(code.toLowerCase().replace(/[-_]+/g, ' '));
+}

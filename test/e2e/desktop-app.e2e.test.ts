@@ -63,7 +63,11 @@ describe.sequential('the desktop app in Chromium (headless shell, real core, rea
     writeFileSync(join(folder, 'tool.exe'), 'not allowed');
     await expect.poll(() => count('live'), { timeout: 20_000 }).toBe('2');
     await expect.poll(() => count('skipped')).toBe('1');
-    await page.getByText('EXTENSION-NOT-ALLOWED').waitFor();
+    // The row says why in words; the service's code is its tooltip's (issue 23).
+    await page.getByText('The extension ".exe" is not on the service\'s allow-list.').waitFor();
+    expect(await page.getByTestId('problem-reason').getAttribute('title')).toMatch(
+      /^EXTENSION-NOT-ALLOWED: /,
+    );
     await shot('folders');
   });
 

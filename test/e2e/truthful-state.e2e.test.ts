@@ -86,9 +86,13 @@ describe.sequential('the app tells the truth: offline, failures, money', () => {
     expect(badges).toEqual(['Will retry', 'Will retry', 'Will retry']);
     const reasons = await page.getByTestId('problem-reason').allTextContents();
     expect(reasons).toHaveLength(3);
+    // The code is the tooltip's, not the row's words (issue 23).
+    expect(await page.getByTestId('problem-reason').first().getAttribute('title')).toMatch(
+      /^STORAGE-FAILED: /,
+    );
     for (const r of reasons) {
       expect(r).toMatch(
-        /^STORAGE-FAILED The service could not store the file and kept nothing; it is retried automatically at \S+/,
+        /^The service could not store the file and kept nothing; it is retried automatically at \S+/,
       );
       expect(r).not.toMatch(/Retry the upload|It will be retried/);
       expect(r.split(/[.!?] /).length, r).toBe(1);

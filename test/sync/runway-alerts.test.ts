@@ -6,7 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { createRunwayAlerts } from '../../src-main/core/app/runway-alerts';
 import { APP_MIGRATIONS } from '../../src-main/core/state/migrations';
 import { openDatabase } from '../../src-main/shared-node/sqlite';
+import { formatIstDate } from '../../src-shared/domain/ist-time';
 import { forecastWallet } from '../../src-shared/domain/rent-forecast';
+import { formatServiceDate } from '../../src-shared/domain/time-format';
 import { startServer, tempDir, testClient } from './helpers';
 
 // 250 paise a day for one file of 161,100 bytes: the 10,000 paise demo wallet reaches the 5,000 floor in 20 days.
@@ -100,6 +102,50 @@ describe('runway alerts on the sandbox clock', () => {
       expect(digests).toHaveLength(1);
       expect(digests[0]).toMatch(
         /^\d{1,2} [A-Z][a-z]{2} \d{4}: 36 files uploaded \(155 MiB\); rent ₹2\.50 a day; runway 40 days\.$/,
+      );
+    } finally {
+      db.close();
+      rmSync(appDir, { recursive: true, force: true });
+    }
+  });
+
+  it('the digest of a day several days back counts that day, not the day before today (issue 23)', () => {
+    const appDir = mkdtempSync(join(tmpdir(), 'digest-app-'));
+    const db = openDatabase(join(appDir, 'app.sqlite'), APP_MIGRATIONS);
+    try {
+      // The sandbox clock runs 10 days ahead of the machine; 36 files go live now, 155 MiB in all.
+      const machineNow = Date.now();
+      const offsets = [{ from: machineNow - 3_600_000, offsetMs: 10 * 86_400_000 }];
+      db.prepare(
+        "INSERT INTO sync_folders (id, path, bucket, mode, created_at) VALUES (1, '/x', 'b', 'upload-only', 0)",
+      ).run();
+      const add = db.prepare(
+        "INSERT INTO sync_files (folder_id, name, state, size, updated_at) VALUES (1, ?, 'LIVE', ?, ?)",
+      );
+      for (let i = 0; i < 36; i++)
+        add.run(`f${i}.pdf`, i === 0 ? 155 * 2 ** 20 - 35 * 1000 : 1000, machineNow - 1000);
+      const digests: string[] = [];
+      const alerts = createRunwayAlerts({
+        db,
+        activity: (kind, message) => kind === 'digest' && digests.push(message),
+        offsets: () => offsets,
+      });
+      const me = {
+        client: { status: 'ACTIVE' },
+        wallet: { balance_paise: 10_000, min_balance_to_upload_paise: 5000 },
+        usage: { daily_rent_paise: 250, bytes_used: 0 },
+        arrears: { paise: 0, since: null, deadline: null },
+      } as unknown as Parameters<typeof alerts.onAccount>[0];
+      const serviceNow = machineNow + offsets[0]!.offsetMs;
+      alerts.onAccount(me, serviceNow, 7);
+      // Five days pass before the next /me (the sandbox's clock moved, or the machine slept): the
+      // digest is of the last day digested, and counted over that day. It counted the day before
+      // today and said "0 files uploaded" under the day the 36 went live (seen in the screenshot tour).
+      offsets.push({ from: Date.now(), offsetMs: 15 * 86_400_000 });
+      alerts.onAccount(me, serviceNow + 5 * 86_400_000, 7);
+      expect(digests).toHaveLength(1);
+      expect(digests[0]).toBe(
+        `${formatServiceDate(formatIstDate(serviceNow))}: 36 files uploaded (155 MiB); rent ₹2.50 a day; runway 40 days.`,
       );
     } finally {
       db.close();

@@ -14,7 +14,13 @@ import {
   formatServiceTime,
   formatServiceTimeBare,
 } from '../../src-shared/domain/time-format';
-import { aboutDuration, plural, skipReasonText } from '../../src-shared/domain/words';
+import {
+  aboutDuration,
+  codeAsWord,
+  folderModeText,
+  plural,
+  skipReasonText,
+} from '../../src-shared/domain/words';
 
 const root = join(import.meta.dirname, '..', '..');
 function sources(dir: string): string[] {
@@ -157,5 +163,12 @@ describe('one date-time format, IST, labelled once; CSVs with +05:30', () => {
     expect(cells[0]).toBe('2026-11-25T07:24:00+05:30');
     expect(cells[11]).toBe('2026-11-25T07:20:00+05:30');
     expect(cells[12]).toBe('');
+  });
+
+  it('a code without words of its own is said as one; a folder mode as the card says it', () => {
+    expect(codeAsWord('ACTIVE')).toBe('Active');
+    expect(codeAsWord('IN-GRACE')).toBe('In grace');
+    expect(folderModeText('upload-only')).toBe('upload only');
+    expect(folderModeText('mirror')).toBe('mirror');
   });
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Account } from '../../../src-shared/api/file-hosting';
 import { formatBytes } from '../../../src-shared/domain/bytes';
-import { formatIstDate, istMidnightOnOrBefore } from '../../../src-shared/domain/ist-time';
+import { DAY_MS, formatIstDate, istMidnightOnOrBefore, parseIst } from '../../../src-shared/domain/ist-time';
 import { formatRupees, runwayDays } from '../../../src-shared/domain/money';
 import {
   type RunwayThreshold,
@@ -95,8 +95,11 @@ export function createRunwayAlerts(o: {
       const fresh = warnings.filter((w) => !stored.fired.includes(w.threshold));
       const today = formatIstDate(serviceNowMs);
       if (stored.digestDay !== null && stored.digestDay < today) {
-        const start = istMidnightOnOrBefore(serviceNowMs);
-        digest(me, stored.digestDay, start - 86_400_000, start);
+        // The day digested is the one stored, counted from its own midnight: days may have passed
+        // since (the machine slept, the sandbox clock moved), and the day before today counted
+        // none of its uploads under its date.
+        const start = parseIst(`${stored.digestDay} 00:00`) ?? istMidnightOnOrBefore(serviceNowMs) - DAY_MS;
+        digest(me, stored.digestDay, start, start + DAY_MS);
       }
       write({
         // Kept while they hold; a threshold that no longer holds may fire again on its next crossing.

@@ -15,9 +15,13 @@ export interface Contender {
   id: string;
   /** Places still wanted, by class. */
   want: Demand;
-  /** Places of the current window this desk holds (granted within the last 60 s). */
+  /** This desk's requests in the current window (places granted within the last 60 s, or its word if more). */
   inWindow: number;
+  /** When its last place was granted: between equals, the one that waited longest goes first. */
+  lastAt?: number;
 }
+
+const lastOf = (c: Contender) => c.lastAt ?? Number.NEGATIVE_INFINITY;
 
 /** The desk the next place goes to, and for which class; null when nobody wants one (or only `bg` while it may not). */
 export function pickNext(
@@ -29,7 +33,15 @@ export function pickNext(
     let best: Contender | null = null;
     for (const c of contenders) {
       if (c.want[cls] <= 0) continue;
-      if (!best || c.inWindow < best.inWindow || (c.inWindow === best.inWindow && c.id < best.id)) best = c;
+      // Ties by the longest wait, then the id: by the id alone, the desks of the highest ids waited longest
+      // every time, past their equal share, and sent on their own word.
+      if (
+        !best ||
+        c.inWindow < best.inWindow ||
+        (c.inWindow === best.inWindow &&
+          (lastOf(c) < lastOf(best) || (lastOf(c) === lastOf(best) && c.id < best.id)))
+      )
+        best = c;
     }
     if (best) return { id: best.id, cls };
   }

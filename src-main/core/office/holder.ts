@@ -57,9 +57,20 @@ export interface HolderOptions {
 interface DeskDemand {
   want: Demand;
   busy: boolean;
-  /** What the desk says it sent in the last 60 s (its heartbeat). */
+  /** What the desk says it sent in the last 60 s, places it holds included (its heartbeat). */
   used: number;
+  /** When this holder heard `used` (-Infinity: never). */
+  heardAt: number;
+  /**
+   * When the requests `used` counts were sent, as the heartbeats tell it: each rise placed at the heartbeat
+   * that said it (at most a heartbeat late, so never freed before the service frees it), each fall taken from
+   * the oldest. What a desk that leaves still has in the service's window, at about its times.
+   */
+  sentAt: number[];
 }
+
+/** A place granted this long before a desk's heartbeat was heard may not be in the `used` it said. */
+const REPORT_SLACK_MS = 250;
 
 /** A desk's last minute, as a new holder learns it (a peer's heartbeat, or a desk gone since). */
 export interface SeedOf {
@@ -111,13 +122,36 @@ export function createHolder(opts: HolderOptions): Holder {
    * What members sent beyond the places of this window (on their own word while no place came, while
    * joining, from an earlier holder's leases not seeded): the service counted those too.
    */
+  /**
+   * Each member's requests in the service's window as this holder knows them: its places here, or its word
+   * when that is more. Places granted since a desk said its `used` are not in it (the grant was on its way):
+   * added to its word, or a desk whose word exceeds its places (own-word requests, an earlier holder's) hides
+   * the newest grants. A desk's word counts up to the ceiling's maximum: a peer that claims everything costs at
+   * most what no coordination costs (every desk then sends its equal share on its own word, office-budget.ts).
+   */
+  function countsOf(): Map<string, { places: number; word: number }> {
+    const places = inWindowOf();
+    const since = new Map<string, number>();
+    for (const g of window) {
+      const d = desks.get(g.to);
+      if (d && g.at >= d.heardAt - REPORT_SLACK_MS) since.set(g.to, (since.get(g.to) ?? 0) + 1);
+    }
+    const out = new Map<string, { places: number; word: number }>();
+    for (const id of members) {
+      const d = desks.get(id);
+      const word =
+        d && d.heardAt > Number.NEGATIVE_INFINITY ? Math.min(opts.max, d.used) + (since.get(id) ?? 0) : 0;
+      out.set(id, { places: places.get(id) ?? 0, word });
+    }
+    return out;
+  }
+  /**
+   * What members sent beyond the places of this window (on their own word while no place came, while
+   * joining, from an earlier holder's leases not seeded): the service counted those too.
+   */
   function beyond(): number {
-    const mine = inWindowOf();
     let n = 0;
-    // A desk's word counts up to the ceiling's maximum: a peer that claims everything costs at most what no
-    // coordination costs (every desk then sends its equal share on its own word, office-budget.ts).
-    for (const id of members)
-      n += Math.max(0, Math.min(opts.max, desks.get(id)?.used ?? 0) - (mine.get(id) ?? 0));
+    for (const c of countsOf().values()) n += Math.max(0, c.word - c.places);
     return n;
   }
   let tokens = BURST;
@@ -132,7 +166,7 @@ export function createHolder(opts: HolderOptions): Holder {
   const deskOf = (id: string): DeskDemand => {
     let d = desks.get(id);
     if (!d) {
-      d = { want: { ...NO_DEMAND }, busy: false, used: 0 };
+      d = { want: { ...NO_DEMAND }, busy: false, used: 0, heardAt: Number.NEGATIVE_INFINITY, sentAt: [] };
       desks.set(id, d);
     }
     return d;
@@ -187,10 +221,25 @@ export function createHolder(opts: HolderOptions): Holder {
   }
 
   function contenders(): Contender[] {
-    const inWindow = inWindowOf();
+    // A desk's requests in the window, its own word's included: counted by places alone, a desk that had sent
+    // on its own word looked furthest behind and got the next places too, and the desks it passed waited past
+    // their equal share and sent on their own word in turn (the simulation's once-12: 29% of requests).
+    const counts = countsOf();
+    const last = new Map<string, number>();
+    for (const g of window) last.set(g.to, g.at);
     return members.flatMap((id) => {
       const d = desks.get(id);
-      return d ? [{ id, want: d.want, inWindow: inWindow.get(id) ?? 0 }] : [];
+      const c = counts.get(id);
+      return d && c
+        ? [
+            {
+              id,
+              want: d.want,
+              inWindow: Math.max(c.places, c.word),
+              lastAt: last.get(id) ?? Number.NEGATIVE_INFINITY,
+            },
+          ]
+        : [];
     });
   }
 
@@ -286,7 +335,15 @@ export function createHolder(opts: HolderOptions): Holder {
     },
     heard(from, used, demand) {
       const d = deskOf(from);
+      const t = now();
+      const said = Math.max(0, Math.min(opts.max, Math.floor(used)));
+      const live = d.sentAt.filter((at) => at > t - WINDOW_MS);
+      d.sentAt =
+        said >= live.length
+          ? [...live, ...Array(said - live.length).fill(t)]
+          : live.slice(live.length - said);
       d.used = used;
+      d.heardAt = t;
       d.busy = demand.now + demand.sync + demand.bg > 0;
     },
     members(ids) {
@@ -297,13 +354,20 @@ export function createHolder(opts: HolderOptions): Holder {
         if (ids.includes(id)) continue;
         desks.delete(id);
         // A desk that leaves (bye, or silent) took what it sent beyond its places out of beyond(), but the
-        // service counts those until they are a minute old: kept as places spread over the last minute, as a
-        // new holder seeds a gone desk's (bench:office once-12: the office refused as the first desks left,
-        // and the cut held it at 103 a minute for the next five).
-        const extra = Math.max(0, Math.min(opts.max, Math.floor(d.used)) - (mine.get(id) ?? 0));
-        for (let i = 0; i < extra; i++)
-          window.push({ at: t - WINDOW_MS + ((i + 1) * WINDOW_MS) / extra, to: id, cls: 'seed' });
-        if (extra > 0) window.sort((a, b) => a.at - b.at);
+        // service counts those until they are a minute old (bench:office once-12: the office refused as the
+        // first desks left, and the cut held it at 103 a minute for the next five). Its places become what its
+        // heartbeats said it sent, at their times, and the places granted since its last word: spread over the
+        // minute instead, its last requests (sent on its own word as the office filled) were freed up to 30 s
+        // early, and the office stood at 120 by the service's count, 115 by the holder's.
+        if (d.heardAt === Number.NEGATIVE_INFINITY) continue;
+        const since = window.filter((g) => g.to === id && g.at >= d.heardAt - REPORT_SLACK_MS);
+        const word = d.sentAt.filter((at) => at > t - WINDOW_MS);
+        if (word.length + since.length < (mine.get(id) ?? 0)) continue;
+        window = [
+          ...window.filter((g) => g.to !== id),
+          ...word.map((at) => ({ at, to: id, cls: 'seed' as const })),
+          ...since,
+        ].sort((a, b) => a.at - b.at);
       }
       if (probing?.out && !ids.includes(probing.out)) probing.out = null;
       pump();

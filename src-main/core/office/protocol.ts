@@ -58,7 +58,10 @@ export const MessageSchema = z.discriminatedUnion('t', [
     name: Label,
     ver: Label,
     demand: DemandSchema,
-    /** Requests this desk sent in the last 60 s (a new holder starts its window from these). */
+    /**
+     * Requests this desk sent in the last 60 s, each counted from its answer, and the places it holds unused (a
+     * new holder starts its window from these; a holder counts them beyond its own places).
+     */
     used: Count,
     holder: InstanceId.nullable(),
     office: OfficeStateSchema.optional(),

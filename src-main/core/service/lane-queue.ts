@@ -136,6 +136,11 @@ export interface LaneWindow<L extends string = Lane> {
   add(at: number, lane: L): void;
   /** Replaces every place (the single budget's full window after a Retry-After). */
   reset(places: { at: number; lane: L }[]): void;
+  /**
+   * Moves the oldest place taken at `from` to `to` (its answer came then), keeping the window in order:
+   * the service counts a request from when it arrived, which may be seconds after its place was taken.
+   */
+  restamp(from: number, to: number): void;
   readonly size: number;
   countIn(lane: L): number;
   /**
@@ -159,6 +164,14 @@ export function createLaneWindow<L extends string = Lane>(): LaneWindow<L> {
     },
     reset(next) {
       places = next;
+    },
+    restamp(from, to) {
+      const i = places.findIndex((p) => p.at === from);
+      if (i < 0 || to <= from) return;
+      const [p] = places.splice(i, 1);
+      let j = places.length;
+      while (j > 0 && places[j - 1]!.at > to) j--;
+      places.splice(j, 0, { at: to, lane: p!.lane });
     },
     get size() {
       return places.length;

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { formatRupees, runwayDays } from '../../../src-shared/domain/money';
+import { codeAsWord } from '../../../src-shared/domain/words';
 import { Icon } from '../../components/Icon';
 import { SCROLL_REGION, ViewHeader } from '../../components/ViewHeader';
 import { parseServiceDate, timeLeft } from '../../lib/dates';
@@ -36,7 +37,8 @@ export function AccountView() {
               <span
                 className={`badge ${a.client.status === 'ACTIVE' ? 'ok' : a.client.status === 'CLOSED' ? 'danger' : 'warn'}`}
               >
-                {a.client.status}
+                {/* "Active", not the service's "ACTIVE". */}
+                {codeAsWord(a.client.status)}
               </span>
             </div>
             <div className="grid">

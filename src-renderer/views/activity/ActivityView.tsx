@@ -3,6 +3,9 @@ import { SCROLL_REGION, ViewHeader } from '../../components/ViewHeader';
 import { When } from '../../components/When';
 import { useSync } from '../../stores/sync-store';
 
+/** A line's level as a word: the badge showed the log's own keys ("info", "warn"). */
+const LEVEL_WORD: Record<string, string> = { info: 'Info', warn: 'Warning', error: 'Error' };
+
 export function ActivityView() {
   const items = useSync((s) => s.activity);
   useEffect(() => {
@@ -27,7 +30,7 @@ export function ActivityView() {
                       <span
                         className={`badge ${a.level === 'error' ? 'danger' : a.level === 'warn' ? 'warn' : ''}`}
                       >
-                        {a.level}
+                        {LEVEL_WORD[a.level] ?? a.level}
                       </span>
                     </td>
                     <td style={{ overflowWrap: 'anywhere' }}>{a.message}</td>

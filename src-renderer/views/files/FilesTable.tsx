@@ -1,6 +1,7 @@
 import { memo, useCallback, useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { IndexedFile, IndexSort } from '../../../src-shared/contract';
+import { formatServiceTimeBare } from '../../../src-shared/domain/time-format';
 import { Icon } from '../../components/Icon';
 import { formatBytes } from '../../lib/format';
 import { RenderCount } from '../../lib/render-count';
@@ -195,7 +196,8 @@ function FileCells(props: {
       </span>
       <span className="c-bucket muted small">{file.bucket}</span>
       <span className="c-size num small">{formatBytes(file.size)}</span>
-      <span className="c-date muted small num">{file.createdAt}</span>
+      {/* The one format ("28 Nov 2026, 09:45"), the column's heading saying IST once. */}
+      <span className="c-date muted small num">{formatServiceTimeBare(file.createdAt)}</span>
       <span className="c-actions">
         <a
           className="btn small ghost"

@@ -1,4 +1,5 @@
 import type { IndexedFile } from '../../../src-shared/contract';
+import { formatServiceTime } from '../../../src-shared/domain/time-format';
 import { formatBytes } from '../../lib/format';
 
 const IMAGE = /^image\/(png|jpe?g|gif|webp|svg\+xml|avif|bmp)$/;
@@ -23,7 +24,8 @@ export function Preview({ file, onClose }: { file: IndexedFile; onClose(): void 
       <div className="meta small">
         <strong>{file.name}</strong>
         <div className="muted">
-          {formatBytes(file.size)} · {file.bucket} · {file.createdAt} IST
+          {/* The one format of every time in the app ("28 Nov 2026, 09:45 IST"), not the index's own text. */}
+          {formatBytes(file.size)} · {file.bucket} · {formatServiceTime(file.createdAt)}
         </div>
         <div className="row" style={{ gap: '0.4rem', marginTop: '0.4rem' }}>
           <a className="btn small" href={file.url} target="_blank" rel="noopener noreferrer">

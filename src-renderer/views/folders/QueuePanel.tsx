@@ -205,8 +205,9 @@ export function ProblemsPanel({ queue, folders }: { queue: Queue; folders: Folde
                 </span>
                 <ProblemFolder folderId={p.folderId} folders={folders} />
               </td>
-              <td className="small" title={p.reason} data-testid="problem-reason">
-                <span className="mono muted">{p.code}</span>{' '}
+              {/* The sentence alone: the service's code ("EXTENSION-NOT-ALLOWED") stood before it, a
+                  word a person has to decode; it stays in the tooltip, with the stored reason, for support. */}
+              <td className="small" title={`${p.code}: ${p.reason}`} data-testid="problem-reason">
                 {p.state === 'FAILED' ? failureSentence(p, clockTime) : p.reason}
               </td>
               {retryable ? (

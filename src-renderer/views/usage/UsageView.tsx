@@ -1,13 +1,14 @@
 import { useEffect } from 'react';
 import { USAGE_RANGES } from '../../../src-shared/contract';
 import { formatRupees } from '../../../src-shared/domain/money';
+import { formatServiceDate } from '../../../src-shared/domain/time-format';
 import { Icon } from '../../components/Icon';
 import { SCROLL_REGION, ViewHeader } from '../../components/ViewHeader';
 import { formatBytes } from '../../lib/format';
 import { plural } from '../../lib/plural';
 import { useAccount } from '../../stores/account-store';
 import { UsageChart } from './UsageChart';
-import { OUTCOME_WORD, totalsByOutcome, unpaidNow } from './usage-totals';
+import { OUTCOME_WORD, outcomeText, totalsByOutcome, unpaidNow } from './usage-totals';
 
 export function UsageView() {
   const range = useAccount((s) => s.range);
@@ -88,13 +89,14 @@ export function UsageView() {
                   .sort((a, b) => b.usage_date.localeCompare(a.usage_date))
                   .map((d) => (
                     <tr key={d.usage_date}>
-                      <td className="num">{d.usage_date}</td>
+                      {/* A day as the chart and every sentence write it ("30 Nov 2026"), not "2026-11-30". */}
+                      <td className="num">{formatServiceDate(d.usage_date)}</td>
                       <td className="right num">{formatBytes(d.bytes_used)}</td>
                       <td className="right num">{d.files_count.toLocaleString('en')}</td>
                       <td className="right num">{formatRupees(d.rent_paise)}</td>
                       <td>
                         <span className={`badge ${d.outcome === 'CHARGED' ? 'ok' : 'warn'}`}>
-                          {d.outcome}
+                          {outcomeText(d.outcome)}
                         </span>
                       </td>
                     </tr>

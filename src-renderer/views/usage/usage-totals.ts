@@ -1,5 +1,6 @@
 import type { UsageSnapshot } from '../../../src-shared/api/file-hosting';
 import { formatRupees } from '../../../src-shared/domain/money';
+import { capitalised, codeAsWord } from '../../../src-shared/domain/words';
 
 /** The rent of the days shown, by outcome: CHARGED was paid from the wallet, ARREARS was not. */
 export interface OutcomeTotal {
@@ -28,6 +29,15 @@ export function totalsByOutcome(days: readonly UsageSnapshot[]): OutcomeTotal[] 
  * billed to arrears says what happened that day, not what is owed now: a top-up pays arrears first.
  */
 export const OUTCOME_WORD: Record<string, string> = { CHARGED: 'charged', ARREARS: 'billed to arrears' };
+
+/**
+ * A day's outcome for the table's badge, in the header's words ("Charged", "Billed to arrears",
+ * "Free"): the badge showed the service's code ("FREE", "ARREARS") beside the header's "free".
+ */
+export function outcomeText(outcome: string): string {
+  const word = OUTCOME_WORD[outcome];
+  return word ? capitalised(word) : codeAsWord(outcome);
+}
 
 /**
  * What is unpaid today, from the account snapshot (/me's arrears), never the sum of past days: after a

@@ -1,5 +1,6 @@
 import { isAbsolute, resolve as resolvePath } from 'node:path';
 import { invalidBucketMessage, isValidBucket } from '../../../../src-shared/domain/bucket';
+import { folderModeText } from '../../../../src-shared/domain/words';
 import { appError, err, ok } from '../../../../src-shared/errors';
 import type { SyncContext } from '../context';
 import type { SyncEngine } from '../engine';
@@ -60,7 +61,7 @@ export function createFolderCommands(
       if (input.watcher !== undefined) folderInput.watcher = input.watcher;
       if (input.followOutsideLinks !== undefined) folderInput.followOutsideLinks = input.followOutsideLinks;
       const folder = folders.insert(folderInput);
-      ctx.log('folder-added', `Syncing ${path} to bucket ${bucket} (${folder.mode}).`, {
+      ctx.log('folder-added', `Syncing ${path} to bucket ${bucket} (${folderModeText(folder.mode)}).`, {
         folderId: folder.id,
       });
       const runner = state.running ? runners.get(folder.id) : null;

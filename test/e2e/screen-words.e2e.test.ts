@@ -1,0 +1,100 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { untilEvent } from '../support/wait';
+import { lineCount } from './layout';
+import { ZOOMABLE } from './screens';
+import { browserApp, must } from './stack';
+
+/**
+ * What the screenshot tour (`npm run screens`) showed people that they should not have to decode
+ * (issue 23): a service code before a sentence, a log level or a folder mode's key, a status in
+ * capitals, and dates in a second format beside the one IST format ("28 Nov 2026, 09:45 IST").
+ */
+const TIME = /^\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}$/;
+const DATE = /^\d{1,2} [A-Z][a-z]{2} \d{4}$/;
+/** A code as the service writes it: capitals, maybe joined by dashes ("EXTENSION-NOT-ALLOWED", "FREE"). */
+const CODE = /\b[A-Z]{3,}(?:-[A-Z]+)*\b/;
+
+describe.sequential('words on screen: no codes, one date format', () => {
+  const f = browserApp('screen-words-e2e-');
+  let page: Page;
+
+  beforeAll(async () => {
+    page = await f.browser.newPage(ZOOMABLE);
+    page.on('pageerror', (e) => console.error('page error:', e.message));
+    await page.goto(f.shell.url);
+    await page.getByRole('button', { name: 'Try the local sandbox' }).click();
+    await page.getByRole('heading', { name: 'Folders', exact: true, level: 1 }).waitFor();
+    // Two files the service takes and one it refuses by its extension (skipped by the local checks).
+    const dir = join(f.root, 'site');
+    mkdirSync(dir);
+    for (const n of ['a.txt', 'b.txt', 'setup.exe']) writeFileSync(join(dir, n), `${n}\n`);
+    await must(f.app.call('sync.folders.add', { path: dir, bucket: 'site' }));
+    await untilEvent(f.app, 'the folder in sync', async () => {
+      const c = (await must(f.app.call('sync.overview', {}))).folders[0]?.counts;
+      return c?.live === 2 && c.pending === 0 && c.skipped === 1;
+    });
+    // Two days measured for the Usage table.
+    await must(f.app.call('sandbox.advanceClock', { days: 2 }));
+  });
+
+  it('Folders: a file not uploaded says why in words; the code is only in its tooltip', async () => {
+    const reason = page.getByTestId('problem-reason');
+    await expect.poll(() => reason.count()).toBe(1);
+    const text = (await reason.textContent())!.trim();
+    // It read "EXTENSION-NOT-ALLOWED The extension ".exe" is not on the service's allow-list."
+    expect(text).toBe('The extension ".exe" is not on the service\'s allow-list.');
+    expect(text).not.toMatch(CODE);
+    expect(await reason.getAttribute('title')).toContain('EXTENSION-NOT-ALLOWED');
+  });
+
+  it('Activity: a folder’s mode and each line’s level are words, not keys', async () => {
+    await f.nav(page, 'Activity');
+    const log = page.getByRole('table', { name: 'Activity log' });
+    await expect.poll(() => log.textContent()).toContain('Syncing');
+    const text = (await log.textContent())!;
+    // "… to bucket site (upload-only)." beside the folder card's "upload only".
+    expect(text).toContain('(upload only)');
+    expect(text).not.toContain('upload-only');
+    // The level badges said "info", "warn": the log's own keys.
+    const levels = await log.locator('.badge').allTextContents();
+    expect(levels.length).toBeGreaterThan(0);
+    for (const l of levels) expect(['Info', 'Warning', 'Error']).toContain(l);
+  });
+
+  it('Files: the table and the preview write a file’s upload time in the one IST format', async () => {
+    await f.nav(page, 'Files');
+    const row = page.getByTestId('file-row').first();
+    await row.waitFor();
+    // At 1280 wide the table has its "Uploaded (IST)" column: "2026-11-28 09:45" before.
+    const date = row.locator('.c-date');
+    expect((await date.textContent())!.trim()).toMatch(TIME);
+    expect(await lineCount(date)).toBe(1);
+    await row.locator('.c-name').click();
+    const meta = page.getByTestId('preview').locator('.meta .muted');
+    // "5 B · site · 2026-11-28 09:45 IST" before.
+    const when = (await meta.textContent())!.split(' · ').pop()!;
+    expect(when).toMatch(/^\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2} IST$/);
+    await page.getByRole('button', { name: 'Close preview' }).click();
+  });
+
+  it('Usage: the table’s days are dates as the chart writes them, its outcomes words', async () => {
+    await f.nav(page, 'Usage');
+    const table = page.getByTestId('usage-table');
+    await expect.poll(() => table.locator('tbody tr').count()).toBeGreaterThanOrEqual(2);
+    // "2026-11-30" and "FREE" before, beside the chart's "30 Nov" and the header's "free".
+    for (const d of await table.locator('tbody tr td:first-child').allTextContents())
+      expect(d.trim()).toMatch(DATE);
+    for (const o of await table.locator('tbody .badge').allTextContents()) expect(o).not.toMatch(CODE);
+  });
+
+  it('Account: the account’s status is a word, not the service’s code', async () => {
+    await f.nav(page, 'Account');
+    const status = page.locator('main .content > .row .badge').first();
+    await status.waitFor();
+    // "ACTIVE" before.
+    expect(await status.textContent()).toBe('Active');
+  });
+});
