@@ -12,6 +12,7 @@ import {
   serviceIdentity,
   serviceSettingsStore,
 } from '../../core';
+import { dropEarlyFind } from '../../shared-node/find-run.mjs';
 import { type ConnectedSession, EXIT, parseCommand, type Session, withConnection } from '../common';
 import { forTerminal } from '../terminal-text';
 import { bandwidthOption, uploadLimitLine } from './sync-bwlimit';
@@ -282,6 +283,8 @@ export async function run(argv: string[]): Promise<number> {
             mode,
             ...(values.polling ? { watcher: 'polling' as const } : {}),
           });
+    // DIR's first scan has taken the walk the launcher started for it (bin/assets-sync.mjs), or never will.
+    dropEarlyFind();
     if (!folder.ok) {
       out.error(folder.error);
       await engine.stop();

@@ -15,6 +15,7 @@ import {
   createFileApiClient,
   createSyncEngine,
 } from '../../../src-main/core/internal';
+import { dropEarlyFind } from '../../../src-main/shared-node/find-run.mjs';
 import { openDatabase } from '../../../src-main/shared-node/sqlite';
 import { procStatusMb } from '../shared/proc-status';
 import { IN_SYNC_LINE } from './in-sync-line';
@@ -117,6 +118,8 @@ async function main(): Promise<void> {
     const added = await engine.addFolder({ path: input.folder, bucket: input.bucket });
     if (!added.ok) throw new Error(`${added.error.code}: ${added.error.message}`);
   }
+  // As the sync command does: the walk its launcher started (engine-child-start.mjs) was taken, or never will be.
+  dropEarlyFind();
   const summary = await engine.waitUntilSettled();
   const syncMs = performance.now() - t1;
 

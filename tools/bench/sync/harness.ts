@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { cliEntryArgs } from '../../../src-main/launcher/cli-entry';
+import { cliEntryArgs, RUNNING_FROM_BUNDLE } from '../../../src-main/launcher/cli-entry';
 import { type BenchServer, REPO, runToEnd, startServer } from '../shared/processes';
 import type { ChildInput, ChildReport } from './engine-child';
 import { IN_SYNC_LINE } from './in-sync-line';
@@ -24,9 +24,13 @@ export async function runEngine(
         : []),
       // BENCH_ENGINE_CHILD=FILE runs another build's engine child (an out/cli/engine-child.mjs of
       // another checkout): a before/after of the same figure, the harness and baseline unchanged.
+      // From the bundle, the child starts as the CLI does (engine-child-start.mjs: the folder's walk
+      // first, the bundle's freshness checked).
       ...(process.env.BENCH_ENGINE_CHILD
         ? [process.env.BENCH_ENGINE_CHILD]
-        : cliEntryArgs('engine-child', join(import.meta.dirname, 'engine-child.ts'))),
+        : RUNNING_FROM_BUNDLE
+          ? [join(import.meta.dirname, 'engine-child-start.mjs')]
+          : cliEntryArgs('engine-child', join(import.meta.dirname, 'engine-child.ts'))),
       JSON.stringify(input),
     ],
     { stdio: ['ignore', 'pipe', 'inherit'], cwd: REPO },

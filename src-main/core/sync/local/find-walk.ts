@@ -1,8 +1,5 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { closeSync, openSync, readSync, unlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { closeSync, readSync } from 'node:fs';
+import { type FindRun, startFind, takeEarlyFind } from '../../../shared-node/find-run.mjs';
 import {
   childlessFolders,
   FAST_PATH_BYTES,
@@ -24,9 +21,6 @@ import { walkDigest } from './walk-digest';
  * as bytes first; the output can be checked against a scan mark's digest before anything is listed.
  */
 
-// type, inode, size, mtime (seconds.fraction), path relative to the root; NUL-terminated (names may hold newlines).
-const FIND_FORMAT = '%y %i %s %T@ %P\\0';
-
 export function findWalk(
   root: string,
   ignored: IgnoreTest,
@@ -38,10 +32,11 @@ export function findWalk(
   let complete = true;
   let fallback: TreeWalk | null = null;
   const digest = mark ? walkDigest(mark.asked) : null;
-  // find starts once, by the mark's check or by the first batch asked for, whichever comes first.
+  // find starts once, by the mark's check or by the first batch asked for, whichever comes first;
+  // unless the launcher started it already, as the process began (find-run.mjs).
   let run: FindRun | null | undefined;
   const started = () => {
-    if (run === undefined) run = startFind(root);
+    if (run === undefined) run = takeEarlyFind(root) ?? startFind(root);
     return run;
   };
   // With a mark to check, find starts now and its output is only read into the digest; the rows
@@ -143,54 +138,6 @@ export function findWalk(
     digest: () => (digest && !fallback && complete && run ? digest.result() : null),
     ...(sameAsMark ? { sameAsMark } : {}),
   };
-}
-
-interface FindRun {
-  /** find's output file (unlinked), read from its start by whoever reads it. */
-  out: number;
-  child: ChildProcess;
-  exited: Promise<{ code: number | null; error?: NodeJS.ErrnoException }>;
-  stderr(): string;
-}
-
-/** Starts find over `root`, its output to an unlinked temp file; null when no temp file can be made. */
-function startFind(root: string): FindRun | null {
-  // find writes to a file, not a pipe: a pipe holds ~200 KB, and find then waits whenever this
-  // process is busy elsewhere (the scanner reads its rows while find walks, scanner.ts).
-  const out = unlinkedTempFile();
-  if (out === null) return null;
-  const child = spawn('find', [root, '-mindepth', '1', '-printf', FIND_FORMAT], {
-    stdio: ['ignore', out, 'pipe'],
-  });
-  let stderr = '';
-  child.stderr?.setEncoding('utf8').on('data', (d: string) => {
-    stderr += d;
-  });
-  const exited = new Promise<{ code: number | null; error?: NodeJS.ErrnoException }>((resolve) => {
-    child.once('error', (error: NodeJS.ErrnoException) => resolve({ code: null, error }));
-    child.once('close', (code) => resolve({ code }));
-  });
-  return { out, child, exited, stderr: () => stderr };
-}
-
-/**
- * A file for find's output, removed at once (nothing is left behind, whatever happens): its
- * descriptor, or null when none can be made.
- */
-function unlinkedTempFile(): number | null {
-  const path = join(tmpdir(), `assets-sync-find-${process.pid}-${randomBytes(8).toString('hex')}`);
-  let fd: number;
-  try {
-    fd = openSync(path, 'wx+', 0o600);
-  } catch {
-    return null;
-  }
-  try {
-    unlinkSync(path);
-  } catch {
-    // Still usable; the system's temp cleaning will take the name.
-  }
-  return fd;
 }
 
 /** Bytes read at once from find's output. */

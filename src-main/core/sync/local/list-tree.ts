@@ -1,4 +1,5 @@
 import { realpathSync } from 'node:fs';
+import { hasEarlyFind } from '../../../shared-node/find-run.mjs';
 import { findWalk } from './find-walk';
 import type { IgnoreTest } from './ignore-rules';
 import type { Inspection, LinkScope, ResolvedScope } from './inspect';
@@ -70,7 +71,8 @@ export function listTree(
   mark?: MarkCheck,
 ): TreeWalk {
   const scope = links ? resolveScope(root, links) : undefined;
-  if (process.platform === 'linux' && expected >= FIND_FROM_FILES)
+  // A walk the launcher started for this folder is taken whatever its size: it is under way already.
+  if (process.platform === 'linux' && (expected >= FIND_FROM_FILES || hasEarlyFind(root)))
     return findWalk(root, ignored, onUnreadable, scope, known, mark);
   return nodeWalk(root, ignored, onUnreadable, scope);
 }
