@@ -103,10 +103,16 @@ describe('what cannot be read is named, never silently missing', () => {
           expect(seen.locked, how).toBe('UNREADABLE');
           expect(complete, how).toBe(false);
         }
-        // The walk cannot enter the deep folder; find can, and names each file below it instead.
-        expect(listed.walk!.seen[deep]).toBe('NAME-TOO-LONG');
-        const deepFiles = Object.entries(listed.find!.seen).filter(([n]) => n.startsWith(`${deep}/`));
-        expect(deepFiles.map(([n, code]) => [n.endsWith('/f.txt'), code])).toEqual([[true, 'NAME-TOO-LONG']]);
+        // The walk cannot enter the deep folder; find can, and lists what is below it, but both name the
+        // folder once and nothing under it: `sync DIR` may list one folder either way (find started early by
+        // the launcher, or the walk for a small folder), and says the same of it.
+        for (const how of ['walk', 'find']) {
+          expect(listed[how]!.seen[deep], how).toBe('NAME-TOO-LONG');
+          expect(
+            Object.keys(listed[how]!.seen).filter((n) => n.startsWith(`${deep}/`)),
+            how,
+          ).toEqual([]);
+        }
       } finally {
         chmodSync(join(dir, 'locked'), 0o755);
         removeTree(dir);

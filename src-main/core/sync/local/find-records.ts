@@ -128,6 +128,18 @@ export function parseEntry(
   if (type === 'd') {
     const left = ignored(name, true);
     if (left) pruned.add(`${name}/`);
+    else if (tooLongToOpen(root, name)) {
+      // A folder no open() can reach (find walks relative to each folder and lists what is under it):
+      // named once, as the folder, and what it holds left out, as the in-process lister names it. Listed
+      // file by file instead, `sync --once` named a file deep inside where a walk in this process named
+      // the folder, for the same tree (test/sync/unreadable.test.ts).
+      const seen = inspectPathSync(join(root, name), scope);
+      if (seen.kind === 'skip' && seen.code === 'NAME-TOO-LONG') {
+        pruned.add(`${name}/`);
+        childless.see(name, false);
+        return { name, seen };
+      }
+    }
     childless.see(name, !left);
     return null;
   }
