@@ -12,11 +12,7 @@ describe.sequential('layout at 800x600 and 200% zoom', () => {
   let page: Page;
 
   beforeAll(async () => {
-    page = await f.browser.newPage(ZOOMABLE);
-    page.on('pageerror', (e) => console.error('page error:', e.message));
-    await page.goto(f.shell.url);
-    await page.getByRole('button', { name: 'Try the local sandbox' }).click();
-    await page.getByRole('heading', { name: 'Folders', exact: true, level: 1 }).waitFor();
+    page = await f.sandboxPage(ZOOMABLE);
     await syncedFolder(f.app, f.root, 'site');
   });
 

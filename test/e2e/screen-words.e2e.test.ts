@@ -22,11 +22,7 @@ describe.sequential('words on screen: no codes, one date format', () => {
   let page: Page;
 
   beforeAll(async () => {
-    page = await f.browser.newPage(ZOOMABLE);
-    page.on('pageerror', (e) => console.error('page error:', e.message));
-    await page.goto(f.shell.url);
-    await page.getByRole('button', { name: 'Try the local sandbox' }).click();
-    await page.getByRole('heading', { name: 'Folders', exact: true, level: 1 }).waitFor();
+    page = await f.sandboxPage(ZOOMABLE);
     // Two files the service takes and one it refuses by its extension (skipped by the local checks).
     const dir = join(f.root, 'site');
     mkdirSync(dir);

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
 import {
   type AppService,
@@ -135,6 +135,15 @@ export function browserApp(
     /** Clicks a view in the sidebar. */
     nav: (page: Page, label: string) =>
       page.getByRole('navigation').getByRole('button', { name: label, exact: true }).click(),
+    /** A new page on the app, past the first run into the sandbox (Folders shown); page errors logged. */
+    async sandboxPage(options?: BrowserContextOptions): Promise<Page> {
+      const page = await f.browser.newPage(options);
+      page.on('pageerror', (e) => console.error('page error:', e.message));
+      await page.goto(f.shell.url);
+      await page.getByRole('button', { name: 'Try the local sandbox' }).click();
+      await page.getByRole('heading', { name: 'Folders', exact: true, level: 1 }).waitFor();
+      return page;
+    },
   };
   beforeAll(async () => {
     if (build.renderCounts) await buildRenderer(rendererDir, build);

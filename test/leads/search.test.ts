@@ -6,22 +6,7 @@ import { LEADS_MIGRATIONS } from '../../src-main/core/leads/migrations';
 import type { ParsedLead } from '../../src-main/core/leads/payload';
 import { type Db, openDatabase } from '../../src-main/shared-node/sqlite';
 import { removeDir, tempDir, testKeychain } from '../kb/helpers';
-
-const lead = (conversationId: number, fields: Partial<ParsedLead>): ParsedLead => ({
-  event: 'LEAD-CAPTURED',
-  remoteBotId: 7,
-  botName: 'Demo bot',
-  businessName: 'Demo business',
-  conversationId,
-  name: '',
-  email: '',
-  phone: '',
-  note: null,
-  askedForAPerson: false,
-  visitorRef: `visitor-${conversationId}`,
-  startedAt: '2025-03-04 11:12',
-  ...fields,
-});
+import { lead } from './parsed-lead';
 
 describe('searching the leads inbox, and one lead in full', () => {
   const dir = tempDir('leads-search-');

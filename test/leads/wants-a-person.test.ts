@@ -7,22 +7,7 @@ import type { ParsedLead } from '../../src-main/core/leads/payload';
 import { type Db, openDatabase } from '../../src-main/shared-node/sqlite';
 import { fitsLeadFilter } from '../../src-shared/contract/leads';
 import { removeDir, tempDir, testKeychain } from '../kb/helpers';
-
-const lead = (conversationId: number, fields: Partial<ParsedLead>): ParsedLead => ({
-  event: 'LEAD-CAPTURED',
-  remoteBotId: 7,
-  botName: 'Demo bot',
-  businessName: 'Demo business',
-  conversationId,
-  name: '',
-  email: '',
-  phone: '',
-  note: null,
-  askedForAPerson: false,
-  visitorRef: `visitor-${conversationId}`,
-  startedAt: '2025-03-04 11:12',
-  ...fields,
-});
+import { lead } from './parsed-lead';
 
 // Issue 23: the row's badge says "Wants a person" for a handoff event and for a lead whose visitor
 // asked for one (`asked_for_a_person`); the filter of that name selects exactly those rows, and

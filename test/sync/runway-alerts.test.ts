@@ -68,88 +68,78 @@ describe('runway alerts on the sandbox clock', () => {
   }, 120_000);
 
   it('the digest counts a day on the service clock, after the clock moved (issue 23)', () => {
-    const appDir = mkdtempSync(join(tmpdir(), 'digest-app-'));
-    const db = openDatabase(join(appDir, 'app.sqlite'), APP_MIGRATIONS);
+    const f = digestFixture();
     try {
-      // The sandbox clock runs 10 days ahead of the machine; 36 files go live now, 155 MiB in all.
-      const machineNow = Date.now();
-      const offsets = [{ from: machineNow - 3_600_000, offsetMs: 10 * 86_400_000 }];
-      db.prepare(
-        "INSERT INTO sync_folders (id, path, bucket, mode, created_at) VALUES (1, '/x', 'b', 'upload-only', 0)",
-      ).run();
-      const add = db.prepare(
-        "INSERT INTO sync_files (folder_id, name, state, size, updated_at) VALUES (1, ?, 'LIVE', ?, ?)",
-      );
-      for (let i = 0; i < 36; i++)
-        add.run(`f${i}.pdf`, i === 0 ? 155 * 2 ** 20 - 35 * 1000 : 1000, machineNow - 1000);
-      const digests: string[] = [];
-      const alerts = createRunwayAlerts({
-        db,
-        activity: (kind, message) => kind === 'digest' && digests.push(message),
-        offsets: () => offsets,
-      });
-      const me = {
-        client: { status: 'ACTIVE' },
-        wallet: { balance_paise: 10_000, min_balance_to_upload_paise: 5000 },
-        usage: { daily_rent_paise: 250, bytes_used: 0 },
-        arrears: { paise: 0, since: null, deadline: null },
-      } as unknown as Parameters<typeof alerts.onAccount>[0];
-      const serviceNow = machineNow + offsets[0]!.offsetMs;
-      alerts.onAccount(me, serviceNow, 7);
+      f.alerts.onAccount(f.me, f.serviceNow, 7);
       // The sandbox clock moves a day: the offset grows from now on, and the next /me is on the next day.
-      offsets.push({ from: Date.now(), offsetMs: 11 * 86_400_000 });
-      alerts.onAccount(me, serviceNow + 86_400_000, 7);
-      expect(digests).toHaveLength(1);
-      expect(digests[0]).toMatch(
+      f.offsets.push({ from: Date.now(), offsetMs: 11 * 86_400_000 });
+      f.alerts.onAccount(f.me, f.serviceNow + 86_400_000, 7);
+      expect(f.digests).toHaveLength(1);
+      expect(f.digests[0]).toMatch(
         /^\d{1,2} [A-Z][a-z]{2} \d{4}: 36 files uploaded \(155 MiB\); rent ₹2\.50 a day; runway 40 days\.$/,
       );
     } finally {
-      db.close();
-      rmSync(appDir, { recursive: true, force: true });
+      f.close();
     }
   });
 
   it('the digest of a day several days back counts that day, not the day before today (issue 23)', () => {
-    const appDir = mkdtempSync(join(tmpdir(), 'digest-app-'));
-    const db = openDatabase(join(appDir, 'app.sqlite'), APP_MIGRATIONS);
+    const f = digestFixture();
     try {
-      // The sandbox clock runs 10 days ahead of the machine; 36 files go live now, 155 MiB in all.
-      const machineNow = Date.now();
-      const offsets = [{ from: machineNow - 3_600_000, offsetMs: 10 * 86_400_000 }];
-      db.prepare(
-        "INSERT INTO sync_folders (id, path, bucket, mode, created_at) VALUES (1, '/x', 'b', 'upload-only', 0)",
-      ).run();
-      const add = db.prepare(
-        "INSERT INTO sync_files (folder_id, name, state, size, updated_at) VALUES (1, ?, 'LIVE', ?, ?)",
-      );
-      for (let i = 0; i < 36; i++)
-        add.run(`f${i}.pdf`, i === 0 ? 155 * 2 ** 20 - 35 * 1000 : 1000, machineNow - 1000);
-      const digests: string[] = [];
-      const alerts = createRunwayAlerts({
-        db,
-        activity: (kind, message) => kind === 'digest' && digests.push(message),
-        offsets: () => offsets,
-      });
-      const me = {
-        client: { status: 'ACTIVE' },
-        wallet: { balance_paise: 10_000, min_balance_to_upload_paise: 5000 },
-        usage: { daily_rent_paise: 250, bytes_used: 0 },
-        arrears: { paise: 0, since: null, deadline: null },
-      } as unknown as Parameters<typeof alerts.onAccount>[0];
-      const serviceNow = machineNow + offsets[0]!.offsetMs;
-      alerts.onAccount(me, serviceNow, 7);
+      f.alerts.onAccount(f.me, f.serviceNow, 7);
       // Five days pass before the next /me (the sandbox's clock moved, or the machine slept): the
       // digest is of the last day digested, and counted over that day. It counted the day before
       // today and said "0 files uploaded" under the day the 36 went live (seen in the screenshot tour).
-      offsets.push({ from: Date.now(), offsetMs: 15 * 86_400_000 });
-      alerts.onAccount(me, serviceNow + 5 * 86_400_000, 7);
-      expect(digests).toHaveLength(1);
-      expect(digests[0]).toBe(
-        `${formatServiceDate(formatIstDate(serviceNow))}: 36 files uploaded (155 MiB); rent ₹2.50 a day; runway 40 days.`,
+      f.offsets.push({ from: Date.now(), offsetMs: 15 * 86_400_000 });
+      f.alerts.onAccount(f.me, f.serviceNow + 5 * 86_400_000, 7);
+      expect(f.digests).toHaveLength(1);
+      expect(f.digests[0]).toBe(
+        `${formatServiceDate(formatIstDate(f.serviceNow))}: 36 files uploaded (155 MiB); rent ₹2.50 a day; runway 40 days.`,
       );
     } finally {
-      db.close();
-      rmSync(appDir, { recursive: true, force: true });
+      f.close();
     }
   });
 });
+
+/**
+ * An app database with 36 live files (155 MiB) that went live now, the sandbox clock 10 days ahead of
+ * the machine (`offsets` may grow), and the runway alerts over it collecting their digests.
+ */
+function digestFixture() {
+  const appDir = mkdtempSync(join(tmpdir(), 'digest-app-'));
+  const db = openDatabase(join(appDir, 'app.sqlite'), APP_MIGRATIONS);
+  const machineNow = Date.now();
+  const offsets = [{ from: machineNow - 3_600_000, offsetMs: 10 * 86_400_000 }];
+  db.prepare(
+    "INSERT INTO sync_folders (id, path, bucket, mode, created_at) VALUES (1, '/x', 'b', 'upload-only', 0)",
+  ).run();
+  const add = db.prepare(
+    "INSERT INTO sync_files (folder_id, name, state, size, updated_at) VALUES (1, ?, 'LIVE', ?, ?)",
+  );
+  for (let i = 0; i < 36; i++)
+    add.run(`f${i}.pdf`, i === 0 ? 155 * 2 ** 20 - 35 * 1000 : 1000, machineNow - 1000);
+  const digests: string[] = [];
+  const alerts = createRunwayAlerts({
+    db,
+    activity: (kind, message) => kind === 'digest' && digests.push(message),
+    offsets: () => offsets,
+  });
+  const me = {
+    client: { status: 'ACTIVE' },
+    wallet: { balance_paise: 10_000, min_balance_to_upload_paise: 5000 },
+    usage: { daily_rent_paise: 250, bytes_used: 0 },
+    arrears: { paise: 0, since: null, deadline: null },
+  } as unknown as Parameters<typeof alerts.onAccount>[0];
+  return {
+    alerts,
+    me,
+    digests,
+    offsets,
+    serviceNow: machineNow + offsets[0]!.offsetMs,
+    close() {
+      db.close();
+      rmSync(appDir, { recursive: true, force: true });
+    },
+  };
+}
