@@ -66,8 +66,10 @@ describe.sequential('words on screen: no codes, one date format', () => {
     await row.waitFor();
     // At 1280 wide the table has its "Uploaded (IST)" column: "2026-11-28 09:45" before.
     const date = row.locator('.c-date');
-    expect((await date.textContent())!.trim()).toMatch(TIME);
-    expect(await lineCount(date)).toBe(1);
+    // Polled: the index may land a commit of the folder's files and the virtual rows be drawn anew between
+    // two reads (CI once measured no line at all in a cell being replaced).
+    await expect.poll(async () => (await date.textContent())?.trim()).toMatch(TIME);
+    await expect.poll(() => lineCount(date)).toBe(1);
     await row.locator('.c-name').click();
     const meta = page.getByTestId('preview').locator('.meta .muted');
     // "5 B · site · 2026-11-28 09:45 IST" before.
