@@ -1,9 +1,16 @@
+import { randomFillSync } from 'node:crypto';
 import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FileChangedError, filenameParams, multipartBody } from '../../src-main/core/service/multipart-body';
+import {
+  FileChangedError,
+  filenameParams,
+  multipartBody,
+  RECYCLED_CHUNKS,
+  UPLOAD_CHUNK_BYTES,
+} from '../../src-main/core/service/multipart-body';
 
 const dir = mkdtempSync(join(tmpdir(), 'assets-multipart-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -64,6 +71,34 @@ describe('multipart body', () => {
     expect(raw.subarray(start, end).equals(bytes)).toBe(true);
     // Reads of 1 MiB: 4 chunks for 3 MiB + 7 bytes, the last at the full size.
     expect(progress).toEqual([1, 2, 3].map((m) => m * 1024 * 1024).concat(bytes.length));
+  });
+
+  // The socket holds a chunk until it drains and Readable.from one more ahead (http-json.ts): a recycled
+  // read must not refill a buffer before the consumer let go of it. Held here: one more than those two.
+  it('a recycled read leaves each chunk whole while the consumer still holds three', async () => {
+    const path = join(dir, 'recycled.bin');
+    const bytes = randomFillSync(Buffer.alloc(9 * UPLOAD_CHUNK_BYTES + 5));
+    writeFileSync(path, bytes);
+    const handle = await open(path);
+    try {
+      const body = multipartBody([], { path, size: bytes.length, filename: 'r.bin', handle, recycle: true });
+      const held: Uint8Array[] = [];
+      const sent: Buffer[] = [];
+      const seen = new Set<ArrayBufferLike>();
+      for await (const chunk of body.stream()) {
+        seen.add(chunk.buffer);
+        held.push(chunk);
+        if (held.length > 3) sent.push(Buffer.from(held.shift()!));
+      }
+      for (const chunk of held) sent.push(Buffer.from(chunk));
+      const raw = Buffer.concat(sent);
+      const start = raw.indexOf('\r\n\r\n', raw.indexOf('name="file"')) + 4;
+      expect(raw.subarray(start, start + bytes.length).equals(bytes)).toBe(true);
+      // It did recycle: the file's ten reads went through RECYCLED_CHUNKS buffers (plus the two texts').
+      expect(seen.size).toBeLessThanOrEqual(RECYCLED_CHUNKS + 2);
+    } finally {
+      await handle.close();
+    }
   });
 
   it('fails with FILE-CHANGED when the file shrank after its size was taken', async () => {

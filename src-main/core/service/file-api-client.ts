@@ -334,6 +334,8 @@ export function createFileApiClient(opts: FileApiClientOptions): FileApiClient {
           size: input.size,
           filename: basename(input.name),
           ...(input.handle ? { handle: input.handle } : {}),
+          // The service checks the bytes against the md5 sent with them: see MultipartFile.recycle.
+          recycle: input.md5 !== undefined || input.md5Later !== undefined,
         },
         input.md5 === undefined && input.md5Later ? { field: 'hash', value: input.md5Later } : undefined,
       );

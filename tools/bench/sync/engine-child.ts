@@ -42,6 +42,8 @@ export interface ChildInput {
 export interface ChildReport {
   /** From engine.start() to every file settled (LIVE, SKIPPED...), in ms. */
   syncMs: number;
+  /** CPU (ms, every thread of the process) over the same span as syncMs. */
+  syncCpuMs: number;
   /** From engine.start() to the first folder-in-sync event, in ms. */
   inSyncMs: number | null;
   /** CPU time (user + system, every thread of this process; not find's) from its start to that event, in ms. */
@@ -98,6 +100,7 @@ async function main(): Promise<void> {
   const openMs = performance.now() - t0;
 
   const t1 = performance.now();
+  const cpu1 = process.cpuUsage();
   // "In sync" as the engine reports it: the folder scanned and nothing left to do. The watcher may
   // still be walking the tree in its own thread then; start() resolves once it watches too.
   let inSyncMs: number | null = null;
@@ -122,6 +125,8 @@ async function main(): Promise<void> {
   dropEarlyFind();
   const summary = await engine.waitUntilSettled();
   const syncMs = performance.now() - t1;
+  const syncCpu = process.cpuUsage(cpu1);
+  const syncCpuMs = (syncCpu.user + syncCpu.system) / 1000;
 
   let watchRssMb: number | null = null;
   let heap: ChildReport['heap'] = null;
@@ -144,6 +149,7 @@ async function main(): Promise<void> {
   await closePools();
   const report: ChildReport = {
     syncMs,
+    syncCpuMs,
     inSyncMs,
     inSyncCpuMs,
     startMs,

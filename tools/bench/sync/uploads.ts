@@ -1,18 +1,25 @@
 import { mkdirSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
+import { childrenCpuMs } from '../shared/cpu';
 import { writeRandomFile } from '../shared/fixtures';
 import type { BenchServer } from '../shared/processes';
 import { timeShell } from '../shared/processes';
 import type { Served } from '../shared/served';
 
 /** `curl -F` of one file into `bucket`, timed; throws unless the server answered 201. */
-export async function curlUpload(server: BenchServer, file: string, bucket: string): Promise<{ ms: number }> {
+export async function curlUpload(
+  server: BenchServer,
+  file: string,
+  bucket: string,
+): Promise<{ ms: number; cpuMs: number }> {
+  // `times`: the CPU curl used (bash's ended children), printed after its status.
   const c = await timeShell(
-    `curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $KEY" -F "bucket=$BUCKET" -F "file=@$FILE" ${server.url}/api/assets/v1/files`,
+    `curl -s -o /dev/null -w '%{http_code}\\n' -H "Authorization: Bearer $KEY" -F "bucket=$BUCKET" -F "file=@$FILE" ${server.url}/api/assets/v1/files; times`,
     { KEY: server.apiKey, BUCKET: bucket, FILE: file },
   );
-  if (c.stdout !== '201') throw new Error(`curl's upload answered ${c.stdout}`);
-  return { ms: c.ms };
+  const status = c.stdout.split('\n')[0];
+  if (status !== '201') throw new Error(`curl's upload answered ${status}`);
+  return { ms: c.ms, cpuMs: childrenCpuMs(c.stdout) };
 }
 
 /** "1 upload, 209,715,600 bytes received": the server's count, printed beside the time it verifies. */
