@@ -13,7 +13,7 @@ import {
 import { tempDir } from './helpers';
 
 const EARLY = Symbol.for('assets-sync.early-find');
-type Early = { run: { exited: Promise<unknown>; child: { exitCode: number | null } }; startedAt: number };
+type Early = { run: { exited: Promise<unknown> }; startedAt: number };
 const early = () => (globalThis as Record<symbol, Early | undefined>)[EARLY];
 
 async function names(root: string, expected: number) {

@@ -1,4 +1,4 @@
-import { closeSync, readSync } from 'node:fs';
+import { readSync } from 'node:fs';
 import { type FindRun, startFind, takeEarlyFind } from '../../../shared-node/find-run.mjs';
 import {
   childlessFolders,
@@ -45,10 +45,10 @@ export function findWalk(
     ? (async () => {
         const f = started();
         if (!f) return false;
-        for await (const chunk of appended(f.out, f.exited)) digest!.update(chunk);
+        for await (const chunk of output(f)) digest!.update(chunk);
         const { code, error } = await f.exited;
         const same = code === 0 && !error && digest!.result() === mark.expect;
-        if (same) closeSync(f.out);
+        if (same) f.close();
         return same;
       })().catch(() => false)
     : undefined;
@@ -66,7 +66,7 @@ export function findWalk(
       yield* fallback.batches;
       return;
     }
-    const { out, child, exited } = f;
+    const { exited } = f;
     // Folders left out by the ignore rules, as "name/": find lists a folder before what it holds.
     const pruned = new Set<string>();
     const childless = childlessFolders();
@@ -81,7 +81,7 @@ export function findWalk(
     let any = false;
     let finished = false;
     try {
-      for await (const chunk of appended(out, exited)) {
+      for await (const chunk of output(f)) {
         any = true;
         if (digest && !checked) digest.update(chunk);
         const data: Buffer = rest.length ? Buffer.concat([rest, chunk]) : chunk;
@@ -110,8 +110,8 @@ export function findWalk(
       finished = true;
     } finally {
       // A consumer that stops early (a scan cancelled) must not leave find walking for nobody.
-      if (!finished && child.exitCode === null) child.kill();
-      closeSync(out);
+      if (!finished) f.stop();
+      f.close();
     }
     const { code, error } = await exited;
     if (error && !any) {
@@ -144,6 +144,11 @@ export function findWalk(
 const READ_BYTES = 1024 * 1024;
 /** While find runs and nothing new is there, how long before looking again (a file does not say it grew). */
 const POLL_MS = 5;
+
+/** The walk's records, as they come: each find's output in turn (find-run.mjs splits a wide folder). */
+async function* output(run: FindRun): AsyncGenerator<Buffer> {
+  for (const part of run.parts) yield* appended(part.out, part.exited);
+}
 
 /**
  * What find appends to `fd`, as it comes, until it exited and all was read: whole NUL-ended records
