@@ -9,8 +9,6 @@ export interface FindRun {
   /** Once every find ended: the first that failed, else the first. */
   exited: Promise<FindExit>;
   stderr(): string;
-  /** True while a find still walks. */
-  running(): boolean;
   /** Stops the finds still walking. */
   stop(): void;
   /** Closes the output files (once; later calls do nothing). */

@@ -17,7 +17,9 @@ const PART_FORMAT = '%y %i %s %T@ %p\\0';
 /**
  * From this many entries at the top of the folder, the walk is split between FIND_PARTS finds, each
  * over a run of those entries in the order the folder lists them: their outputs, read one after the
- * other, are byte for byte what one find prints (the scan marks' digests of it stay valid). find
+ * other, are byte for byte what one find prints (the scan marks' digests of it stay valid; above
+ * 10,000 entries find orders a folder's entries by inode, and a mark one find took is compared row by
+ * row once). find
  * stats every entry on one thread; two finds finish the walk of 100,000 files in 0.32 s where one
  * takes 0.43 s, and beside other busy processes they get two shares of the cores instead of one
  * (docs/benchmarks.md, the restart).
@@ -57,7 +59,6 @@ export function startFind(root, options = {}) {
       (all) => all.find((r) => r.error) ?? all.find((r) => r.code !== 0) ?? all[0],
     ),
     stderr: () => parts.map((p) => p.stderr()).join(''),
-    running: () => parts.some((p) => p.child.exitCode === null && p.child.signalCode === null),
     stop() {
       for (const p of parts) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill();
     },
