@@ -19,10 +19,9 @@ const PART_FORMAT = '%y %i %s %T@ %p\\0';
  * over a run of those entries in the order the folder lists them: their outputs, read one after the
  * other, are byte for byte what one find prints (the scan marks' digests of it stay valid; above
  * 10,000 entries find orders a folder's entries by inode, and a mark one find took is compared row by
- * row once). find
- * stats every entry on one thread; two finds finish the walk of 100,000 files in 0.32 s where one
- * takes 0.43 s, and beside other busy processes they get two shares of the cores instead of one
- * (docs/benchmarks.md, the restart).
+ * row once). find stats every entry on one thread; two finds finish the walk of 100,000 files in
+ * 0.32 s where one takes 0.43 s, and beside other busy processes they get two shares of the cores
+ * instead of one (docs/benchmarks.md, the restart).
  */
 export const SPLIT_FROM = 64;
 const FIND_PARTS = 2;
@@ -34,11 +33,9 @@ const FIND_PARTS = 2;
  * while the modules load, with nobody reading).
  */
 export function startFind(root, options = {}) {
-  const entries = (options.parts ?? FIND_PARTS) > 1 ? topEntries(root) : null;
-  const groups =
-    entries && entries.length >= (options.splitFrom ?? SPLIT_FROM)
-      ? split(entries, options.parts ?? FIND_PARTS)
-      : null;
+  const { parts: wanted = FIND_PARTS, splitFrom = SPLIT_FROM } = options;
+  const entries = wanted > 1 ? topEntries(root) : null;
+  const groups = entries && entries.length >= splitFrom ? split(entries, wanted) : null;
   const outs = [];
   for (let i = 0; i < (groups?.length ?? 1); i++) {
     const out = unlinkedTempFile();
@@ -85,7 +82,7 @@ function startPart(args, out, cwd, names) {
   if (names) {
     // A find that failed to start or stopped early closes its end: that is its exit's to report.
     child.stdin.on('error', () => undefined);
-    child.stdin.end(Buffer.concat(names.map((n) => Buffer.concat([n, NUL]))));
+    child.stdin.end(Buffer.concat(names.flatMap((n) => [n, NUL])));
   }
   let stderr = '';
   child.stderr?.setEncoding('utf8').on('data', (d) => {
