@@ -1,5 +1,5 @@
 import { createHash, randomFillSync } from 'node:crypto';
-import { rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, rmSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileChangedError, multipartBody } from '../../src-main/core/service/multipart-body';
@@ -18,22 +18,31 @@ describe('the md5 sent after the file part', () => {
     try {
       const file = join(dir, 'x.bin');
       writeFileSync(file, 'some bytes');
+      const confirmed: string[] = [];
       const body = multipartBody(
         [['bucket', 'b']],
         { path: file, size: 10, filename: 'x.bin' },
-        { field: 'hash', value: async () => 'a'.repeat(32) },
+        {
+          field: 'hash',
+          confirm: async (md5) => {
+            confirmed.push(md5);
+          },
+        },
       );
       const bytes = await bodyBytes(body.stream());
       expect(bytes.length).toBe(body.contentLength);
       const text = bytes.toString('utf8');
       expect(text.indexOf('some bytes')).toBeLessThan(text.indexOf('name="hash"'));
-      expect(text).toMatch(new RegExp(`name="hash"\\r\\n\\r\\n${'a'.repeat(32)}\\r\\n--[^\\r]+--\\r\\n$`));
+      // The md5 of the bytes as read, told to the caller before it is sent.
+      const md5 = createHash('md5').update('some bytes').digest('hex');
+      expect(confirmed).toEqual([md5]);
+      expect(text).toMatch(new RegExp(`name="hash"\\r\\n\\r\\n${md5}\\r\\n--[^\\r]+--\\r\\n$`));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
 
-  it('fails the body (FILE-CHANGED) when the md5 cannot be had, before its last bytes', async () => {
+  it('fails the body (FILE-CHANGED) when the caller disowns the md5, before its last bytes', async () => {
     const dir = tempDir();
     try {
       const file = join(dir, 'x.bin');
@@ -43,7 +52,7 @@ describe('the md5 sent after the file part', () => {
         { path: file, size: 10, filename: 'x.bin' },
         {
           field: 'hash',
-          value: async () => {
+          confirm: async () => {
             throw new Error('The file changed while it was sent.');
           },
         },
@@ -88,6 +97,50 @@ describe('a large new file is hashed while it is sent', () => {
       expect(row).toMatchObject({ state: 'LIVE', md5, remoteMd5: md5 });
       const journal = h.db.prepare('SELECT md5, outcome FROM sync_journal').all();
       expect(journal).toEqual([{ md5, outcome: 'LIVE' }]);
+    } finally {
+      await h.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a file written while it is read is never stored torn: the body fails before its md5, and the new bytes go', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'big.mp4');
+    const size = HASH_WHILE_SENDING_BYTES + 4096;
+    writeFileSync(file, randomFillSync(Buffer.alloc(size)));
+    const past = new Date(Date.now() - 60_000);
+    utimesSync(file, past, past);
+    // Every copy the service stored, by the md5 of its reply.
+    const client = testClient(server.baseUrl, server.demoKey);
+    const upload = client.uploadFile.bind(client);
+    const stored: string[] = [];
+    client.uploadFile = async (input) => {
+      const r = await upload(input);
+      if (r.ok) stored.push(r.value.hash);
+      return r;
+    };
+    const h = makeEngine(client);
+    try {
+      let written = false;
+      h.engine.on('upload-progress', (e) => {
+        if (written || e.sentBytes >= e.totalBytes) return;
+        written = true;
+        // Its first MiB (read already) and its last (not read yet): what this upload reads is then
+        // neither version of the file.
+        const fd = openSync(file, 'r+');
+        const mib = 1024 * 1024;
+        writeSync(fd, randomFillSync(Buffer.alloc(mib)), 0, mib, 0);
+        writeSync(fd, randomFillSync(Buffer.alloc(mib)), 0, mib, size - mib);
+        closeSync(fd);
+      });
+      await h.engine.start();
+      expect((await h.engine.addFolder({ path: dir, bucket: 'torn' })).ok).toBe(true);
+      expect((await h.engine.waitUntilSettled()).allDone).toBe(true);
+      expect(written).toBe(true);
+      const md5 = md5Of(file);
+      expect(stored).toEqual([md5]);
+      const live = await server.liveFiles('torn');
+      expect(live.map((f) => [f.name, f.hash])).toEqual([['big.mp4', md5]]);
     } finally {
       await h.close();
       rmSync(dir, { recursive: true, force: true });

@@ -69,10 +69,11 @@ export interface FileApiClient {
     bucket?: string;
     md5?: string;
     /**
-     * Instead of `md5`: the md5 computed while the bytes are sent, sent in `hash` after the file part
-     * (the service reads fields on either side of the file). Its rejection fails the upload (FILE-CHANGED).
+     * Instead of `md5`: the bytes are hashed as they are read and the md5 sent in `hash` after the file
+     * part (the service reads fields on either side of the file). This is told that md5 first, once
+     * every byte was read; its rejection fails the upload (FILE-CHANGED) before the md5 leaves.
      */
-    md5Later?: () => Promise<string>;
+    hashWhileSending?: (md5: string) => Promise<void>;
     signal?: AbortSignal;
     onProgress?: (sentBytes: number) => void;
     /** The upload rate limit the file's bytes wait for (shared by the uploads of an engine). */
@@ -335,9 +336,11 @@ export function createFileApiClient(opts: FileApiClientOptions): FileApiClient {
           filename: basename(input.name),
           ...(input.handle ? { handle: input.handle } : {}),
           // The service checks the bytes against the md5 sent with them: see MultipartFile.recycle.
-          recycle: input.md5 !== undefined || input.md5Later !== undefined,
+          recycle: input.md5 !== undefined || input.hashWhileSending !== undefined,
         },
-        input.md5 === undefined && input.md5Later ? { field: 'hash', value: input.md5Later } : undefined,
+        input.md5 === undefined && input.hashWhileSending
+          ? { field: 'hash', confirm: input.hashWhileSending }
+          : undefined,
       );
       const watchdog = new Watchdog(timeoutMs);
       const r = await call(

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 
@@ -52,8 +52,8 @@ const MD5_HEX_LENGTH = 32;
 
 /**
  * The first `size` bytes of an open file, by positional reads. Not a stream of the handle: destroying
- * one closes the handle even with autoClose off (Node 20), and the caller's md5 worker may not have
- * opened it yet (it reads /proc/self/fd/N, upload-one.ts): it then read nothing, or another file.
+ * one closes the handle even with autoClose off (Node 20), and the caller still checks the handle after
+ * the last read (upload-one.ts).
  */
 async function* readHandle(handle: FileHandle, size: number, recycle: boolean): AsyncGenerator<Buffer> {
   const ring: Buffer[] = [];
@@ -77,11 +77,19 @@ export class FileChangedError extends Error {
   readonly code = 'FILE-CHANGED';
 }
 
-/** An md5 sent after the file part, once known (hashed while the bytes are sent). */
+/**
+ * The md5 of the file's bytes as this body read them, sent after the file part: hashed on the way out,
+ * not by a second read of the file (on two cores that read and its thread cost the upload ~10% of its
+ * time, docs/benchmarks.md).
+ */
 export interface TrailingMd5 {
   field: string;
-  /** Resolves to 32 hex digits before the body's last bytes are sent; a rejection fails the body. */
-  value(): Promise<string>;
+  /**
+   * Told the md5 once every byte of the file was read, before the md5 (the body's last bytes) is sent:
+   * a rejection fails the body (FILE-CHANGED), so the service never receives a whole body the caller
+   * has disowned (a file written while it was read).
+   */
+  confirm(md5: string): Promise<void>;
 }
 
 /**
@@ -113,6 +121,9 @@ export function multipartBody(
     async *stream(onFileBytes, pace) {
       yield preamble;
       let sent = 0;
+      // Each chunk is hashed before it is handed on: a recycled buffer overwritten while still unsent
+      // (MultipartFile.recycle) then differs from the md5, and the service refuses it.
+      const hash = trailing ? createHash('md5') : null;
       if (file.size > 0) {
         // Read up to the announced size; a file that shrank is caught below (one that grew, by the md5).
         const reader = file.handle
@@ -120,6 +131,7 @@ export function multipartBody(
           : createReadStream(file.path, { start: 0, end: file.size - 1, highWaterMark: UPLOAD_CHUNK_BYTES });
         try {
           for await (const chunk of reader as AsyncIterable<Buffer>) {
+            hash?.update(chunk);
             if (!pace) {
               sent += chunk.length;
               yield chunk;
@@ -143,13 +155,13 @@ export function multipartBody(
         throw new FileChangedError(`${file.path} has ${sent} bytes now, ${file.size} were announced`);
       }
       let md5 = '';
-      if (trailing) {
+      if (trailing && hash) {
+        md5 = hash.digest('hex');
         try {
-          md5 = await trailing.value();
+          await trailing.confirm(md5);
         } catch (e) {
           throw new FileChangedError(e instanceof Error ? e.message : String(e));
         }
-        if (!/^[0-9a-f]{32}$/.test(md5)) throw new FileChangedError(`${file.path}: no md5 to send`);
       }
       yield Buffer.from(trailingHead + md5 + end, 'utf8');
     },

@@ -1,10 +1,27 @@
-import { constants } from 'node:fs';
+import { constants, type Stats } from 'node:fs';
 import { type FileHandle, open, readlink, realpath, stat } from 'node:fs/promises';
 import { classify, type Inspection, inspectPath, isInside, type LinkScope, outsideFolder } from './inspect';
 
-export type Opened =
-  | { ok: true; handle: FileHandle; stat: { size: number; mtimeMs: number; inode: number } }
-  | { ok: false; seen: Inspection };
+/** What an open file's stat is compared by: the row's stat, and ctime for any write or touch since. */
+export interface HandleStat {
+  size: number;
+  mtimeMs: number;
+  inode: number;
+  ctimeMs: number;
+}
+
+export type Opened = { ok: true; handle: FileHandle; stat: HandleStat } | { ok: false; seen: Inspection };
+
+export async function statOfHandle(handle: FileHandle): Promise<HandleStat> {
+  return handleStat(await handle.stat());
+}
+
+const handleStat = (s: Stats): HandleStat => ({
+  size: s.size,
+  mtimeMs: Math.trunc(s.mtimeMs),
+  inode: s.ino,
+  ctimeMs: s.ctimeMs,
+});
 
 /**
  * Opens a folder's file for an upload and checks the file that was opened, not the path before it
@@ -28,7 +45,7 @@ export async function openInFolder(absPath: string, scope: LinkScope): Promise<O
       if (where === null) return await refuse(handle, await inspectPath(absPath, scope));
       if (!isInside(where, root)) return await refuse(handle, outsideFolder(where, true));
     }
-    return { ok: true, handle, stat: { size: s.size, mtimeMs: Math.trunc(s.mtimeMs), inode: s.ino } };
+    return { ok: true, handle, stat: handleStat(s) };
   } catch {
     return refuse(handle, await inspectPath(absPath, scope));
   }
@@ -55,12 +72,4 @@ async function openedPath(handle: FileHandle, absPath: string): Promise<string |
 async function refuse(handle: FileHandle, seen: Inspection): Promise<Opened> {
   await handle.close().catch(() => undefined);
   return { ok: false, seen };
-}
-
-/**
- * A path by which another reader (the md5 worker) opens the same file as `handle`: on Linux the
- * handle's /proc entry, so a retargeted link cannot change what is hashed; elsewhere the path itself.
- */
-export function pathOfHandle(handle: FileHandle, absPath: string): string {
-  return process.platform === 'linux' ? `/proc/self/fd/${handle.fd}` : absPath;
 }

@@ -1,9 +1,10 @@
+import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RemoteFile } from '../../../../src-shared/api/file-hosting';
 import type { SyncContext } from '../context';
 import { inspectPath, sameStat } from '../local/inspect';
 import { localGone, observe } from '../local/observe';
-import { openInFolder, pathOfHandle } from '../local/open-in-folder';
+import { type HandleStat, openInFolder, statOfHandle } from '../local/open-in-folder';
 import type { FileRow } from '../types';
 import { awaitListing, RECORD_FAILED, reactToUploadError } from './on-upload-error';
 
@@ -37,7 +38,7 @@ export async function uploadOne(
   try {
     journalId = ctx.db.transaction(() => {
       if (!ctx.transition(row.id, 'UPLOADING', {}, ['QUEUED', 'FAILED'])) return null;
-      // '' = hashed while sending: set before the last bytes leave (md5Later below).
+      // '' = hashed while sending: set before the last bytes leave (journalSentMd5 below).
       return ctx.journal.open({
         fileId: row.id,
         bucket: folder.bucket,
@@ -56,7 +57,6 @@ export async function uploadOne(
     return;
   }
 
-  const hashing = md5 === null ? ctx.hasher.md5(pathOfHandle(handle, abs)) : null;
   let res: Awaited<ReturnType<typeof ctx.client.uploadFile>> | { thrown: unknown };
   try {
     res = await ctx.client.uploadFile({
@@ -65,9 +65,12 @@ export async function uploadOne(
       size,
       name: row.name,
       bucket: folder.bucket,
-      ...(hashing === null
-        ? { md5: md5! }
-        : { md5Later: hashAlongside(ctx, row.id, hashing, size, journalId) }),
+      ...(md5 !== null
+        ? { md5 }
+        : {
+            hashWhileSending: (sent: string) =>
+              journalSentMd5(ctx, row, handle, opened.stat, sent, journalId),
+          }),
       ...(opts.signal ? { signal: opts.signal } : {}),
       ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
       pace: ctx.limiter,
@@ -78,8 +81,7 @@ export async function uploadOne(
     // The call threw instead of answering (a bug, not the service): the bytes may have left.
     res = { thrown: e };
   } finally {
-    // The md5 worker may still read through the handle's /proc entry after a refused upload.
-    void Promise.resolve(hashing).finally(() => handle.close().catch(() => undefined));
+    await handle.close().catch(() => undefined);
   }
   const current = ctx.files.get(row.id);
   if (!current) return;
@@ -108,29 +110,27 @@ export async function uploadOne(
 const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /**
- * The md5 of a large new file, read by the hasher's worker while the upload reads the same file
- * (prepare.ts decides which files). It is journaled before the body's last bytes are sent, so a copy
- * the service may have stored always has its md5 on record for the reconciliation; a file that changed
- * or could not be read fails the body (FILE-CHANGED: read anew). The service checks the bytes it got
- * against this md5, so a file changed under the upload ends HASH-MISMATCH, never a wrong copy.
+ * The md5 of a large new file (prepare.ts decides which), hashed from the bytes as the upload read them,
+ * journaled before it is sent as the body's last bytes: a copy the service may have stored always has
+ * its md5 on record for the reconciliation. The open file is looked at once more first: a write while
+ * it was read (its size, mtime, inode or ctime no longer those of the open) fails the body (FILE-CHANGED:
+ * read anew), so the service never completes a copy torn between two versions of the file.
  */
-function hashAlongside(
+async function journalSentMd5(
   ctx: SyncContext,
-  fileId: number,
-  hashing: ReturnType<SyncContext['hasher']['md5']>,
-  size: number,
+  row: FileRow,
+  handle: FileHandle,
+  opened: HandleStat,
+  md5: string,
   journalId: number,
-): () => Promise<string> {
-  return async () => {
-    const h = await hashing;
-    if (!h.ok) throw new Error(`The file could not be read while it was sent: ${h.error.message}`);
-    if (h.value.bytes !== size) throw new Error('The file changed while it was sent.');
-    ctx.db.transaction(() => {
-      ctx.journal.setMd5(journalId, h.value.md5);
-      ctx.transition(fileId, 'UPLOADING', { md5: h.value.md5 }, ['UPLOADING']);
-    })();
-    return h.value.md5;
-  };
+): Promise<void> {
+  const now = await statOfHandle(handle);
+  if (!sameStat(opened, now) || now.ctimeMs !== opened.ctimeMs)
+    throw new Error('The file changed while it was sent.');
+  ctx.db.transaction(() => {
+    ctx.journal.setMd5(journalId, md5);
+    ctx.transition(row.id, 'UPLOADING', { md5 }, ['UPLOADING']);
+  })();
 }
 
 /** Records a remote copy as this row's live version (from a reply or a listing), in one transaction. */
