@@ -15,8 +15,9 @@ export ASSETS_SYNC_TEST_HOME="$(mktemp -d)"
 echo "== tests (vitest, under dbus-run-session with gnome-keyring)"
 status=0
 HOME="$ASSETS_SYNC_TEST_HOME" dbus-run-session -- bash -c '
-  eval "$(printf test | gnome-keyring-daemon --unlock --components=secrets 2>/dev/null)"
-  export GNOME_KEYRING_CONTROL SSH_AUTH_SOCK
+  bash test/keyring.sh & keeper=$!
+  trap "kill -TERM $keeper 2>/dev/null; wait $keeper 2>/dev/null" EXIT
+  bash test/keyring.sh --wait
   node_modules/.bin/vitest run --reporter=default --reporter=json --outputFile.json=test-artifacts/vitest.json "$@"
 ' bash "$@" 2> >(grep -v "Failed to set fd limit" >&2) || status=$?
 
