@@ -22,8 +22,8 @@ async function collect(gen: AsyncGenerator<Uint8Array>): Promise<Buffer> {
 }
 
 describe('multipart body', () => {
-  // The upload's md5 worker reads the same open file by /proc/self/fd/N, perhaps only after the body
-  // was read (a worker that starts late): the body must leave the handle open, read whole or not.
+  // The caller looks at the open file again once the body read it (upload-one.ts: was it written
+  // meanwhile?) and closes it itself: the body must leave the handle open, read whole or not.
   it('leaves a given handle open, whether the body was read to its end or stopped early', async () => {
     const path = join(dir, 'kept-open.bin');
     const bytes = Buffer.alloc(2 * 1024 * 1024 + 3, 0xcd);
