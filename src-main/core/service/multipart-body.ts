@@ -125,7 +125,8 @@ export function multipartBody(
       // (MultipartFile.recycle) then differs from the md5, and the service refuses it.
       const hash = trailing ? createHash('md5') : null;
       if (file.size > 0) {
-        // Read up to the announced size; a file that shrank is caught below (one that grew, by the md5).
+        // Read up to the announced size; a file that shrank is caught below, one that grew by the md5
+        // (or, hashed while sending, by the caller's look at the open file).
         const reader = file.handle
           ? readHandle(file.handle, file.size, file.recycle === true)
           : createReadStream(file.path, { start: 0, end: file.size - 1, highWaterMark: UPLOAD_CHUNK_BYTES });
