@@ -79,8 +79,8 @@ export class FileChangedError extends Error {
 
 /**
  * The md5 of the file's bytes as this body read them, sent after the file part: hashed on the way out,
- * not by a second read of the file (on two cores that read and its thread cost the upload ~10% of its
- * time, docs/benchmarks.md).
+ * not by a second read of the file (that read and its thread were ~12% of the engine's CPU in a loopback
+ * upload, docs/benchmarks.md).
  */
 export interface TrailingMd5 {
   field: string;
