@@ -26,7 +26,12 @@ const WalletChange = z
   .strict();
 const Rate = z.number().min(0).max(1);
 const FaultsBody = z
-  .object({ storage_fail_rate: Rate.optional(), connection_reset_rate: Rate.optional() })
+  .object({
+    storage_fail_rate: Rate.optional(),
+    connection_reset_rate: Rate.optional(),
+    // A planted error in the next daily charge (issue 35); a negative one lowers it (never below 0).
+    rent_error_paise: z.number().int().min(-1_000_000_000).max(1_000_000_000).optional(),
+  })
   .strict();
 
 const Bucket = z.string().regex(BUCKET_PATTERN, 'a bucket must match [a-z0-9][a-z0-9.-]{0,49}');

@@ -30,6 +30,7 @@ export function billingJob(hosting: Hosting): JobSource {
     nextDueAt: () => lastRun + DAY_MS,
     async runDue(at) {
       const removed: string[] = [];
+      const planted = hosting.faults.takeRentError();
       try {
         db.transaction(() => {
           for (const client of hosting.clients.notClosed()) {
@@ -48,7 +49,10 @@ export function billingJob(hosting: Hosting): JobSource {
                 usageDate: formatIstDate(at - 1),
                 bytesUsed: totals.bytes_used,
                 filesCount: totals.files_count,
-                rentPaise: dailyRentPaise(totals.bytes_used, hosting.ctx.options.pricePerGbMonthPaise),
+                rentPaise: Math.max(
+                  0,
+                  dailyRentPaise(totals.bytes_used, hosting.ctx.options.pricePerGbMonthPaise) + planted,
+                ),
               },
               at,
             );

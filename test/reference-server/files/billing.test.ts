@@ -133,3 +133,23 @@ describe('closing after the grace days', () => {
     expect((await s.admin('POST', `/clients/${c.client.id}/wallet`, { amount_paise: 100 })).status).toBe(409);
   });
 });
+
+describe('planted wrong charge (PUT /faults rent_error_paise, issue 35)', () => {
+  it('adds the amount to the next daily charge only, then clears itself', async () => {
+    const c = await s.newClient({ wallet_paise: 10_000 });
+    const k = c.api_key;
+    await s.upload(k, 'rent.txt', bytes(100));
+    const set = await s.admin('PUT', '/faults', { rent_error_paise: 37 });
+    expect(set.status).toBe(200);
+    expect(set.json).toMatchObject({ rent_error_paise: 37 });
+    await s.passMidnights(2);
+    const days = (await s.api(k, 'GET', '/usage?days=7')).json.data as { rent_paise: number }[];
+    // Newest first: the second midnight is honest again, the first carries the planted 37 paise.
+    expect(days.map((d) => d.rent_paise)).toEqual([100, 137]);
+    expect((await s.api(k, 'GET', '/me')).json.data.wallet.balance_paise).toBe(10_000 - 237);
+    expect((await s.admin('PUT', '/faults', {})).json).toMatchObject({ rent_error_paise: 0 });
+    const bad = await s.admin('PUT', '/faults', { rent_error_paise: 1.5 });
+    expect(bad.status).toBe(400);
+    expect(bad.json.error).toMatch(/rent_error_paise/);
+  });
+});

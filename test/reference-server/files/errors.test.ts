@@ -158,7 +158,7 @@ describe('502 STORAGE-FAILED and dropped connections (fault injection)', () => {
   it('stores nothing, charges nothing, leaves no temp file', async () => {
     const before = await s.api(key, 'GET', '/me');
     const faults = await s.admin('PUT', '/faults', { storage_fail_rate: 1 });
-    expect(faults.json).toEqual({ storage_fail_rate: 1, connection_reset_rate: 0 });
+    expect(faults.json).toEqual({ storage_fail_rate: 1, connection_reset_rate: 0, rent_error_paise: 0 });
     expectFailure(await s.upload(key, 'a.txt', 'abc'), 502, 'STORAGE-FAILED');
     await s.admin('PUT', '/faults', { storage_fail_rate: 0, connection_reset_rate: 1 });
     await expect(s.upload(key, 'b.txt', 'abc')).rejects.toThrow();
