@@ -361,6 +361,50 @@ export const APP_ROWS: Rows = {
   ],
   // A file the index saw go from the service, waiting for the sync rows on it to be told.
   remote_index_gone: [{ account_id: 1, id: 9003, at: T0 + 5 }],
+  // The statement (issue 35): a run of /me reads, a usage day, a file that went, the clock, a day told.
+  statement_me_reads: [
+    {
+      id: 1,
+      source: 'sandbox',
+      client_id: 42,
+      first_ms: T0,
+      last_ms: T0 + 60_000,
+      balance_paise: 9_950,
+      arrears_paise: 0,
+      arrears_since: null,
+      bytes_used: 2008,
+      files_count: 2,
+      daily_rent_paise: 0,
+      per_gb_month_paise: 500,
+    },
+  ],
+  statement_usage_days: [
+    {
+      source: 'sandbox',
+      client_id: 42,
+      usage_date: '2026-03-01',
+      bytes_used: 2008,
+      files_count: 2,
+      rent_paise: 0,
+      outcome: 'FREE',
+      seen_ms: T0,
+    },
+  ],
+  // 9002: not in the index any more (9003's removal, seeded above, finds no row of it).
+  statement_file_life: [
+    {
+      account_id: 1,
+      id: 9002,
+      name: 'old.png',
+      bucket: 'photos',
+      extension: 'png',
+      size: 500,
+      created_ms: T0 - 86_400_000,
+      gone_ms: T0 - 3_600_000,
+    },
+  ],
+  statement_clock: [{ id: 1, offset_ms: 0 }],
+  statement_flag_alerts: [{ source: 'sandbox', client_id: 42, usage_date: '2026-03-01', at: T0 }],
 };
 
 /** The reference server's database: a client with a key, files live and deleted, money, a bot's traffic. */

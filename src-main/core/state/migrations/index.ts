@@ -4,6 +4,7 @@ import { CORE_KB_MIGRATIONS } from '../../kb/migrations';
 import { LEADS_MIGRATIONS } from '../../leads/migrations';
 import { REMOTE_INDEX_MIGRATIONS } from '../../remote-index/migrations';
 import { SERVICE_MIGRATIONS } from '../../service/migrations';
+import { STATEMENT_MIGRATIONS } from '../../statement/migrations';
 import { SYNC_MIGRATIONS } from '../../sync/state/migrations';
 
 /**
@@ -23,6 +24,7 @@ export const APP_MIGRATION_RANGES: readonly MigrationRange[] = [
   { owner: 'leads', first: 200, last: 299, migrations: LEADS_MIGRATIONS },
   { owner: 'app settings and UI', first: 300, last: 399, migrations: APP_UI_MIGRATIONS },
   { owner: 'remote index', first: 400, last: 499, migrations: REMOTE_INDEX_MIGRATIONS },
+  { owner: 'statement (me reads, usage days, file lives)', first: 500, last: 599, migrations: STATEMENT_MIGRATIONS },
 ];
 
 export const APP_MIGRATIONS: Migration[] = APP_MIGRATION_RANGES.flatMap((r) => r.migrations);
