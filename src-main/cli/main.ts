@@ -32,6 +32,10 @@ const commands: Record<string, { about: string; load: () => Promise<Command> }> 
   rm: { about: 'delete a file on the service: rm ID', load: () => import('./commands/rm') },
   account: { about: 'wallet, rent, arrears and pricing', load: () => import('./commands/account') },
   usage: { about: 'daily usage snapshots [--days N]', load: () => import('./commands/usage') },
+  statement: {
+    about: "the month's statement: statement [--month YYYY-MM] [--json] [--csv] [--pdf FILE]",
+    load: () => import('./commands/statement'),
+  },
   login: { about: 'store an API key in the system keychain', load: () => import('./commands/login') },
   logout: { about: 'forget the stored API key', load: () => import('./commands/logout') },
   'reference-server': {

@@ -36,6 +36,8 @@ export { normalizeBaseUrl, plainHttpRefusal } from './service/connection';
 export type { FileApiClient } from './service/file-api-client';
 export { createFileApiClient } from './service/file-api-client';
 export { serviceSettingsStore } from './service/settings';
+export { statementForCommand } from './statement/for-command';
+export { statementPdf } from './statement/statement-pdf';
 export { serviceIdentity } from './sync/account/service-identity';
 export type { DryRunReport } from './sync/dry-run/dry-run';
 export { dryRun } from './sync/dry-run/dry-run';

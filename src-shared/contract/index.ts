@@ -14,6 +14,7 @@ import { sandboxCommands } from './sandbox';
 import { secretsCommands, secretsEvents } from './secrets';
 import { sessionCommands, sessionEvents } from './session';
 import { settingsCommands, settingsEvents } from './settings';
+import { statementCommands } from './statement';
 import { syncCommands, syncEvents } from './sync';
 import { urlImportCommands, urlImportEvents } from './url-import';
 
@@ -37,6 +38,7 @@ export const commands = {
   ...linksCommands,
   ...officeCommands,
   ...secretsCommands,
+  ...statementCommands,
 } satisfies Record<string, CommandDef>;
 
 /** Every event the core pushes to the UI. */

@@ -11,7 +11,10 @@ export async function refreshAccount(ctx: AppContext): Promise<CachedAccount> {
   const source = ctx.cacheSource();
   const stored = ctx.account.current(source);
   if (!live || !source) return { ...stored, offline: true };
-  const [r] = await Promise.all([live.client.me(), ctx.clock.refresh()]);
+  // The clock first: the /me read is kept with the service's time (the statement's credits are dated
+  // by it), and a sandbox's clock may have moved since its last reading. A real account's is instant.
+  await ctx.clock.refresh();
+  const r = await live.client.me();
   if (!r.ok) return { ...stored, offline: true, error: plainError(r.error) };
   ctx.session.setAccountName(r.value.client.name);
   return ctx.account.current(source);

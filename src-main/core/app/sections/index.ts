@@ -5,6 +5,7 @@ import { alertsSection } from './alerts-section';
 import { dryRunSection } from './dry-run-section';
 import { linksSection } from './links-section';
 import { sandboxSection } from './sandbox-section';
+import { statementSection } from './statement-section';
 import { urlImportSection } from './url-import-section';
 
 export type SectionFactory = (ctx: AppContext) => Section | Promise<Section>;
@@ -22,4 +23,5 @@ export const EXTRA_SECTIONS: SectionFactory[] = [
   dryRunSection,
   urlImportSection,
   linksSection,
+  statementSection,
 ];

@@ -1,0 +1,101 @@
+import type { Statement } from '../../../../src-shared/contract/statement';
+import { formatRupees } from '../../../../src-shared/domain/money';
+import { appError, err, ok } from '../../../../src-shared/errors';
+import { statementOfMonth } from '../../statement/month-of-account';
+import { statementPdf } from '../../statement/statement-pdf';
+import { statementStore } from '../../statement/statement-store';
+import { serviceIdentity } from '../../sync/account/service-identity';
+import type { AppContext } from '../context';
+import { notConnected } from '../errors';
+import type { Section } from '../section';
+
+/**
+ * The admin's month (issue 35, docs/statement.md): every /me the app reads is kept (a run of equal
+ * reads is one row), the service clock's offset is kept for the index's removal triggers, and
+ * `statement.get` / `statement.pdf` tell a month. A day newly flagged is told once as a runway alert.
+ */
+export function statementSection(ctx: AppContext): Section {
+  const store = statementStore(ctx.db);
+  const offs: (() => void)[] = [];
+
+  const build = async (month: string | undefined, refresh: boolean) => {
+    const live = ctx.session.live;
+    const source = ctx.cacheSource();
+    if (!live || !source) return null;
+    if (refresh) await ctx.clock.refresh();
+    return statementOfMonth(
+      {
+        db: ctx.db,
+        client: live.client,
+        source,
+        service: serviceIdentity(live.connection, ctx.dataDir),
+        now: () => ctx.clock.now(),
+        refresh,
+      },
+      month,
+    );
+  };
+
+  const alertFlags = (s: Statement) => {
+    const source = ctx.cacheSource();
+    if (!source || !s.flags.length) return;
+    const told = new Set(
+      store.takeUntold(
+        { source, clientId: s.account.clientId },
+        [...new Set(s.flags.map((f) => f.date))],
+        ctx.clock.now(),
+      ),
+    );
+    for (const f of s.flags.filter((x) => told.has(x.date))) {
+      const title =
+        f.kind === 'charge' ? `A day's rent does not fit: ${f.date}` : `A day's bytes do not fit: ${f.date}`;
+      ctx.bus.emit('notify', { kind: 'runway', title, body: f.sentence });
+      ctx.log(`statement: flagged ${f.date} (${f.kind}, ${formatRupees(f.differencePaise)})`);
+    }
+  };
+
+  return {
+    name: 'statement',
+    handlers: {
+      'statement.get': async (r) => {
+        const built = await build(r.month, r.refresh);
+        if (!built) return notConnected();
+        if (built.ok) alertFlags(built.value);
+        return built;
+      },
+      'statement.pdf': async (r) => {
+        const built = await build(r.month, r.refresh);
+        if (!built) return notConnected();
+        if (!built.ok) return built;
+        try {
+          const bytes = await statementPdf(built.value);
+          return ok({
+            fileName: `statement-${built.value.month}.pdf`,
+            base64: Buffer.from(bytes).toString('base64'),
+          });
+        } catch (e) {
+          return err(
+            appError(
+              'STATEMENT-PDF',
+              `The PDF could not be made: ${e instanceof Error ? e.message : String(e)}`,
+            ),
+          );
+        }
+      },
+    },
+    start() {
+      store.setClockOffset(ctx.clock.get().offsetMs);
+      offs.push(
+        ctx.bus.subscribe((e) => {
+          if (e.event === 'clock.changed') store.setClockOffset(e.payload.offsetMs);
+        }),
+        ctx.account.onSeen((source, me) =>
+          store.noteRead({ source, clientId: me.client.id }, me, ctx.clock.now()),
+        ),
+      );
+    },
+    close() {
+      for (const off of offs.splice(0)) off();
+    },
+  };
+}
