@@ -9,6 +9,7 @@ import { KnowledgeView } from './kb/KnowledgeView';
 import { LeadsView } from './leads/LeadsView';
 import { SandboxView } from './sandbox/SandboxView';
 import { SettingsView } from './settings/SettingsView';
+import { StatementView } from './statement/StatementView';
 import { UsageView } from './usage/UsageView';
 
 export interface ViewEntry {
@@ -35,6 +36,7 @@ export const VIEWS: ViewEntry[] = [
   { id: 'files', label: 'Files', icon: 'files', component: FilesView, group: 'files' },
   { id: 'account', label: 'Account', icon: 'wallet', component: AccountView, group: 'files' },
   { id: 'usage', label: 'Usage', icon: 'chart', component: UsageView, group: 'files' },
+  { id: 'statement', label: 'Statement', icon: 'book', component: StatementView, group: 'files' },
   { id: 'knowledge', label: 'Knowledge', icon: 'book', component: KnowledgeView, group: 'bots' },
   { id: 'leads', label: 'Leads', icon: 'inbox', component: LeadsView, group: 'bots' },
   {

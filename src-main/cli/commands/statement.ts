@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { MONTH_PATTERN, type Statement } from '../../../src-shared/contract/statement';
 import { formatBytes } from '../../../src-shared/domain/bytes';
 import { formatRupees } from '../../../src-shared/domain/money';
+import { creditWindowText, OTHER } from '../../../src-shared/domain/statement/month-statement';
 import { statementCsv } from '../../../src-shared/domain/statement/statement-csv';
 import { formatIstTime } from '../../../src-shared/domain/time-format';
 import { appError } from '../../../src-shared/errors';
@@ -141,12 +142,14 @@ function render(st: Statement): string {
   lines.push(st.credits.length ? 'Credits (inferred from the balances read):' : 'Credits: none seen.');
   for (const c of st.credits)
     lines.push(
-      `  ${formatRupees(c.amountPaise)} between ${formatIstTime(c.fromMs)} and ${formatIstTime(c.toMs)}${c.arrearsPaidPaise ? `, ${formatRupees(c.arrearsPaidPaise)} of it paid arrears` : ''}`,
+      `  ${formatRupees(c.amountPaise)} ${creditWindowText(c.fromMs, c.toMs)}${c.arrearsPaidPaise ? `, ${formatRupees(c.arrearsPaidPaise)} of it paid arrears` : ''}`,
     );
   for (const u of st.unknowns) lines.push(`Unknown: ${u}`);
   lines.push('', `Where the money goes (${formatRupees(st.breakdown.totalPaise)}):`);
   for (const b of st.breakdown.byBucket)
-    lines.push(`  bucket ${b.label}: ${formatBytes(b.bytes)}, ${formatRupees(b.rentPaise)}`);
+    lines.push(
+      `  ${b.label === OTHER ? b.label : `bucket ${b.label}: ${formatBytes(b.bytes)}`}, ${formatRupees(b.rentPaise)}`,
+    );
   const dup = st.breakdown.duplicates;
   if (dup.extraCopies)
     lines.push(

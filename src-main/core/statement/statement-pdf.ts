@@ -2,6 +2,7 @@ import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf
 import type { Share, Statement } from '../../../src-shared/contract/statement';
 import { formatBytes } from '../../../src-shared/domain/bytes';
 import { formatRupees } from '../../../src-shared/domain/money';
+import { creditWindowText } from '../../../src-shared/domain/statement/month-statement';
 import { formatIstTime } from '../../../src-shared/domain/time-format';
 
 /**
@@ -55,7 +56,7 @@ export async function statementPdf(s: Statement): Promise<Uint8Array> {
   if (!s.credits.length) w.line('None seen.');
   for (const c of s.credits)
     w.line(
-      `${rupees(c.amountPaise)} between ${formatIstTime(c.fromMs)} and ${formatIstTime(c.toMs)}${c.arrearsPaidPaise ? `, of which ${rupees(c.arrearsPaidPaise)} paid arrears` : ''}`,
+      `${rupees(c.amountPaise)} ${creditWindowText(c.fromMs, c.toMs)}${c.arrearsPaidPaise ? `, of which ${rupees(c.arrearsPaidPaise)} paid arrears` : ''}`,
     );
   if (s.unknowns.length) {
     w.gap();
@@ -114,10 +115,10 @@ const MONTHS = [
   'December',
 ];
 const monthName = (m: string) => `${MONTHS[Number(m.slice(5, 7)) - 1]} ${m.slice(0, 4)}`;
-const rupees = (p: number) => formatRupees(p).replace('₹', 'Rs ');
+const rupees = (p: number) => formatRupees(p).replaceAll('₹', 'Rs ');
 const money = (p: number | null) => (p === null ? 'unknown' : rupees(p));
 /** WinAnsi has no rupee sign and no characters outside Latin-1's printable ones. */
-const winAnsi = (t: string) => t.replace('₹', 'Rs ').replace(/[^\x20-\x7e\xa0-\xff]/g, '?');
+const winAnsi = (t: string) => t.replaceAll('₹', 'Rs ').replace(/[^\x20-\x7e\xa0-\xff]/g, '?');
 
 class Writer {
   private page: PDFPage;

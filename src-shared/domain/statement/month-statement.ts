@@ -9,7 +9,7 @@ import type {
 import { formatBytes } from '../bytes';
 import { DAY_MS, formatIstDate, parseIst } from '../ist-time';
 import { formatRupees, type Paise } from '../money';
-import { formatIstTime } from '../time-format';
+import { formatIstTime, formatIstTimeSeconds } from '../time-format';
 import { describeRule, learnRule, type RentRule, ruleKey, ruleRent } from './rent-rules';
 
 /** A run of /me reads with the same figures, first and last on the service's clock. */
@@ -400,4 +400,11 @@ function breakdown(
     totalPaise: total,
     duplicates: { ...input.duplicates, savingPerMonthPaise: saving },
   };
+}
+
+/** When a credit happened, as far as the reads tell: their window, to the second when in one minute. */
+export function creditWindowText(fromMs: number, toMs: number): string {
+  if (formatIstTime(fromMs) !== formatIstTime(toMs))
+    return `between ${formatIstTime(fromMs)} and ${formatIstTime(toMs)}`;
+  return `between ${formatIstTimeSeconds(fromMs)} and ${formatIstTimeSeconds(toMs).replace(/^.*, /, '')}`;
 }
