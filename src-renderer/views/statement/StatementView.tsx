@@ -28,6 +28,8 @@ const MONTHS = [
   'December',
 ];
 const monthName = (m: string) => `${MONTHS[Number(m.slice(5, 7)) - 1]} ${m.slice(0, 4)}`;
+/** The days' scroll box is reached by keyboard to scroll it (WCAG 2.1.1), as each view's content is. */
+const DAYS_SCROLL = { tabIndex: 0, role: 'region', 'aria-label': 'Days of the month' } as const;
 const money = (p: number | null) => (p === null ? 'unknown' : formatRupees(p));
 
 /**
@@ -115,7 +117,9 @@ export function StatementView() {
       <div className="content stack" {...SCROLL_REGION} data-testid="statement-view">
         {error ? (
           <div className="banner warn" role="alert">
-            <Icon name="alert" />
+            <span style={{ width: '1.25rem', flex: 'none' }}>
+              <Icon name="alert" />
+            </span>
             <span className="body">{error.message}</span>
           </div>
         ) : null}
@@ -186,7 +190,9 @@ function StatementBody({ s }: { s: Statement }) {
         {s.flags.length ? (
           s.flags.map((f) => (
             <div key={`${f.date}-${f.kind}`} className="banner danger">
-              <Icon name="alert" />
+              <span style={{ width: '1.25rem', flex: 'none' }}>
+                <Icon name="alert" />
+              </span>
               <span className="body">{f.sentence}</span>
             </div>
           ))
@@ -217,48 +223,53 @@ function StatementBody({ s }: { s: Statement }) {
       </section>
 
       <section className="card" aria-label="Days">
-        <table className="table" data-testid="statement-days">
-          <thead>
-            <tr>
-              <th>Day</th>
-              <th className="right">Stored</th>
-              <th className="right">Files</th>
-              <th>Outcome</th>
-              <th className="right">Rent</th>
-              <th className="right">App&apos;s figure</th>
-              <th className="right">Arrears booked</th>
-            </tr>
-          </thead>
-          <tbody>
-            {charged.length === 0 ? (
+        {/* Seven columns: under 800 pixels the table scrolls sideways inside its card. */}
+        <div style={{ overflowX: 'auto', maxWidth: '100%' }} {...DAYS_SCROLL}>
+          <table className="table" data-testid="statement-days">
+            <thead>
               <tr>
-                <td colSpan={7} className="muted">
-                  No day of this month has been charged yet.
-                </td>
+                <th>Day</th>
+                <th className="right">Stored</th>
+                <th className="right">Files</th>
+                <th>Outcome</th>
+                <th className="right">Rent</th>
+                <th className="right">App&apos;s figure</th>
+                <th className="right">Arrears booked</th>
               </tr>
-            ) : null}
-            {charged.map((d) => (
-              <tr key={d.date} data-flagged={d.flags.length ? 'yes' : undefined}>
-                <td className="num">
-                  {formatServiceDate(d.date)}
-                  {d.flags.length ? (
-                    <span className="badge danger" style={{ marginLeft: 6 }}>
-                      flagged
-                    </span>
-                  ) : null}
-                </td>
-                <td className="right num">{d.measured ? formatBytes(d.measured.bytesUsed) : 'unknown'}</td>
-                <td className="right num">{d.measured ? d.measured.filesCount.toLocaleString('en') : ''}</td>
-                <td>{d.measured ? d.measured.outcome.toLowerCase() : 'unknown'}</td>
-                <td className="right num">{d.measured ? formatRupees(d.measured.rentPaise) : 'unknown'}</td>
-                <td className="right num">{money(d.expectedRentPaise)}</td>
-                <td className="right num">
-                  {d.arrearsBookedPaise ? formatRupees(d.arrearsBookedPaise) : ''}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {charged.length === 0 ? (
+                <tr>
+                  <td colSpan={7} className="muted">
+                    No day of this month has been charged yet.
+                  </td>
+                </tr>
+              ) : null}
+              {charged.map((d) => (
+                <tr key={d.date} data-flagged={d.flags.length ? 'yes' : undefined}>
+                  <td className="num">
+                    {formatServiceDate(d.date)}
+                    {d.flags.length ? (
+                      <span className="badge danger" style={{ marginLeft: 6 }}>
+                        flagged
+                      </span>
+                    ) : null}
+                  </td>
+                  <td className="right num">{d.measured ? formatBytes(d.measured.bytesUsed) : 'unknown'}</td>
+                  <td className="right num">
+                    {d.measured ? d.measured.filesCount.toLocaleString('en') : ''}
+                  </td>
+                  <td>{d.measured ? d.measured.outcome.toLowerCase() : 'unknown'}</td>
+                  <td className="right num">{d.measured ? formatRupees(d.measured.rentPaise) : 'unknown'}</td>
+                  <td className="right num">{money(d.expectedRentPaise)}</td>
+                  <td className="right num">
+                    {d.arrearsBookedPaise ? formatRupees(d.arrearsBookedPaise) : ''}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       </section>
 
       <section className="card stack" aria-label="Where the money goes">
