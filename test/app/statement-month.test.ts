@@ -9,6 +9,7 @@ import type { UsageSnapshot } from '../../src-shared/api/file-hosting';
 import type { AnyEvent } from '../../src-shared/contract';
 import type { Statement } from '../../src-shared/contract/statement';
 import { DAY_MS, formatIstDate, parseIst } from '../../src-shared/domain/ist-time';
+import { formatServiceDate } from '../../src-shared/domain/time-format';
 import { runCli } from '../cli/run-cli';
 import { adminCall } from '../support/reference-server';
 import { until } from '../support/wait';
@@ -193,7 +194,10 @@ describe('the statement of a month on the sandbox', () => {
   it('tells the flagged day once, as a runway alert', async () => {
     const flagged = () =>
       events.filter(
-        (e) => e.event === 'notify' && e.payload.kind === 'runway' && e.payload.title.includes(plantedDay),
+        (e) =>
+          e.event === 'notify' &&
+          e.payload.kind === 'runway' &&
+          e.payload.body.includes(formatServiceDate(plantedDay)),
       );
     expect(flagged()).toHaveLength(1);
     expect((await app.call('statement.get', { month, refresh: false })).ok).toBe(true);
@@ -234,7 +238,7 @@ describe('the statement of a month on the sandbox', () => {
     expect(text).toContain(`Statement of account`);
     expect(text).toContain(`Month: ${month}`);
     expect(text).toContain('a GB is 2^30 bytes (binary)');
-    expect(text).toContain(`${plantedDay}: charged`);
+    expect(text).toContain(`${formatServiceDate(plantedDay)}: charged`);
     expect(text).toContain('Rs 80.00 between');
     expect(text).not.toContain('?');
     expect(text).toContain('Rs 30.00 between');

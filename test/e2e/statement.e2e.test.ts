@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DAY_MS, formatIstDate, parseIst } from '../../src-shared/domain/ist-time';
+import { formatServiceDate } from '../../src-shared/domain/time-format';
 import { screens, ZOOMABLE } from './screens';
 import { browserApp, must } from './stack';
 
@@ -55,7 +56,7 @@ describe.sequential('the Statement view', () => {
     await f.nav(page, 'Statement');
     await page.getByRole('heading', { name: 'Statement', exact: true, level: 1 }).waitFor();
     const flags = page.getByTestId('statement-flags');
-    await flags.getByText(`${planted}: charged`).waitFor();
+    await flags.getByText(`${formatServiceDate(planted)}: charged`).waitFor();
     await expect.poll(() => flags.getByRole('heading').first().textContent()).toBe('1 day flagged');
     await flags.getByText(/^₹25\.00 between/).waitFor();
     const row = page.getByTestId('statement-days').locator('tr[data-flagged="yes"]');
@@ -85,6 +86,6 @@ describe.sequential('the Statement view', () => {
     expect(pdf.suggestedFilename()).toMatch(/^statement-\d{4}-\d{2}\.pdf$/);
     const text = execFileSync('pdftotext', ['-layout', (await pdf.path())!, '-'], { encoding: 'utf8' });
     expect(text).toContain('Statement of account');
-    expect(text).toContain(`${planted}: charged`);
+    expect(text).toContain(`${formatServiceDate(planted)}: charged`);
   });
 });

@@ -9,7 +9,7 @@ import type {
 import { formatBytes } from '../bytes';
 import { DAY_MS, formatIstDate, parseIst } from '../ist-time';
 import { formatRupees, type Paise } from '../money';
-import { formatIstTime, formatIstTimeSeconds } from '../time-format';
+import { formatIstTime, formatIstTimeSeconds, formatServiceDate } from '../time-format';
 import { describeRule, learnRule, type RentRule, ruleKey, ruleRent } from './rent-rules';
 
 /** A run of /me reads with the same figures, first and last on the service's clock. */
@@ -155,7 +155,7 @@ export function buildStatement(input: StatementInput): Statement {
           kind: 'charge',
           differencePaise: diff,
           differenceBytes: 0,
-          sentence: `${date}: charged ${formatRupees(u.rentPaise)} for ${formatBytes(u.bytesUsed)}; the rule found gives ${formatRupees(fromMeasured)} (${diff > 0 ? 'over' : 'under'} by ${formatRupees(Math.abs(diff))}).`,
+          sentence: `${formatServiceDate(date)}: charged ${formatRupees(u.rentPaise)} for ${formatBytes(u.bytesUsed)}; the rule found gives ${formatRupees(fromMeasured)} (${diff > 0 ? 'over' : 'under'} by ${formatRupees(Math.abs(diff))}).`,
         });
       }
       if (own && own.bytesUsed !== u.bytesUsed) {
@@ -166,7 +166,7 @@ export function buildStatement(input: StatementInput): Statement {
           kind: 'bytes',
           differencePaise: diff,
           differenceBytes: diffBytes,
-          sentence: `${date}: the service measured ${formatBytes(u.bytesUsed)}, the app's index held ${formatBytes(own.bytesUsed)} live at that midnight (${diffBytes > 0 ? 'more' : 'less'} by ${formatBytes(Math.abs(diffBytes))}, ${formatRupees(Math.abs(diff))} of rent).`,
+          sentence: `${formatServiceDate(date)}: the service measured ${formatBytes(u.bytesUsed)}, the app's index held ${formatBytes(own.bytesUsed)} live at that midnight (${diffBytes > 0 ? 'more' : 'less'} by ${formatBytes(Math.abs(diffBytes))}, ${formatRupees(Math.abs(diff))} of rent).`,
         });
       }
     }

@@ -47,8 +47,7 @@ export function statementSection(ctx: AppContext): Section {
       ),
     );
     for (const f of s.flags.filter((x) => told.has(x.date))) {
-      const title =
-        f.kind === 'charge' ? `A day's rent does not fit: ${f.date}` : `A day's bytes do not fit: ${f.date}`;
+      const title = f.kind === 'charge' ? "A day's rent does not fit" : "A day's measured bytes do not fit";
       ctx.bus.emit('notify', { kind: 'runway', title, body: f.sentence });
       ctx.log(`statement: flagged ${f.date} (${f.kind}, ${formatRupees(f.differencePaise)})`);
     }
