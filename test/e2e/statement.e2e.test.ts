@@ -69,6 +69,7 @@ describe.sequential('the Statement view', () => {
     expect(totals).toMatch(/Credits to the wallet \(inferred\)\+ ₹25\.00/);
     await page.getByRole('region', { name: 'Where the money goes' }).getByText('media').first().waitFor();
     await screens(page, 'statement', flags);
+    await screens(page, 'statement-breakdown', page.getByRole('region', { name: 'Where the money goes' }));
   });
 
   it('exports the CSV and the PDF of the month', async () => {
