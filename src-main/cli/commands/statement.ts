@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { MONTH_PATTERN, type Statement } from '../../../src-shared/contract/statement';
 import { formatBytes } from '../../../src-shared/domain/bytes';
+import { formatIstSecond } from '../../../src-shared/domain/ist-time';
 import { formatRupees } from '../../../src-shared/domain/money';
 import { creditWindowText, OTHER } from '../../../src-shared/domain/statement/month-statement';
 import { statementCsv } from '../../../src-shared/domain/statement/statement-csv';
@@ -110,8 +111,8 @@ function summaryJson(st: Statement) {
     credits: st.credits.map((c) => ({
       amount_paise: c.amountPaise,
       arrears_paid_paise: c.arrearsPaidPaise,
-      from: formatIstTime(c.fromMs),
-      to: formatIstTime(c.toMs),
+      from_ist: formatIstSecond(c.fromMs),
+      to_ist: formatIstSecond(c.toMs),
       inferred: true,
     })),
     unknowns: st.unknowns,
