@@ -118,7 +118,11 @@ describe.sequential('the Sandbox panel and the leads it raises, in Chromium', ()
       .getByRole('status')
       .filter({ hasText: 'every upload will fail in storage' })
       .waitFor();
-    expect(await admin('PUT', '/faults', {})).toEqual({ storage_fail_rate: 1, connection_reset_rate: 0, rent_error_paise: 0 });
+    expect(await admin('PUT', '/faults', {})).toEqual({
+      storage_fail_rate: 1,
+      connection_reset_rate: 0,
+      rent_error_paise: 0,
+    });
     const form = new FormData();
     form.set('file', new Blob(['hello']), 'hello.txt');
     const refused = await call(`${live().baseUrl}/api/assets/v1/files`, {
@@ -130,7 +134,11 @@ describe.sequential('the Sandbox panel and the leads it raises, in Chromium', ()
     await screens(page, 'sandbox-faults', panel('Storage faults'));
     await storage.getByRole('button', { name: 'Off' }).click();
     await panel('Storage faults').getByRole('status').filter({ hasText: 'Faults are off' }).waitFor();
-    expect(await admin('PUT', '/faults', {})).toEqual({ storage_fail_rate: 0, connection_reset_rate: 0, rent_error_paise: 0 });
+    expect(await admin('PUT', '/faults', {})).toEqual({
+      storage_fail_rate: 0,
+      connection_reset_rate: 0,
+      rent_error_paise: 0,
+    });
     expect(await storage.getByRole('button', { name: 'Off' }).getAttribute('aria-pressed')).toBe('true');
   });
 

@@ -151,11 +151,12 @@ const APP_EXPECT: Record<number, Expectation> = {
   // The statement's tables; the index's files are alive from their creation on (gone_ms null).
   500: {
     check: (db, before, after) => {
-      createsEmpty('statement_me_reads', 'statement_usage_days', 'statement_clock', 'statement_flag_alerts')?.(
-        db,
-        before,
-        after,
-      );
+      createsEmpty(
+        'statement_me_reads',
+        'statement_usage_days',
+        'statement_clock',
+        'statement_flag_alerts',
+      )?.(db, before, after);
       expect(before.statement_file_life).toBeUndefined();
       expect(after.statement_file_life?.map((r) => [r.id, r.size, r.created_ms, r.gone_ms])).toEqual(
         before.remote_index_files?.map((r) => [r.id, r.size, r.created_ms, null]),

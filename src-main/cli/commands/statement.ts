@@ -5,7 +5,6 @@ import { formatIstSecond } from '../../../src-shared/domain/ist-time';
 import { formatRupees } from '../../../src-shared/domain/money';
 import { creditWindowText, OTHER } from '../../../src-shared/domain/statement/month-statement';
 import { statementCsv } from '../../../src-shared/domain/statement/statement-csv';
-import { formatIstTime } from '../../../src-shared/domain/time-format';
 import { appError } from '../../../src-shared/errors';
 import { statementForCommand, statementPdf } from '../../core';
 import { EXIT, parseCommand, withConnection } from '../common';

@@ -24,7 +24,12 @@ export const APP_MIGRATION_RANGES: readonly MigrationRange[] = [
   { owner: 'leads', first: 200, last: 299, migrations: LEADS_MIGRATIONS },
   { owner: 'app settings and UI', first: 300, last: 399, migrations: APP_UI_MIGRATIONS },
   { owner: 'remote index', first: 400, last: 499, migrations: REMOTE_INDEX_MIGRATIONS },
-  { owner: 'statement (me reads, usage days, file lives)', first: 500, last: 599, migrations: STATEMENT_MIGRATIONS },
+  {
+    owner: 'statement (me reads, usage days, file lives)',
+    first: 500,
+    last: 599,
+    migrations: STATEMENT_MIGRATIONS,
+  },
 ];
 
 export const APP_MIGRATIONS: Migration[] = APP_MIGRATION_RANGES.flatMap((r) => r.migrations);
