@@ -41,6 +41,13 @@ describe('the statement of a month on the sandbox', () => {
   let statement: Statement;
   let usage: UsageSnapshot[];
   const events: AnyEvent[] = [];
+  const flagged = () =>
+    events.filter(
+      (e) =>
+        e.event === 'notify' &&
+        e.payload.kind === 'runway' &&
+        e.payload.body.includes(formatServiceDate(plantedDay)),
+    );
 
   const admin = (method: string, path: string, body?: unknown) => {
     const c = app.context.session.live!.connection;
@@ -137,6 +144,8 @@ describe('the statement of a month on the sandbox', () => {
     }
     // Noon of the next month's first day: the month's last day is charged.
     await advanceTo(first + days * DAY_MS);
+    // The daily check told the planted day before anyone opened the statement.
+    await until('the flagged day told', () => flagged().length === 1);
     statement = await value<Statement>(app.call('statement.get', { month }));
     usage = (await value<{ value: UsageSnapshot[] }>(app.call('usage.get', { days: 90 }))).value;
   }, 600_000);
@@ -192,13 +201,6 @@ describe('the statement of a month on the sandbox', () => {
   });
 
   it('tells the flagged day once, as a runway alert', async () => {
-    const flagged = () =>
-      events.filter(
-        (e) =>
-          e.event === 'notify' &&
-          e.payload.kind === 'runway' &&
-          e.payload.body.includes(formatServiceDate(plantedDay)),
-      );
     expect(flagged()).toHaveLength(1);
     expect((await app.call('statement.get', { month, refresh: false })).ok).toBe(true);
     expect(flagged()).toHaveLength(1);

@@ -22,6 +22,8 @@ export interface StatementSource {
   now(): number;
   /** Read /me, /usage and the index's new files first. */
   refresh: boolean;
+  /** With `refresh`, read /me too (default); the app's daily check leaves it to the reads it makes anyway. */
+  readMe?: boolean;
   /** Where a /me answer goes when the caller does not record it itself (the CLI). */
   noteMe?(me: Account): void;
 }
@@ -37,7 +39,7 @@ export async function statementOfMonth(
 ): Promise<Result<Statement, AppError>> {
   const store = statementStore(o.db);
   let me: Account | null = null;
-  if (o.refresh && o.client) {
+  if (o.refresh && o.client && o.readMe !== false) {
     const r = await o.client.me({ lane: 'user' });
     if (!r.ok) return err(appError(r.error.code, r.error.message));
     me = r.value;

@@ -1,5 +1,7 @@
 import type { Statement } from '../../../../src-shared/contract/statement';
+import { DAY_MS, formatIstDate } from '../../../../src-shared/domain/ist-time';
 import { formatRupees } from '../../../../src-shared/domain/money';
+import { monthOf } from '../../../../src-shared/domain/statement/month-statement';
 import { appError, err, ok } from '../../../../src-shared/errors';
 import { statementOfMonth } from '../../statement/month-of-account';
 import { statementPdf } from '../../statement/statement-pdf';
@@ -7,6 +9,7 @@ import { statementStore } from '../../statement/statement-store';
 import { serviceIdentity } from '../../sync/account/service-identity';
 import type { AppContext } from '../context';
 import { notConnected } from '../errors';
+import { inBackground } from '../in-background';
 import type { Section } from '../section';
 
 /**
@@ -18,7 +21,7 @@ export function statementSection(ctx: AppContext): Section {
   const store = statementStore(ctx.db);
   const offs: (() => void)[] = [];
 
-  const build = async (month: string | undefined, refresh: boolean) => {
+  const build = async (month: string | undefined, refresh: boolean, readMe = true) => {
     const live = ctx.session.live;
     const source = ctx.cacheSource();
     if (!live || !source) return null;
@@ -31,6 +34,7 @@ export function statementSection(ctx: AppContext): Section {
         service: serviceIdentity(live.connection, ctx.dataDir),
         now: () => ctx.clock.now(),
         refresh,
+        readMe,
       },
       month,
     );
@@ -51,6 +55,21 @@ export function statementSection(ctx: AppContext): Section {
       ctx.bus.emit('notify', { kind: 'runway', title, body: f.sentence });
       ctx.log(`statement: flagged ${f.date} (${f.kind}, ${formatRupees(f.differencePaise)})`);
     }
+  };
+
+  // Once a service day, at the first fresh /me of it: the day just charged is checked and a flag told,
+  // whether or not the Statement view is opened. It reads /usage and the index, not /me again: that /me
+  // was just read, and a read made in the background could be dated across a sandbox's clock move.
+  let checkedDay: string | null = null;
+  const checkDaily = () => {
+    const now = ctx.clock.now();
+    const day = formatIstDate(now);
+    if (day === checkedDay) return;
+    checkedDay = day;
+    inBackground(ctx.log, 'statement: the daily check', async () => {
+      const built = await build(monthOf(now - DAY_MS), true, false);
+      if (built?.ok) alertFlags(built.value);
+    });
   };
 
   return {
@@ -87,6 +106,7 @@ export function statementSection(ctx: AppContext): Section {
       offs.push(
         ctx.bus.subscribe((e) => {
           if (e.event === 'clock.changed') store.setClockOffset(e.payload.offsetMs);
+          if (e.event === 'account.changed' && e.payload.value && !e.payload.offline) checkDaily();
         }),
         ctx.account.onSeen((source, me) =>
           store.noteRead({ source, clientId: me.client.id }, me, ctx.clock.now()),
