@@ -6,10 +6,11 @@ import type { Migration } from '../../shared-node/sqlite';
  * - `statement_me_reads`: every /me read, one row per run of reads with the same figures
  *   (`first_ms`..`last_ms`, the service's clock): a credit to the wallet shows as a rise between two.
  * - `statement_usage_days`: every /usage day read (the service keeps 90 days; the statement keeps all).
- * - `statement_file_life`: every file the remote index held, with when it was created (the service's
- *   date) and when the index saw it go (`gone_ms`, the service's clock), so the bytes live at any
- *   midnight are known after the index row is gone. Filled by triggers on the index's own tables, so no
- *   path that adds or removes a row (refresh, walk, the follower, a bulk delete) can miss it.
+ * - `statement_file_life`: every file that left the remote index, with when it was created (the
+ *   service's date) and when the index saw it go from the service (`gone_ms`, the service's clock), so
+ *   the bytes live at any midnight are known after the index row is gone (the live ones are the index's
+ *   own rows). Filled by triggers on the index's tables, so no path that removes a row (refresh, walk,
+ *   the follower, a bulk delete) can miss it, and a fill of the index pays nothing.
  * - `statement_clock`: the service clock's offset, kept by the app, that the triggers add to the
  *   machine's time of a removal.
  * - `statement_flag_alerts`: the flagged days already told to the user (one alert each).
@@ -67,20 +68,18 @@ export const STATEMENT_MIGRATIONS: Migration[] = [
         at INTEGER NOT NULL,
         PRIMARY KEY (source, client_id, usage_date)
       ) WITHOUT ROWID;
-      -- The files the index holds today are alive from their creation on.
-      INSERT INTO statement_file_life (account_id, id, name, bucket, extension, size, created_ms, gone_ms)
-        SELECT account_id, id, name, bucket, extension, size, created_ms, NULL FROM remote_index_files;
-      CREATE TRIGGER statement_file_seen AFTER INSERT ON remote_index_files BEGIN
+      -- A file leaves the index: its row is kept here. It went from the service when remote_index_gone
+      -- says so (noted before, as clearFiles does, or after, as removeOne does); otherwise the index was
+      -- only forgotten and gone_ms stays null (such a row is not read). Only removals pay: a fill of the
+      -- index writes nothing here.
+      CREATE TRIGGER statement_file_left BEFORE DELETE ON remote_index_files BEGIN
         INSERT INTO statement_file_life (account_id, id, name, bucket, extension, size, created_ms, gone_ms)
-          VALUES (NEW.account_id, NEW.id, NEW.name, NEW.bucket, NEW.extension, NEW.size, NEW.created_ms, NULL)
+          VALUES (OLD.account_id, OLD.id, OLD.name, OLD.bucket, OLD.extension, OLD.size, OLD.created_ms,
+            (SELECT g.at + coalesce((SELECT offset_ms FROM statement_clock WHERE id = 1), 0)
+               FROM remote_index_gone g WHERE g.account_id = OLD.account_id AND g.id = OLD.id))
           ON CONFLICT (account_id, id) DO UPDATE SET
             name = excluded.name, bucket = excluded.bucket, extension = excluded.extension,
-            size = excluded.size, created_ms = excluded.created_ms, gone_ms = NULL;
-      END;
-      CREATE TRIGGER statement_file_changed AFTER UPDATE ON remote_index_files BEGIN
-        UPDATE statement_file_life SET name = NEW.name, bucket = NEW.bucket, extension = NEW.extension,
-          size = NEW.size, created_ms = NEW.created_ms
-          WHERE account_id = NEW.account_id AND id = NEW.id;
+            size = excluded.size, created_ms = excluded.created_ms, gone_ms = excluded.gone_ms;
       END;
       -- remote_index_gone is written only by the removals that mean "gone from the service".
       CREATE TRIGGER statement_file_gone AFTER INSERT ON remote_index_gone BEGIN

@@ -123,10 +123,10 @@ export function statementStore(db: Db) {
           outcome: d.outcome,
         }));
     },
-    /** Every file the index held for the account, with the watched folder a sync row sent it from. */
+    /** Every file the index holds or saw go from the service, with the watched folder a sync row sent it from. */
     files(indexAccountId: number): FileLife[] {
       return prep<
-        [number],
+        [{ a: number }],
         {
           id: number;
           name: string;
@@ -138,12 +138,20 @@ export function statementStore(db: Db) {
           folder: string | null;
         }
       >(
-        `SELECT l.id, l.name, l.bucket, l.extension, l.size, l.created_ms, l.gone_ms,
+        `WITH lives AS (
+           SELECT id, name, bucket, extension, size, created_ms, NULL AS gone_ms
+             FROM remote_index_files WHERE account_id = @a
+           UNION ALL
+           SELECT l.id, l.name, l.bucket, l.extension, l.size, l.created_ms, l.gone_ms
+             FROM statement_file_life l
+            WHERE l.account_id = @a AND l.gone_ms IS NOT NULL
+              AND NOT EXISTS (SELECT 1 FROM remote_index_files f WHERE f.account_id = @a AND f.id = l.id))
+         SELECT lives.*,
            (SELECT d.path FROM sync_files f JOIN sync_folders d ON d.id = f.folder_id
-             WHERE f.remote_id = l.id LIMIT 1) AS folder
-         FROM statement_file_life l WHERE l.account_id = ?`,
+             WHERE f.remote_id = lives.id LIMIT 1) AS folder
+         FROM lives`,
       )
-        .all(indexAccountId)
+        .all({ a: indexAccountId })
         .map((r) => ({
           id: r.id,
           name: r.name,
