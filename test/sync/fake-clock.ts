@@ -11,17 +11,22 @@ export function fakeClock(start = 0): Clock & { advance(ms: number): Promise<voi
     sleep(ms, signal) {
       return new Promise((resolve, reject) => {
         if (signal?.aborted) return reject(signal.reason);
-        const s = { at: t + Math.max(0, ms), seq: seq++, resolve };
-        sleepers.push(s);
-        signal?.addEventListener(
-          'abort',
-          () => {
-            const i = sleepers.indexOf(s);
-            if (i >= 0) sleepers.splice(i, 1);
-            reject(signal.reason);
+        const onAbort = () => {
+          const i = sleepers.indexOf(s);
+          if (i >= 0) sleepers.splice(i, 1);
+          reject(signal?.reason);
+        };
+        // A sleep that ends lets go of its signal: a loop of many sleeps on one signal adds no listeners.
+        const s = {
+          at: t + Math.max(0, ms),
+          seq: seq++,
+          resolve: () => {
+            signal?.removeEventListener('abort', onAbort);
+            resolve();
           },
-          { once: true },
-        );
+        };
+        sleepers.push(s);
+        signal?.addEventListener('abort', onAbort, { once: true });
       });
     },
     async advance(ms) {

@@ -1,13 +1,18 @@
 import type { IndexStatus } from '../../../src-shared/contract/remote-index';
 import type { ApiError } from '../service/api-error';
-import { realClock } from '../service/clock';
+import { type Clock, realClock } from '../service/clock';
 import type { FileApiClient } from '../service/file-api-client';
 import { createPacer, done, retry } from '../service/pacer';
 import { indexRefreshBackoff } from '../service/retry-policy';
 import type { AccountIndex } from './remote-index';
 
-/** How often the app reads the listing's new pages by itself (one request when nothing changed). */
-export const DEFAULT_REFRESH_EVERY_MS = 5 * 60_000;
+/**
+ * How often the app reads the listing's first page by itself: one request when nothing changed, and
+ * its `meta.total` is the signal that a file went elsewhere (issue 31: a delete made elsewhere is seen
+ * within 90 s, at most 2 requests a minute while idle; 45 s is 1.3 a minute and leaves 45 s for the
+ * bisection that finds which file went). docs/remote-index.md, "Files gone from the service".
+ */
+export const DEFAULT_REFRESH_EVERY_MS = 45_000;
 
 export interface KeeperOptions {
   index: AccountIndex;
@@ -18,6 +23,8 @@ export interface KeeperOptions {
   /** A refusal that needs the user (401, account closed): the keeper has stopped. */
   onStopped?: (error: ApiError) => void;
   now?: () => number;
+  /** The wait between refreshes (tests move it by hand). */
+  clock?: Clock;
 }
 
 /**
@@ -29,7 +36,8 @@ export interface KeeperOptions {
  */
 export function keepIndexFresh(o: KeeperOptions): { stop(): Promise<void> } {
   const every = o.refreshEveryMs ?? DEFAULT_REFRESH_EVERY_MS;
-  const now = o.now ?? Date.now;
+  const clock = o.clock ?? realClock;
+  const now = o.now ?? clock.now;
   const controller = new AbortController();
   const { signal } = controller;
   // A refresh that failed (offline, the service down) is asked again after a longer wait.
@@ -81,7 +89,7 @@ export function keepIndexFresh(o: KeeperOptions): { stop(): Promise<void> } {
 
   const loop = (async () => {
     try {
-      while (await refreshed()) await realClock.sleep(every, signal);
+      while (await refreshed()) await clock.sleep(every, signal);
     } catch (e) {
       // stop() aborts a wait: the loop ends there; anything else is a bug to see.
       if (!signal.aborted) throw e;
