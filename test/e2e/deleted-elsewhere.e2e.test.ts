@@ -70,7 +70,7 @@ describe.sequential('a file deleted elsewhere while the app runs', () => {
     const dead = [banner.remoteId!, poster.remoteId!];
 
     // The card's Live count for the running folder, each value it shows, as Chromium renders it.
-    await card(leaflets).getByTestId('count-live').waitFor();
+    await expect.poll(() => card(leaflets).getByTestId('count-live').textContent()).toBe('3');
     await page.evaluate((path) => {
       const w = window as unknown as { liveSeen: string[] };
       w.liveSeen = [];
@@ -158,4 +158,39 @@ describe.sequential('a file deleted elsewhere while the app runs', () => {
     expect(said).toMatch(/LIVE 1\b/);
     expect(said).toMatch(/1 pending/);
   }, 240_000);
+
+  it("two windows show the same rent shares, and Account's parts add up to the daily rent", async () => {
+    // 70 MiB elsewhere in the account: a daily rent of ₹0.01 (at ₹5 a GiB-month), all of it other files'.
+    await f.admin('POST', '/files/seed', { client_id: 1, count: 70, bytes: 2 ** 20, prefix: 'elsewhere-' });
+    const second = await f.browser.newPage(ZOOMABLE);
+    try {
+      await second.goto(f.shell.url);
+      for (const p of [page, second]) await f.nav(p, 'Account');
+      const shares = (p: Page) => p.getByTestId('rent-shares');
+      for (const p of [page, second])
+        await expect
+          .poll(() => shares(p).getByTestId('rent-share-total').textContent())
+          .toMatch(/₹0\.01 a day/);
+      const text = async (p: Page) => (await shares(p).textContent()) ?? '';
+      expect(await text(second)).toBe(await text(page));
+      const paise = async (p: Page) =>
+        (await shares(p).locator('tr').allTextContents()).map((t) =>
+          Math.round(Number(/₹([\d.]+) a day/.exec(t)![1]) * 100),
+        );
+      const all = await paise(page);
+      // The folders' and other files' shares, then the total: the parts add up to it.
+      expect(all.slice(0, -1).reduce((a, b) => a + b, 0)).toBe(all.at(-1));
+      await expect
+        .poll(() => shares(page).getByTestId('rent-share-other').textContent())
+        .toMatch(/₹0\.01 a day/);
+      const shots = await screens(page, 'rent-shares-account', shares(page));
+      console.log(shots.join('\n'));
+      for (const p of [page, second]) await f.nav(p, 'Folders');
+      const line = (p: Page) =>
+        p.getByRole('article', { name: `Folder ${leaflets}` }).getByTestId('folder-rent-share');
+      await expect.poll(() => line(second).textContent()).toBe(await line(page).textContent());
+    } finally {
+      await second.close();
+    }
+  }, 120_000);
 });
