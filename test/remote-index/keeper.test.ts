@@ -119,14 +119,23 @@ describe('the watch at its own cadence (issue 31)', () => {
         for (const t of idle)
           expect(idle.filter((u) => u > t - 60_000 && u <= t).length).toBeLessThanOrEqual(2);
 
-        const victim = (await liveIds(c.client))[12]!;
+        // The newest file: outside every page's range, only the listing's count says it went, and the
+        // bisection finds it.
+        const victim = (await liveIds(c.client))[0]!;
         expect((await c.client.deleteFile(victim)).ok).toBe(true);
         index.forgetGone(index.gone()); // the test's own delete went through the counted client
         const deletedAt = clock.now();
+        const sentBefore = c.sent.length;
         while (index.get(victim) && clock.now() - deletedAt <= 120_000) await step();
         expect(index.get(victim)).toBeNull();
         expect(clock.now() - deletedAt).toBeLessThanOrEqual(90_000);
         expect(index.gone()).toContain(victim);
+        // The refresh in the background lane; the bisection, rare and short, in the user lane (under
+        // background's 5% cap its sixth request waited a minute).
+        const after = c.sent.slice(sentBefore);
+        expect(after[0]!.lane).toBe('background');
+        expect(after.slice(1).length).toBeGreaterThan(0);
+        expect(after.slice(1).every((x) => x.lane === 'user')).toBe(true);
       } finally {
         await keeper.stop();
       }

@@ -28,8 +28,9 @@ export interface KeeperOptions {
 }
 
 /**
- * What keeps an account's index fresh while the app runs, all in the budget's background lane (after
- * uploads and user actions, at most its share of the window): a refresh every few minutes, and the
+ * What keeps an account's index fresh while the app runs, in the budget's background lane (after
+ * uploads and user actions, at most its share of the window): a refresh every 45 s (its bisection for
+ * files deleted elsewhere, rare and short, in the user lane), and the
  * full walk when it is due (at most daily; a walk under way resumes). A user's own refresh (the Files
  * view's button) calls `index.refresh` in the user lane beside it. `stop()` ends it at once; the walk
  * keeps its place for the next start.
@@ -62,10 +63,13 @@ export function keepIndexFresh(o: KeeperOptions): { stop(): Promise<void> } {
     // The one-request signal: the listing counts fewer files than the index holds, so some were
     // deleted elsewhere (another install, the dashboard, a script). Found by bisection at once, in a
     // few requests; when that cannot settle it, the walk goes now instead of at its daily time.
+    // The bisection goes in the user lane (after uploads, not under background's 5% cap): it is rare
+    // and short (about log2(pages) reads), and under the cap its sixth request waited for the next
+    // minute, past the 90 s a folder may say Live over a deleted file (issue 31).
     let walkNow = false;
     const listed = r.value.listedTotal;
     if (r.value.complete && listed !== null && o.index.status().count > listed) {
-      const found = await o.index.findDeleted(o.client, { lane: 'background', signal });
+      const found = await o.index.findDeleted(o.client, { lane: 'user', signal });
       if (signal.aborted) return false;
       if (!found.ok && stopsFor(found.error)) {
         o.onStopped?.(found.error);
