@@ -20,14 +20,22 @@ export function RentSharesCard() {
               <td className="mono" style={{ overflowWrap: 'anywhere' }}>
                 {f.path}
               </td>
-              <td className="num muted" style={NOWRAP}>{formatBytes(f.liveBytes)}</td>
-              <td className="num" style={NOWRAP}>{formatRupees(f.dailySharePaise)} a day</td>
+              <td className="num muted" style={NOWRAP}>
+                {formatBytes(f.liveBytes)}
+              </td>
+              <td className="num" style={NOWRAP}>
+                {formatRupees(f.dailySharePaise)} a day
+              </td>
             </tr>
           ))}
           <tr data-testid="rent-share-other">
             <td className="muted">Other files</td>
-            <td className="num muted" style={NOWRAP}>{formatBytes(shares.other.bytes)}</td>
-            <td className="num" style={NOWRAP}>{formatRupees(shares.other.dailySharePaise)} a day</td>
+            <td className="num muted" style={NOWRAP}>
+              {formatBytes(shares.other.bytes)}
+            </td>
+            <td className="num" style={NOWRAP}>
+              {formatRupees(shares.other.dailySharePaise)} a day
+            </td>
           </tr>
           <tr data-testid="rent-share-total">
             <td>
