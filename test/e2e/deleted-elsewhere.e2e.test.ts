@@ -56,7 +56,9 @@ describe.sequential('a file deleted elsewhere while the app runs', () => {
     });
   }, 120_000);
 
+  let timer: ReturnType<typeof setInterval> | undefined;
   afterAll(async () => {
+    clearInterval(timer);
     await page?.close();
   });
 
@@ -96,7 +98,7 @@ describe.sequential('a file deleted elsewhere while the app runs', () => {
         if (!indexHas(id) && liveOn(id)) broken.push(`file ${id} Live after the index dropped it`);
     };
     const off = f.app.subscribe(look);
-    const timer = setInterval(look, 25);
+    timer = setInterval(look, 25);
     try {
       const c = f.live();
       const other = async (id: number) => {
@@ -110,7 +112,14 @@ describe.sequential('a file deleted elsewhere while the app runs', () => {
       await other(dead[1]!);
       const deletedAt = Date.now();
 
-      await untilEvent(f.app, 'the index without either file', () => dead.every((id) => !indexHas(id)));
+      // Bounded, so that a watch too slow fails here by name (not at the test's own timeout).
+      let bound: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        untilEvent(f.app, 'the index without either file', () => dead.every((id) => !indexHas(id))),
+        new Promise((_, reject) => {
+          bound = setTimeout(() => reject(new Error('the delete was not noticed within 150 s')), 150_000);
+        }),
+      ]).finally(() => clearTimeout(bound));
       const noticedIn = Date.now() - deletedAt;
       console.log(
         `noticed ${noticedIn} ms after the delete (load: ${(await import('node:os')).loadavg()[0]!.toFixed(1)})`,
