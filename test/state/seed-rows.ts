@@ -480,7 +480,7 @@ export const SERVER_ROWS: Rows = {
   kb_delivery_attempts: [{ delivery_id: 1, number: 1, at_ms: T0, status: 500, error: null, duration_ms: 12 }],
 };
 
-/** The tables of a database now, but schema_migrations. */
+/** The tables of a database now, but schema_migrations and schema_meta (the migrations' own record). */
 export function tablesOf(db: Db): string[] {
   return (
     db
@@ -490,7 +490,7 @@ export function tablesOf(db: Db): string[] {
       .all() as { name: string }[]
   )
     .map((r) => r.name)
-    .filter((n) => n !== 'schema_migrations');
+    .filter((n) => n !== 'schema_migrations' && n !== 'schema_meta');
 }
 
 export const columnsOf = (db: Db, table: string): string[] =>
