@@ -3,6 +3,7 @@ import { keepIndexFresh } from '../../src-main/core/remote-index/index-keeper';
 import { createRemoteIndex } from '../../src-main/core/remote-index/remote-index';
 import { closePools } from '../../src-main/core/service/http-pool';
 import type { IndexStatus } from '../../src-shared/contract/remote-index';
+import { fakeClock } from '../sync/fake-clock';
 import { until } from '../sync/helpers';
 import { countedClient, liveIds, serverWithClient, tempAppDb } from './helpers';
 
@@ -51,6 +52,32 @@ describe('keeping the index fresh', () => {
       const after = c.sent.length;
       expect([...index.each()].map((f) => f.id)).toEqual(await liveIds(c.client));
       expect(c.sent.length).toBe(after + 3); // only this test's own listing above: the keeper is gone
+    } finally {
+      app.close();
+    }
+  });
+
+  it('waits on the clock it is given: an hour apart on a fake clock, refreshed as the clock moves (issue 33)', async () => {
+    const app = tempAppDb();
+    try {
+      const index = createRemoteIndex(app.db).forAccount({
+        service: env.srv.baseUrl,
+        clientId: env.clientId,
+      });
+      const c = countedClient(env.srv.baseUrl, env.apiKey);
+      const clock = fakeClock(Date.now());
+      const keeper = keepIndexFresh({ index, client: c.client, refreshEveryMs: 60 * 60_000, clock });
+      try {
+        await until('the first walk finished', () => index.status().walk.finishedAt !== null);
+        await until('asleep for the hour', () => clock.pending() === 1);
+        const before = c.listings();
+        await clock.advance(60 * 60_000);
+        await until('refreshed when the fake hour passed', () => c.listings() > before);
+      } finally {
+        const stopping = keeper.stop();
+        await clock.advance(0);
+        await stopping;
+      }
     } finally {
       app.close();
     }

@@ -1,6 +1,6 @@
 import type { IndexStatus } from '../../../src-shared/contract/remote-index';
 import type { ApiError } from '../service/api-error';
-import { realClock } from '../service/clock';
+import { type Clock, realClock } from '../service/clock';
 import type { FileApiClient } from '../service/file-api-client';
 import { createPacer, done, retry } from '../service/pacer';
 import { indexRefreshBackoff } from '../service/retry-policy';
@@ -18,6 +18,8 @@ export interface KeeperOptions {
   /** A refusal that needs the user (401, account closed): the keeper has stopped. */
   onStopped?: (error: ApiError) => void;
   now?: () => number;
+  /** What the waits between refreshes and after a failed one run on (tests move it by hand). */
+  clock?: Clock;
 }
 
 /**
@@ -29,11 +31,12 @@ export interface KeeperOptions {
  */
 export function keepIndexFresh(o: KeeperOptions): { stop(): Promise<void> } {
   const every = o.refreshEveryMs ?? DEFAULT_REFRESH_EVERY_MS;
-  const now = o.now ?? Date.now;
+  const clock = o.clock ?? realClock;
+  const now = o.now ?? (() => clock.now());
   const controller = new AbortController();
   const { signal } = controller;
   // A refresh that failed (offline, the service down) is asked again after a longer wait.
-  const pacer = createPacer({ policy: indexRefreshBackoff(every) });
+  const pacer = createPacer({ policy: indexRefreshBackoff(every), clock });
 
   const stopsFor = (e: ApiError) => e.reaction === 'auth' || e.reaction === 'closed';
 
@@ -81,7 +84,7 @@ export function keepIndexFresh(o: KeeperOptions): { stop(): Promise<void> } {
 
   const loop = (async () => {
     try {
-      while (await refreshed()) await realClock.sleep(every, signal);
+      while (await refreshed()) await clock.sleep(every, signal);
     } catch (e) {
       // stop() aborts a wait: the loop ends there; anything else is a bug to see.
       if (!signal.aborted) throw e;
