@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -127,5 +127,25 @@ describe('a data folder a later version migrated', () => {
     openDatabase(join(dir, 'app.sqlite'), APP_MIGRATIONS).close();
     const db = openDatabase(join(dir, 'app.sqlite'), APP_MIGRATIONS);
     db.close();
+  });
+});
+
+describe('a later version whose last changes are still in the -wal file (it crashed)', () => {
+  it('is refused after the open, before anything is written', () => {
+    const dir = join(root, `data-${++n}`);
+    mkdirSync(dir, { mode: 0o700 });
+    const file = join(dir, 'app.sqlite');
+    openDatabase(file, APP_MIGRATIONS).close();
+    const later = openDatabase(file, APP_MIGRATIONS);
+    later.pragma('wal_autocheckpoint = 0');
+    // The later build's migration, committed to the -wal file only; the process then dies (the copy).
+    later.exec(
+      `${LATER.up as string}; INSERT INTO schema_migrations (id, name, applied_at) VALUES (${LATER.id}, 'later', 'x')`,
+    );
+    const crashed = join(root, `data-${++n}`);
+    mkdirSync(crashed, { mode: 0o700 });
+    for (const suffix of ['', '-wal']) copyFileSync(`${file}${suffix}`, join(crashed, `app.sqlite${suffix}`));
+    later.close();
+    expect(() => openDatabase(join(crashed, 'app.sqlite'), APP_MIGRATIONS)).toThrow(/migration 9999/);
   });
 });
