@@ -1,5 +1,5 @@
 import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs';
-import { basename } from 'node:path';
+import { basename, dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { appVersion } from './app-version';
 import { makePrivateFile, tightenIfPresent } from './private-files';
@@ -45,7 +45,7 @@ export class NewerDatabaseError extends Error {
     const by = writtenBy ? `Assets Sync ${writtenBy}` : 'a later version of Assets Sync';
     const ids = unknown.map((m) => m.id).join(', ');
     super(
-      `${basename(file)} in this data folder was written by ${by}, newer than this one (${appVersion()}): ` +
+      `${basename(file)} in the data folder ${dirname(file)} was written by ${by}, newer than this one (${appVersion()}): ` +
         `it has ${unknown.length === 1 ? 'a change' : `${unknown.length} changes`} to its tables this version does not know (migration ${ids}). ` +
         `Nothing was opened or changed. Update Assets Sync${writtenBy ? ` to ${writtenBy} or later` : ''}, ` +
         'or start this version with another data folder (--data-dir DIR).',
