@@ -26,6 +26,8 @@ export interface StatementSource {
   readMe?: boolean;
   /** Where a /me answer goes when the caller does not record it itself (the CLI). */
   noteMe?(me: Account): void;
+  /** Waits until the /me reads made so far are kept (the app keeps them in the background). */
+  settle?(): Promise<void>;
 }
 
 /**
@@ -74,6 +76,7 @@ export async function statementOfMonth(
     // New files and deletes inside the pages read; a failure leaves the index as it was (said below).
     await index.refresh(o.client, { lane: 'user' });
   }
+  await o.settle?.();
   const indexAccountId = indexStore(o.db).accountId({ service: o.service, clientId });
   return ok(
     buildStatement({

@@ -17,9 +17,14 @@ import type { Section } from '../section';
  * reads is one row), the service clock's offset is kept for the index's removal triggers, and
  * `statement.get` / `statement.pdf` tell a month. A day newly flagged is told once as a runway alert.
  */
+/** A read whose service time moved by more than this while it was kept is dated on neither side. */
+const AMBIGUOUS_MS = 5_000;
+
 export function statementSection(ctx: AppContext): Section {
   const store = statementStore(ctx.db);
   const offs: (() => void)[] = [];
+  /** The /me reads being kept, in order; a statement waits for them. */
+  let notes: Promise<void> = Promise.resolve();
 
   const build = async (month: string | undefined, refresh: boolean, readMe = true) => {
     const live = ctx.session.live;
@@ -35,6 +40,7 @@ export function statementSection(ctx: AppContext): Section {
         now: () => ctx.clock.now(),
         refresh,
         readMe,
+        settle: () => notes,
       },
       month,
     );
@@ -108,9 +114,22 @@ export function statementSection(ctx: AppContext): Section {
           if (e.event === 'clock.changed') store.setClockOffset(e.payload.offsetMs);
           if (e.event === 'account.changed' && e.payload.value && !e.payload.offline) checkDaily();
         }),
-        ctx.account.onSeen((source, me) =>
-          store.noteRead({ source, clientId: me.client.id }, me, ctx.clock.now()),
-        ),
+        ctx.account.onSeen((source, me) => {
+          const at = ctx.clock.now();
+          notes = notes.then(() =>
+            ctx.clock.refresh().then(
+              () => {
+                // A sandbox's clock moved while this answer was on its way (the engine's poll beside a
+                // move): which side of the move it shows is unknown, so it is not kept. A real account's
+                // offset comes from this very reply's Date header, and does not move here.
+                if (ctx.clock.now() - at > AMBIGUOUS_MS) return;
+                store.noteRead({ source, clientId: me.client.id }, me, at);
+              },
+              (e: unknown) =>
+                ctx.log(`statement: a /me read not kept: ${e instanceof Error ? e.message : String(e)}`),
+            ),
+          );
+        }),
       );
     },
     close() {
