@@ -241,23 +241,28 @@ describe('the office budget: 429s', () => {
     for (const d of desks) await d.desk.close();
   });
 
-  it('a desk alone runs the same AIMD on its own window, and never trusts a lease over its own 429s', async () => {
+  it('a desk alone spends the whole free window at once, then the steady rate; it runs the same AIMD on its own window', async () => {
     const link = memoryLink();
     const { desk, budget } = await link.desk({ id: ids(1), startedAt: Date.now() - 10_000 });
     await vi.advanceTimersByTimeAsync(2_000);
     expect(desk.role().kind).toBe('alone');
-    // Each request answered at once.
+    // Each request answered 5 ms after its place (a small file's upload on a fast link).
     const got = { n: 0 };
-    for (let i = 0; i < 200; i++)
+    for (let i = 0; i < 400; i++)
       void budget.take(undefined, 'sync').then(() => {
         got.n++;
-        budget.replied(200);
+        setTimeout(() => budget.replied(201), 5);
       });
-    // A burst of 8, then the ceiling's steady rate, the window's 115 at most.
-    await vi.advanceTimersByTimeAsync(100);
-    expect(got.n).toBe(8);
-    await vi.advanceTimersByTimeAsync(59_000);
+    // A drop of 100 goes up at once: all granted inside one second of the window (paced after a burst of 8,
+    // a place every half second, it took 50 s).
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(got.n).toBeGreaterThanOrEqual(100);
+    // Then the window: never more than the ceiling in any 60 s ...
+    await vi.advanceTimersByTimeAsync(58_900);
     expect(got.n).toBe(115);
+    // ... and the ceiling a minute in the long run (the minute's places free as they come a minute old).
+    await vi.advanceTimersByTimeAsync(120_000);
+    expect(got.n).toBe(3 * 115);
     budget.rateLimited(1_000);
     expect(budget.ownCeiling).toBeLessThan(115);
     await desk.close();
@@ -315,6 +320,21 @@ describe('the office budget: 429s', () => {
     a.budget.rateLimited(1_000);
     expect(a.budget.ownCeiling).toBeGreaterThanOrEqual(100);
     await a.desk.close();
+  });
+
+  it("joining, a drop's first requests go at once (/me, the listing, the first upload), then one as one of two desks", async () => {
+    const link = memoryLink();
+    const { desk, budget } = await link.desk({ id: ids(1), startedAt: Date.now() });
+    expect(desk.role()).toEqual({ kind: 'alone', joining: true });
+    const got = takes(budget, 10);
+    await vi.advanceTimersByTimeAsync(50);
+    expect(got.n).toBe(3);
+    // Then a place per equal share of two desks (about a second) while no peer is heard.
+    await vi.advanceTimersByTimeAsync(900);
+    expect(got.n).toBe(3);
+    await vi.advanceTimersByTimeAsync(200);
+    expect(got.n).toBe(4);
+    await desk.close();
   });
 
   it('alone, one request on its way at a time: an unanswered one holds the next for a second', async () => {

@@ -43,17 +43,24 @@ interface Lease {
   probe: boolean;
 }
 
-/**
- * Alone, a burst of this many, then the ceiling's steady rate: the single budget's burst of 2 measured 1.039x
- * the floor for 241 requests (bench:sync rate-limited); a larger one fills the address's window early in the
- * minute for whoever else spends it.
+/*
+ * Alone, no pacing beyond the sliding window: the whole free window at once (up to the ceiling in any 60 s),
+ * then the window's steady rate, which is what the single desk's budget gave before the office. Paced at the
+ * ceiling's rate after a burst of 8 (the earlier choice, for whoever else spends the address), a drop waited
+ * for a service that would take it at once: 100 small files took 50.6 s, 16.9x `xargs -P4 curl`
+ * (docs/office.md "A drop goes up at once").
  */
-const ALONE_BURST = 8;
+/**
+ * Joining (before discovery has had its say), the first places at once, then one as one of two desks: a drop's
+ * first file needs `GET /me`, the listing and its upload, and paced at the equal share they came 1 s apart. A
+ * few fit in the ceiling's margin under the service's limit (115 of 120) if an office is already full.
+ */
+export const JOIN_BURST = 3;
 /**
  * Alone, at most this many requests sent and not yet answered (for at most `UNCONFIRMED_MS` each: an upload
  * in progress was past the service's rate check long ago). Desks that cannot see each other meet the
  * address's limit together; each then pays one refused request to learn it, not one per request it had on
- * the way. At the steady rate (one request every half second) an answer is usually back before the next.
+ * the way. In a burst the next request leaves as the answer comes: a small file's takes milliseconds.
  */
 const ALONE_IN_FLIGHT = 1;
 const UNCONFIRMED_MS = 1_000;
@@ -126,13 +133,6 @@ export function createOfficeBudget(opts: {
   /** The end of the last pause seen (the office's or this desk's own). */
   let pausedTill = 0;
   let waitingFrom: number | null = null;
-  /** Alone: a small burst, then the ceiling's steady rate (as the holder paces an office). */
-  let tokens = ALONE_BURST;
-  let refilledAt = now();
-  function refill(t: number, cap: number): void {
-    tokens = Math.min(ALONE_BURST, tokens + ((t - refilledAt) * cap) / WINDOW_MS);
-    refilledAt = t;
-  }
   /** When each request not yet answered was sent (oldest first). */
   let unconfirmed: number[] = [];
   /**
@@ -220,26 +220,20 @@ export function createOfficeBudget(opts: {
           if (ownProbe.out) return;
           ownProbe.out = true;
         } else if (role.joining) {
-          // The first moments: as one of two desks until discovery has had its say.
+          // The first moments: as one of two desks until discovery has had its say, after a first few at once.
           const gap = equalShareWaitMs(cap, 2) / 1.5;
-          if (t - lastPlaceAt < gap) {
+          if (sent.size >= JOIN_BURST && t - lastPlaceAt < gap) {
             lanes.later(lastPlaceAt + gap - t);
             return;
           }
         } else {
-          // Paced as the holder paces an office, and one request on its way at a time: desks that cannot
-          // see each other then meet the service's limit one request at a time, not with a burst each.
+          // The free window at once, but one request on its way at a time: desks that cannot see each other
+          // then meet the service's limit one request at a time, each paying one refusal, not a burst each.
           unconfirmed = unconfirmed.filter((at) => at > t - UNCONFIRMED_MS);
           if (unconfirmed.length >= ALONE_IN_FLIGHT) {
             lanes.later(unconfirmed[0]! + UNCONFIRMED_MS - t);
             return;
           }
-          refill(t, cap);
-          if (tokens < 1) {
-            lanes.later((1 - tokens) / (cap / WINDOW_MS));
-            return;
-          }
-          tokens -= 1;
         }
         grant(lane, t);
         continue;
