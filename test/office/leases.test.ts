@@ -52,6 +52,31 @@ describe('the office budget: leases from the holder', () => {
     for (const d of desks) await d.desk.close();
   });
 
+  it("a fresh drop takes the window's free room at once; a backlog is paced", async () => {
+    const { desks } = await office(2);
+    const b = desks[1]!;
+    expect(b.desk.role().kind).toBe('follower');
+    // 100 files just dropped into b's watched folder (class `now`: each upload asks with `first`), the
+    // holder's desk idle: all granted inside one second of the window (paced, a place every half second).
+    const drop = { n: 0 };
+    for (let i = 0; i < 100; i++)
+      void b.budget.take(undefined, 'sync', true).then(() => {
+        drop.n++;
+        setTimeout(() => b.budget.replied(201), 5);
+      });
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(drop.n).toBe(100);
+    expect(b.budget.sentOnOwn).toBe(0);
+    // A backlog after it is paced: the window's rest (15) at the ceiling's steady rate, not at once.
+    await vi.advanceTimersByTimeAsync(30_000);
+    const backlog = takes(b.budget, 15);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(backlog.n).toBeLessThanOrEqual(3);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(backlog.n).toBe(15);
+    for (const d of desks) await d.desk.close();
+  });
+
   it("a request counts from its answer: one answered seconds after its place was taken stays in the desk's minute", async () => {
     const { desks } = await office(2);
     const b = desks[1]!;

@@ -26,6 +26,11 @@ export const BURST = 2;
  * than a minute's allowance costs a few seconds (once-2: 1.05x the floor).
  */
 export const PACE = 1;
+/**
+ * Places of the window a burst leaves free for other users of the address (a script, a browser) beyond the
+ * ceiling's own margin under the service's limit (docs/office.md "A drop goes up at once": what it costs and saves).
+ */
+export const RESERVE = 0;
 /** Background walks get at most this share of the window (as the single desk's budget). */
 const BACKGROUND_SHARE = 0.05;
 /** A probe whose answer never comes (its desk left) is sent again after this. */
@@ -295,17 +300,29 @@ export function createHolder(opts: HolderOptions): Holder {
           schedule(window[window.length - room]!.at + WINDOW_MS - t);
           return;
         }
-        if (tokens < 1) {
+        if (tokens >= 1) tokens -= 1;
+        else if (!burstRoom(next.cls, cap)) {
           schedule((1 - tokens) / ((PACE * cap) / WINDOW_MS));
           return;
         }
-        tokens -= 1;
         take(next.id, next.cls, t);
         add(next.id, false);
       }
     } finally {
       if (batch.size > 0) grantOut(batch);
     }
+  }
+
+  /**
+   * A fresh drop (class `now`: files that just landed in a watched folder, "Upload now") takes its places from
+   * the room the window has free at once, not at the pace: paced, a drop of 100 files into a desk of an office
+   * whose others were idle went up at the ceiling's steady rate, 52 s for what a desk alone sends in a few.
+   * Desks with drops share the room by `pickNext` (the fewest places first). The backlog (`sync`, `bg`) stays
+   * paced: desks that start together would otherwise race for the whole minute, the first to ask taking it.
+   * `RESERVE` places of the window stay unspent by bursts.
+   */
+  function burstRoom(cls: DemandClass, cap: number): boolean {
+    return cls === 'now' && window.length + beyond() < cap - RESERVE;
   }
 
   function take(id: string, cls: DemandClass, t: number): void {

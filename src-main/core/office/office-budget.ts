@@ -64,6 +64,8 @@ export const JOIN_BURST = 3;
  */
 const ALONE_IN_FLIGHT = 1;
 const UNCONFIRMED_MS = 1_000;
+/** In an office, an ask not answered by a grant in this long is sent again (a datagram may be lost). */
+const ASK_ANSWER_MS = 250;
 /**
  * Alone, a 429 cuts at least to this (requests a minute; halved by each further cut within minutes, aimd.ts):
  * a tenth of the service's 120. A desk that started late and had sent little when the address was found
@@ -107,6 +109,8 @@ export function createOfficeBudget(opts: {
   /** In an office: a probe lease was used and its answer is awaited. */
   let probeOut = false;
   let lastPlaceAt = Number.NEGATIVE_INFINITY;
+  /** When this desk last asked the holder and no grant has come since. */
+  let askedAt = Number.NEGATIVE_INFINITY;
   /** Requests sent on this desk's own word while in an office (the holder was silent too long). */
   let onOwn = 0;
   /**
@@ -247,8 +251,14 @@ export function createOfficeBudget(opts: {
         grant(lane, t);
         continue;
       }
-      // Asked even while paused: the holder sends its probe to a desk that wants to send.
-      if (!leases.some((l) => !l.probe && l.left > 0)) desk!.ask(demand(), held());
+      // Asked even while paused: the holder sends its probe to a desk that wants to send. Not again while the
+      // answer to an ask may be on its way: the holder grants each ask's want afresh, and a fresh drop's places
+      // go out at once (holder.ts burstRoom), so asks sent before a grant arrived were granted again (a drop of
+      // 100 got 115 places, 15 spent for nothing).
+      if (!leases.some((l) => !l.probe && l.left > 0) && t - askedAt >= ASK_ANSWER_MS) {
+        askedAt = t;
+        desk!.ask(demand(), held());
+      }
       if (t < role.pauseUntil) {
         pausedTill = Math.max(pausedTill, role.pauseUntil);
         lanes.later(Math.min(role.pauseUntil - t, 1_000));
@@ -301,6 +311,7 @@ export function createOfficeBudget(opts: {
       return { demand: demand(), used: sent.size + held() };
     });
     d.onGrant((g: Grant) => {
+      askedAt = Number.NEGATIVE_INFINITY;
       leases.push({ left: g.n, until: now() + g.ttlMs, probe: g.probe });
       pump();
     });
@@ -327,8 +338,7 @@ export function createOfficeBudget(opts: {
         // full with that much of it), and not under a floor: desks that cannot see each other then settle near their real parts at once
         // instead of after many refusals, and a late one is not starved (aimd.ts).
         const ownPart = role.kind === 'alone' && t - inOfficeAt >= WINDOW_MS;
-        if (aimd.limited(t, ownPart ? { used: partAlone(t), floor: ALONE_FLOOR } : {}))
-          cutAlone = ownPart;
+        if (aimd.limited(t, ownPart ? { used: partAlone(t), floor: ALONE_FLOOR } : {})) cutAlone = ownPart;
         const wasProbe = probeOut || ownProbe?.out === true;
         probeOut = false;
         leases = [];
