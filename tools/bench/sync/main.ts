@@ -8,7 +8,7 @@ import type { Row } from '../shared/table';
 import { appServiceFigure } from './figures/app-service';
 import { bigUploadFigure } from './figures/big-upload';
 import { bwlimitFigure } from './figures/bwlimit';
-import { dropFigure, officeDropFigure } from './figures/drop';
+import { dropFigure, officeDropFigure, watchDropFigure } from './figures/drop';
 import { linkBigUploadFigure } from './figures/link-big-upload';
 import { linkSmallFilesFigure } from './figures/link-small-files';
 import { md5Figure } from './figures/md5';
@@ -31,6 +31,7 @@ const FIGURES: Record<string, (dir: string, opts: { files?: number }) => Promise
   'drop-20': (dir) => dropFigure(dir, 20, 3),
   'drop-100': (dir) => dropFigure(dir, 100, 2),
   'drop-240': (dir) => dropFigure(dir, 240, null),
+  'drop-watch': (dir) => watchDropFigure(dir),
   'drop-office': (dir) => officeDropFigure(dir),
 };
 

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { exited, newAccount, startBenchServer, startDesks } from '../../office/desks';
+import { type DeskRun, exited, newAccount, startBenchServer, startDesks } from '../../office/desks';
 import { writeSmallFiles } from '../../shared/fixtures';
 import { type BenchServer, REPO, runToEnd, startServer } from '../../shared/processes';
 import { type RequestTimes, startRequestTimes } from '../../shared/request-times';
@@ -180,10 +180,20 @@ export async function officeDropFigure(dir: string): Promise<Row[]> {
   const env = { ASSETS_SYNC_OFFICE_DIR: officeDir };
   const rows: Row[] = [];
   const long = await startDesks({ server, root: join(dir, 'long'), count: 3, files: 400, once: false, env });
+  // A fourth desk, running and in sync with an empty folder: files dropped into it are fresh drops.
+  const [watcher] = await startDesks({
+    server,
+    root: join(dir, 'watch'),
+    count: 1,
+    files: 0,
+    once: false,
+    env,
+  });
+  long.push(watcher!);
   try {
-    // The office is formed and sending: every long desk has a file live.
+    // The office is formed and sending: every long desk has a file live, the watching desk is in sync.
     const deadline = Date.now() + 120_000;
-    while (long.some((d) => d.live === 0)) {
+    while (long.slice(0, 3).some((d) => d.live === 0) || watcher!.doneAt === null) {
       if (Date.now() > deadline) throw new Error('the long syncs had no file live after 120 s');
       if (long.some((d) => d.exitCode !== null)) throw new Error('a long sync ended before the drops');
       await new Promise((r) => setTimeout(r, 200));
@@ -214,6 +224,19 @@ export async function officeDropFigure(dir: string): Promise<Row[]> {
         pass: ratio <= 1,
       });
     }
+    for (const count of [20, 100]) {
+      const drop = await dropInto(watcher!, join(dir, 'watch', 'desk-0', 'files', `drop-${count}`), count);
+      const shareMs = (count / (CEILING / 4)) * WINDOW_MS;
+      const ratio = drop.allMs / shareMs;
+      rows.push({
+        figure: `${count} x 5 KB dropped into a watched folder, 1 desk of an office of 4 (3 long syncs): to all live`,
+        measured: `${fmtS(drop.allMs)} (first LIVE ${fmtS(drop.firstMs)})`,
+        baseline: `an equal share (115/4 a min): ${fmtS(shareMs)}`,
+        ratio: `${ratio.toFixed(2)}x`,
+        target: '<= 1.00x',
+        pass: ratio <= 1,
+      });
+    }
     const after = (await server.admin('GET', '/requests')) as { rate_limited: number; total: number };
     const refused = after.rate_limited - before.rate_limited;
     rows.push({
@@ -230,4 +253,91 @@ export async function officeDropFigure(dir: string): Promise<Row[]> {
     await server.stop();
   }
   return rows;
+}
+
+/** Writes `count` small files into `folder` (inside a running desk's watched folder) and times them to LIVE. */
+async function dropInto(
+  d: DeskRun,
+  folder: string,
+  count: number,
+): Promise<{ firstMs: number; allMs: number }> {
+  const before = d.live;
+  const t0 = Date.now();
+  writeSmallFiles(folder, count, SIZE);
+  const deadline = t0 + 600_000;
+  while (d.live < before + count) {
+    if (Date.now() > deadline)
+      throw new Error(`${d.live - before} of ${count} dropped files live after 600 s`);
+    if (d.child.exitCode !== null) throw new Error('the watching desk ended before its drop was live');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  const allMs = Date.now() - t0;
+  return { firstMs: d.startedAt + d.liveAt[before]! - t0, allMs };
+}
+
+/**
+ * A running desk alone (`sync DIR`, in sync with an empty folder): one file dropped into its folder, to LIVE;
+ * then 100, against `xargs -P4 curl` of the same 100 to a server of its own.
+ */
+export async function watchDropFigure(dir: string): Promise<Row[]> {
+  const src = join(dir, 'curl-src');
+  writeSmallFiles(src, 100, SIZE);
+  const cs = await startServer(join(dir, 'curl-server'), LIMIT);
+  let curlMs: number;
+  try {
+    curlMs = (await curlFolder(cs, src, 100)).ms;
+  } finally {
+    await cs.stop();
+  }
+  const server = await startBenchServer(dir, 'sliding');
+  const [desk] = await startDesks({
+    server,
+    root: join(dir, 'desk'),
+    count: 1,
+    files: 0,
+    once: false,
+    env: { ASSETS_SYNC_OFFICE_DIR: join(dir, 'office') },
+  });
+  try {
+    const deadline = Date.now() + 120_000;
+    while (desk!.doneAt === null) {
+      if (Date.now() > deadline) throw new Error('the running desk was not in sync after 120 s');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const folder = join(dir, 'desk', 'desk-0', 'files');
+    const one = await dropInto(desk!, join(folder, 'one'), 1);
+    const hundred = await dropInto(desk!, join(folder, 'hundred'), 100);
+    const refused = ((await server.admin('GET', '/requests')) as { rate_limited: number }).rate_limited;
+    const ratio = hundred.allMs / curlMs;
+    return [
+      {
+        figure: '1 x 5 KB dropped into the watched folder of a running desk, alone: to LIVE',
+        measured: fmtS(one.firstMs),
+        baseline: '-',
+        ratio: '-',
+        target: '<= 2 s',
+        pass: one.firstMs <= 2_000,
+      },
+      {
+        figure: '100 x 5 KB dropped into the watched folder of a running desk, alone: to all live',
+        measured: `${fmtS(hundred.allMs)} (first LIVE ${fmtS(hundred.firstMs)})`,
+        baseline: `xargs -P4 curl ${fmtS(curlMs)}`,
+        ratio: `${ratio.toFixed(2)}x curl's time`,
+        target: '<= 2.0x',
+        pass: ratio <= 2,
+      },
+      {
+        figure: 'drops into a running desk, alone: 429 answers',
+        measured: String(refused),
+        baseline: '-',
+        ratio: '-',
+        target: '0',
+        pass: refused === 0,
+      },
+    ];
+  } finally {
+    desk!.child.kill('SIGTERM');
+    await exited(desk!);
+    await server.stop();
+  }
 }
