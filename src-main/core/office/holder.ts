@@ -300,11 +300,12 @@ export function createHolder(opts: HolderOptions): Holder {
           schedule(window[window.length - room]!.at + WINDOW_MS - t);
           return;
         }
-        if (tokens >= 1) tokens -= 1;
-        else if (!burstRoom(next.cls, cap)) {
+        if (tokens < 1 && !burstRoom(next.cls, cap)) {
           schedule((1 - tokens) / ((PACE * cap) / WINDOW_MS));
           return;
         }
+        // A burst borrows from the pace: what follows it waits until the steady rate has caught up.
+        tokens -= 1;
         take(next.id, next.cls, t);
         add(next.id, false);
       }

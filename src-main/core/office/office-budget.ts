@@ -255,10 +255,13 @@ export function createOfficeBudget(opts: {
       // answer to an ask may be on its way: the holder grants each ask's want afresh, and a fresh drop's places
       // go out at once (holder.ts burstRoom), so asks sent before a grant arrived were granted again (a drop of
       // 100 got 115 places, 15 spent for nothing).
-      if (!leases.some((l) => !l.probe && l.left > 0) && t - askedAt >= ASK_ANSWER_MS) {
+      const unleased = !leases.some((l) => !l.probe && l.left > 0);
+      if (unleased && t - askedAt >= ASK_ANSWER_MS) {
         askedAt = t;
         desk!.ask(demand(), held());
       }
+      // Unanswered, the ask goes again then (with the demand of that moment).
+      const askAgainIn = unleased ? Math.max(1, askedAt + ASK_ANSWER_MS - t) : Number.POSITIVE_INFINITY;
       if (t < role.pauseUntil) {
         pausedTill = Math.max(pausedTill, role.pauseUntil);
         lanes.later(Math.min(role.pauseUntil - t, 1_000));
@@ -282,7 +285,7 @@ export function createOfficeBudget(opts: {
         grant(lane, t);
         continue;
       }
-      lanes.later(since + wait - t);
+      lanes.later(Math.min(since + wait - t, askAgainIn));
       return;
     }
   }
