@@ -80,6 +80,27 @@ describe('the office budget: leases from the holder', () => {
     for (const d of desks) await d.desk.close();
   });
 
+  it('a lone request of the class (a /me, a listing) goes at the pace: only a drop, several at once, bursts', async () => {
+    const { desks } = await office(2);
+    const b = desks[1]!;
+    // One user request after another, each asked once the one before went: never two waiting at once.
+    const got = { n: 0 };
+    void (async () => {
+      for (let i = 0; i < 10; i++) {
+        await b.budget.take(undefined, 'user');
+        got.n++;
+        b.budget.replied(200);
+      }
+    })();
+    // The holder's burst of 2, then a place every half second: let through, all ten went at once, and at the
+    // start of a run every desk's first requests borrowed from the pace (own-word sends, the simulation's once-6).
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(got.n).toBeLessThanOrEqual(4);
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(got.n).toBe(10);
+    for (const d of desks) await d.desk.close();
+  });
+
   it("a request counts from its answer: one answered seconds after its place was taken stays in the desk's minute", async () => {
     const { desks } = await office(2);
     const b = desks[1]!;
