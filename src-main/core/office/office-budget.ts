@@ -52,10 +52,11 @@ interface Lease {
  */
 /**
  * Joining (before discovery has had its say), the first places at once, then one as one of two desks: a drop's
- * first file needs `GET /me`, the listing and its upload, and paced at the equal share they came 1 s apart. A
- * few fit in the ceiling's margin under the service's limit (115 of 120) if an office is already full.
+ * first file by `sync DIR --once` needs `GET /me` twice (the command's default bucket, the engine's account),
+ * the listing and its upload, and paced at the equal share they came 1 s apart. Four fit in the ceiling's
+ * margin under the service's limit (115 of 120) if an office is already full.
  */
-export const JOIN_BURST = 3;
+export const JOIN_BURST = 4;
 /**
  * Alone, at most this many requests sent and not yet answered (for at most `UNCONFIRMED_MS` each: an upload
  * in progress was past the service's rate check long ago). Desks that cannot see each other meet the
