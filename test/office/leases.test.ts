@@ -388,16 +388,49 @@ describe('the office budget: 429s', () => {
 
   it("joining, a drop's first requests go at once (/me twice, the listing, the first upload), then one as one of two desks", async () => {
     const link = memoryLink();
+    // A desk found (its port offered) and never heard: a process stalled on a loaded machine.
+    const stalled = await link.desk({ id: ids(2), startedAt: Date.now() - 60_000 });
+    link.kill(stalled.port);
     const { desk, budget } = await link.desk({ id: ids(1), startedAt: Date.now() });
     expect(desk.role()).toEqual({ kind: 'alone', joining: true });
-    const got = takes(budget, 10);
+    const answered = (n: number) => {
+      const got = { n: 0 };
+      for (let i = 0; i < n; i++)
+        void budget.take(undefined, 'sync').then(() => {
+          got.n++;
+          budget.replied(201);
+        });
+      return got;
+    };
+    const got = answered(10);
     await vi.advanceTimersByTimeAsync(50);
     expect(got.n).toBe(4);
-    // Then a place per equal share of two desks (about a second) while no peer is heard.
+    // Then a place per equal share of two desks (about a second) while the desk found is not heard.
     await vi.advanceTimersByTimeAsync(900);
     expect(got.n).toBe(4);
     await vi.advanceTimersByTimeAsync(200);
     expect(got.n).toBe(5);
+    // Joining ends 1.5 s after the start: alone, the rest at once.
+    await vi.advanceTimersByTimeAsync(500);
+    expect(got.n).toBe(10);
+    await desk.close();
+    await stalled.desk.close();
+  });
+
+  it('a desk whose discoveries found no other desk is alone after half a second: a drop goes at once', async () => {
+    const link = memoryLink();
+    const { desk, budget } = await link.desk({ id: ids(1), startedAt: Date.now() });
+    const got = { n: 0 };
+    for (let i = 0; i < 30; i++)
+      void budget.take(undefined, 'sync').then(() => {
+        got.n++;
+        budget.replied(201);
+      });
+    await vi.advanceTimersByTimeAsync(50);
+    expect(got.n).toBe(4);
+    await vi.advanceTimersByTimeAsync(500);
+    expect(desk.role()).toEqual({ kind: 'alone', joining: false });
+    expect(got.n).toBe(30);
     await desk.close();
   });
 
