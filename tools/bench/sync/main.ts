@@ -28,7 +28,7 @@ const FIGURES: Record<string, (dir: string, opts: { files?: number }) => Promise
   'link-big-upload': (dir) => linkBigUploadFigure(dir),
   'link-small-files': (dir) => linkSmallFilesFigure(dir),
   // A drop against the real limit (120 in any 60 s), by the CLI as a user runs it (issue 36).
-  'drop-20': (dir) => dropFigure(dir, 20, 4),
+  'drop-20': (dir) => dropFigure(dir, 20, 2),
   'drop-100': (dir) => dropFigure(dir, 100, 2),
   'drop-240': (dir) => dropFigure(dir, 240, null),
   'drop-watch': (dir) => watchDropFigure(dir),
