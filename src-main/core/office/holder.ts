@@ -326,7 +326,8 @@ export function createHolder(opts: HolderOptions): Holder {
   /**
    * A fresh drop (class `now`: files that just landed in a watched folder, "Upload now") takes its places from
    * the room the window has free at once, not at the pace: paced, a drop of 100 files into a desk of an office
-   * whose others were idle went up at the ceiling's steady rate, 52 s for what a desk alone sends in a few.
+   * whose others are idle goes at the ceiling's steady rate, 52 s (leases.test.ts: 3 places in its first
+   * second), for what a desk alone sends in a second or two.
    * Desks with drops share the room by `pickNext` (the fewest places first). The backlog (`sync`, `bg`) stays
    * paced: desks that start together would otherwise race for the whole minute, the first to ask taking it.
    * `RESERVE` places of the window stay unspent by bursts. A drop is several places wanted at once: a lone

@@ -302,6 +302,7 @@ export function createOfficeBudget(opts: {
   function partAlone(t: number): number {
     const used = sent.size;
     if (used === 0) return 0;
+    // The oldest place leaves the window first: the window is busy (at `used` places) until then.
     const oldest = sent.busyUntil(used, 'sync', 1)! - WINDOW_MS;
     return t - oldest < BURST_MEASURE_MS ? 0 : used;
   }
