@@ -136,6 +136,10 @@ export function memoryLink(o: { delay?: () => number; record?: boolean } = {}) {
   };
 }
 
+let forged = 1_000_000;
+/** A counter for a datagram a test forges: each one new (a replay is dropped; desk.ts createReplayGuard). */
+export const nextSeq = () => ++forged;
+
 export const ids = (n: number) => `${'0'.repeat(15)}${n.toString(16)}`;
 
 /** Starts `n` takes on a budget and counts how many were granted. */

@@ -7,7 +7,7 @@ import {
   type Message,
   macKey,
 } from '../../src-main/core/office/protocol';
-import { ids, memoryLink, takes, termOf, twoDesks } from './link';
+import { ids, memoryLink, nextSeq, takes, termOf, twoDesks } from './link';
 
 const SCOPE = '00000000000000aa';
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_125);
@@ -16,6 +16,7 @@ const hb: Message = {
   t: 'hb',
   from: ids(9),
   term: 1,
+  seq: 1,
   start: 1,
   name: 'desk',
   ver: '0.1.0',
@@ -41,17 +42,17 @@ describe('office messages', () => {
     expect(decodeMessage(Buffer.from(tampered), SCOPE, key)).toBeNull();
     expect(decodeMessage(Buffer.alloc(MAX_MESSAGE_BYTES + 1, 32), SCOPE, null)).toBeNull();
     const json = (m: object) =>
-      Buffer.from(JSON.stringify({ p: 'assets-sync-office', v: 1, scope: SCOPE, ...m }));
+      Buffer.from(JSON.stringify({ p: 'assets-sync-office', v: 2, scope: SCOPE, ...m }));
     expect(decodeMessage(json({ ...hb, used: -1 }), SCOPE, null)).toBeNull();
     expect(decodeMessage(json({ ...hb, name: 'a\u0007b' }), SCOPE, null)).toBeNull();
     expect(decodeMessage(json({ ...hb, extra: 1 }), SCOPE, null)).toBeNull();
     expect(decodeMessage(json({ ...hb, t: 'grant' }), SCOPE, null)).toBeNull();
-    expect(decodeMessage(json({ ...hb, v: 2 }), SCOPE, null)).toBeNull();
+    expect(decodeMessage(json({ ...hb, v: 1 }), SCOPE, null)).toBeNull();
   });
 
   it('take terms up to 2^31 - 1 only: one above any of them is still exact, and every receiver takes it', () => {
     const json = (m: object) =>
-      Buffer.from(JSON.stringify({ p: 'assets-sync-office', v: 1, scope: SCOPE, ...m }));
+      Buffer.from(JSON.stringify({ p: 'assets-sync-office', v: 2, scope: SCOPE, ...m }));
     expect(decodeMessage(json({ ...hb, term: 2 ** 31 - 1 }), SCOPE, null)).toMatchObject({
       term: 2 ** 31 - 1,
     });
@@ -93,11 +94,12 @@ describe("a peer's bad message", () => {
 
   /** A heartbeat from a desk that does not exist (started now: it never holds), with `term`. */
   const forgedHb = (term: number) =>
-    encodeMessage({ ...hb, from: ids(7), term, start: Date.now() }, SCOPE, null);
+    encodeMessage({ ...hb, from: ids(7), term, seq: nextSeq(), start: Date.now() }, SCOPE, null);
   const grant = (from: string, to: string, term: number, n: number): Message => ({
     t: 'grant',
     from,
     term,
+    seq: nextSeq(),
     to,
     n,
     ttlMs: 10_000,
@@ -186,6 +188,7 @@ describe("a peer's bad message", () => {
       t: 'grant',
       from,
       term,
+      seq: nextSeq(),
       to: ids(2),
       n: 64,
       ttlMs: 10_000,
