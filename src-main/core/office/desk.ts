@@ -401,7 +401,10 @@ export async function startDesk(o: DeskOptions): Promise<Desk> {
       return;
     }
     const m = d.m;
-    if (!replays.take(m.from, m.seq)) return refuse(from, 'replayed');
+    if (!replays.take(m.from, m.seq)) {
+      refuse(from, 'replayed');
+      return;
+    }
     if (m.from === id) {
       // In this desk's name: a `bye` saying it left is refuted at once (every peer hears it alive).
       refuse(from, 'not-from-peer');
@@ -413,12 +416,19 @@ export async function startDesk(o: DeskOptions): Promise<Desk> {
       return;
     }
     const peer = peers.get(m.from);
-    if (!peer || !isAlive(peer.heard, now())) return;
+    if (!peer || !isAlive(peer.heard, now())) {
+      // Not a desk of this office (a bye after its timeout is the only honest case, and rare).
+      refuse(from, 'not-from-peer');
+      return;
+    }
     switch (m.t) {
       case 'bye':
         // Only from where the desk speaks: a stranger's `bye` in its name would take a live holder out of
         // the election (two holders, the term climbing with each forged one).
-        if (keyOf(from) !== keyOf(peer.endpoint)) return refuse(from, 'not-from-peer');
+        if (keyOf(from) !== keyOf(peer.endpoint)) {
+          refuse(from, 'not-from-peer');
+          return;
+        }
         forget(m.from);
         elect();
         return;
@@ -493,7 +503,12 @@ export async function startDesk(o: DeskOptions): Promise<Desk> {
   }
 
   function onGrantMessage(m: MessageOf<'grant'>, from: Endpoint): void {
-    if (m.to !== id || !following || m.from !== following.id) return refuse(from, 'not-from-peer');
+    if (m.to !== id) {
+      refuse(from, 'not-from-peer');
+      return;
+    }
+    // A holder this desk does not follow (an old one, in a hand-over): honest, and dropped.
+    if (!following || m.from !== following.id) return;
     const heard = terms.hear(m.term);
     if (heard === 'implausible') implausible(m);
     if (heard !== 'current' || m.term < following.term) return;
