@@ -85,6 +85,8 @@ export function memoryLink(o: { delay?: () => number; record?: boolean } = {}) {
       max?: number;
       random?: () => number;
       log?: (line: string) => void;
+      /** The office key's MAC key (protocol.ts `macKey`): a keyed office. */
+      key?: Buffer;
     }): Promise<{
       desk: Desk;
       budget: OfficeBudget;
@@ -100,7 +102,7 @@ export function memoryLink(o: { delay?: () => number; record?: boolean } = {}) {
         id: o.id,
         startedAt: o.startedAt,
         scope: '00000000000000aa',
-        key: null,
+        key: o.key ?? null,
         name: `desk ${o.id.slice(-2)}`,
         version: 'test',
         transport: t,

@@ -406,9 +406,12 @@ export async function startDesk(o: DeskOptions): Promise<Desk> {
       return;
     }
     if (m.from === id) {
-      // In this desk's name: a `bye` saying it left is refuted at once (every peer hears it alive).
-      refuse(from, 'not-from-peer');
-      if (m.t === 'bye') for (const p of alivePeers()) heartbeat(p.endpoint);
+      // Its own heartbeat come back (a discovery may offer this desk's own port) is nothing. A `bye` in its
+      // name is a stranger's: refuted at once (every peer hears this desk alive).
+      if (m.t === 'bye') {
+        refuse(from, 'not-from-peer');
+        for (const p of alivePeers()) heartbeat(p.endpoint);
+      }
       return;
     }
     if (m.t === 'hb') {

@@ -8,7 +8,7 @@ import {
 import { DEFAULT_BACKGROUND_SHARE, type RequestBudget } from '../service/request-budget';
 import { type Aimd, createAimd, OFFICE_AIMD, probeDelayMs } from './aimd';
 import type { Desk, Grant, Role } from './desk';
-import { WINDOW_MS } from './holder';
+import { LEASE_MAX, WINDOW_MS } from './holder';
 import type { Demand } from './protocol';
 
 /**
@@ -125,6 +125,12 @@ export function createOfficeBudget(opts: {
   }
   /** The end of the last pause seen (the office's or this desk's own). */
   let pausedTill = 0;
+  /**
+   * Since when the office's pause (a peer's word) has lasted without a break: a desk waits on it no longer than
+   * its equal share's wait, then sends on its own word as when the holder is silent. A stranger claiming to
+   * hold the office with `pauseMs: 60000` each second stalled every desk (issue 32).
+   */
+  let pausedSince: number | null = null;
   let waitingFrom: number | null = null;
   /** Alone: a small burst, then the ceiling's steady rate (as the holder paces an office). */
   let tokens = ALONE_BURST;
@@ -253,30 +259,52 @@ export function createOfficeBudget(opts: {
       }
       // Asked even while paused: the holder sends its probe to a desk that wants to send.
       if (!leases.some((l) => !l.probe && l.left > 0)) desk!.ask(demand(), held());
-      if (t < role.pauseUntil) {
+      // A keyed office's word is its desks' (docs/office.md, threat model): its pause and its ceiling are
+      // taken as they are. An open office's may be a stranger's: it can lower what this desk is granted, not
+      // what it may send on its own word (its equal share by its own ceiling, the office's pause included).
+      const open = !desk!.keyed;
+      const paused = t < role.pauseUntil;
+      if (paused) {
+        pausedSince ??= t;
         pausedTill = Math.max(pausedTill, role.pauseUntil);
-        lanes.later(Math.min(role.pauseUntil - t, 1_000));
-        return;
-      }
-      const lease = leases.find((l) => !l.probe && l.left > 0);
+      } else pausedSince = null;
+      const lease = paused ? undefined : leases.find((l) => !l.probe && l.left > 0);
       if (lease) {
+        // Used at this desk's own pace (a small burst, then its ceiling's steady rate), whatever it was
+        // granted: a stranger's grants of many places sent 119 requests in 5 s (issue 32).
+        refill(t, cap);
+        if (tokens < 1) {
+          lanes.later((1 - tokens) / (cap / WINDOW_MS));
+          return;
+        }
+        tokens -= 1;
         lease.left--;
         grant(lane, t);
         continue;
       }
       // On its own only while behind what its equal share would have given it: a holder whose window is
-      // full, or that is making up for this desk's head start, owes it nothing yet.
-      const wait = equalShareWaitMs(role.ceiling, role.desks);
-      // Time paused (the office's word or this desk's own 429) is not time waited on the holder.
-      const since = Math.max(lastPlaceAt, waitingFrom, pausedTill, notBefore);
+      // full, or that is making up for this desk's head start, owes it nothing yet. In an open office, by its
+      // own ceiling (what its own 429s allow) when the holder says less (a stranger's `ceiling: 1` stalled
+      // every desk), and no longer paused on the office's word than that share's wait.
+      if (paused && !open) {
+        lanes.later(Math.min(role.pauseUntil - t, 1_000));
+        return;
+      }
+      const ceiling = open ? Math.max(role.ceiling, cap) : role.ceiling;
+      const wait = equalShareWaitMs(ceiling, role.desks);
+      // Time this desk's own 429 paused it is not time waited on the holder; the office's pause (a peer's
+      // word) counts from its start: a desk waits on it at most its equal share's wait.
+      const since = Math.max(lastPlaceAt, waitingFrom, pausedSince ?? pausedTill, notBefore);
       // What an equal share would have given this desk since it joined (a minute at most).
-      const owed = (role.ceiling / role.desks) * Math.min(1, (t - inOfficeSince(role, t)) / WINDOW_MS);
+      const owed = (ceiling / role.desks) * Math.min(1, (t - inOfficeSince(role, t)) / WINDOW_MS);
       if (t - since >= wait && sent.size < owed) {
         onOwn++;
         grant(lane, t);
         continue;
       }
-      lanes.later(since + wait - t);
+      lanes.later(
+        Math.min(since + wait - t, paused ? Math.max(1, role.pauseUntil - t) : Number.POSITIVE_INFINITY),
+      );
       return;
     }
   }
@@ -290,7 +318,10 @@ export function createOfficeBudget(opts: {
       return { demand: demand(), used: sent.size + held() };
     });
     d.onGrant((g: Grant) => {
-      leases.push({ left: g.n, until: now() + g.ttlMs, probe: g.probe });
+      // Never more places held than a lease's most (a replayed or forged grant adds nothing beyond them).
+      const n = Math.min(g.n, Math.max(0, LEASE_MAX - held()));
+      if (n === 0 && !g.probe) return;
+      leases.push({ left: Math.max(n, g.probe ? 1 : 0), until: now() + g.ttlMs, probe: g.probe });
       pump();
     });
     d.onChange(() => {
