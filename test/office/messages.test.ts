@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
+  decodeDatagram,
   decodeMessage,
   encodeMessage,
   MAX_MESSAGE_BYTES,
@@ -48,6 +49,25 @@ describe('office messages', () => {
     expect(decodeMessage(json({ ...hb, extra: 1 }), SCOPE, null)).toBeNull();
     expect(decodeMessage(json({ ...hb, t: 'grant' }), SCOPE, null)).toBeNull();
     expect(decodeMessage(json({ ...hb, v: 1 }), SCOPE, null)).toBeNull();
+  });
+
+  it('a keyed datagram: the MAC covers the exact bytes sent; nothing appended, moved or inside the JSON passes', () => {
+    const key = macKey('our office');
+    const signed = encodeMessage(hb, SCOPE, key);
+    const text = signed.toString();
+    const body = text.slice(0, text.lastIndexOf('\n'));
+    const trailer = text.slice(text.lastIndexOf('\n'));
+    // Version 1's hole: fields after the signed ones overrode them (JSON.parse keeps the last of a name).
+    expect(decodeMessage(Buffer.from(`${body.slice(0, -1)},"used":99}${trailer}`), SCOPE, key)).toBeNull();
+    expect(decodeMessage(Buffer.concat([signed, Buffer.from(',"used":99}')]), SCOPE, key)).toBeNull();
+    expect(decodeMessage(Buffer.from(`${body} ${trailer}`), SCOPE, key)).toBeNull();
+    // The MAC inside the JSON (version 1's place) is no MAC, and a field the schema does not know.
+    expect(
+      decodeMessage(Buffer.from(`${body.slice(0, -1)},"mac":"${trailer.slice(1)}"}`), SCOPE, key),
+    ).toBeNull();
+    expect(decodeDatagram(Buffer.from(body), SCOPE, key)).toEqual({ ok: false, why: 'unsigned' });
+    expect(decodeDatagram(signed, SCOPE, null)).toEqual({ ok: false, why: 'signed-in-open-office' });
+    expect(decodeDatagram(signed, SCOPE, key)).toEqual({ ok: true, m: hb });
   });
 
   it('take terms up to 2^31 - 1 only: one above any of them is still exact, and every receiver takes it', () => {

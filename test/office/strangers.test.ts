@@ -16,7 +16,7 @@ import { ids, memoryLink, nextSeq, termOf } from './link';
  */
 const SCOPE = '00000000000000aa';
 const LIMIT = 115;
-const STRANGER = ids(0xee);
+const STRANGER = 'ee00000000000000';
 const KEY = macKey('our office');
 
 beforeEach(() => {
@@ -122,7 +122,8 @@ describe('an open office against a stranger', () => {
         for (const d of desks)
           link.inject(d.port, forgedHolderHb(term === 1 ? termOf(d) + 1 : term, office), 1234);
       });
-      expect(desks.some((d) => d.desk.role().kind === 'follower')).toBe(true);
+      // Every desk follows the stranger (its start is the earliest): the forged word is the office's.
+      for (const d of desks) expect(d.desk.role()).toMatchObject({ kind: 'follower', holderId: STRANGER });
       for (const s of sends) {
         // Before: 0 requests after the first seconds. Now at least about its equal share of 115 among the 4
         // desks it hears (28 a minute, one every 3.1 s on its own word), its first seconds' places included.
@@ -143,6 +144,7 @@ describe('an open office against a stranger', () => {
         link.inject(d.port, forgedGrant(d.desk.id, termOf(d), 64), 1234);
       }
     });
+    for (const d of desks) expect(d.desk.role()).toMatchObject({ kind: 'follower', holderId: STRANGER });
     for (const d of desks) expect((d.desk.role() as { ceiling: number }).ceiling).toBeLessThanOrEqual(LIMIT);
     for (const s of sends) {
       // Before: 115 in the first 5 s (the desk's whole minute at once). Now a burst of 8, then 115 a minute.
@@ -264,6 +266,25 @@ describe('a keyed office against a stranger', () => {
     expect(r.total).toBeGreaterThanOrEqual(300 * 5);
     expect(r.from[0]).toMatchObject({ address: '127.0.0.1' });
     expect(b.desk.keyed).toBe(true);
+    // The holder gone, fresh tampered grants (each with a new counter) are all b could send on: nothing.
+    link.kill(a.port);
+    await vi.advanceTimersByTimeAsync(100);
+    const [got, dropped] = [sends[1]!.length, r.total];
+    const again = lastTo(link, b.port, 'grant', KEY).data.toString();
+    const g = decodeMessage(Buffer.from(again), SCOPE, KEY) as MessageOf<'grant'>;
+    const close = again.lastIndexOf('}');
+    for (let i = 1; i <= 10; i++) {
+      const seq = `"seq":${g.seq + i}`;
+      link.inject(
+        b.port,
+        Buffer.from(`${again.slice(0, close)},"n":4,${seq}}${again.slice(close + 1)}`),
+        a.port,
+      );
+      link.inject(b.port, Buffer.from(again.replace(`"seq":${g.seq}`, seq)), a.port);
+    }
+    await vi.advanceTimersByTimeAsync(50);
+    expect(sends[1]!.length - got).toBe(0);
+    expect(b.desk.refused().total - dropped).toBe(20);
     for (const d of desks) await d.desk.close();
   });
 });
