@@ -64,6 +64,19 @@ const UNCONFIRMED_MS = 1_000;
  */
 const ALONE_FLOOR = 12;
 
+/**
+ * In an open office, a holder's word can lower the ceiling of this desk's own word (its equal share when no
+ * lease comes) to this part of its own ceiling, no lower. Its own ceiling itself (bench:office hidden-6 in the
+ * simulation: 8 refused of 458, not 3) let desks that were not refused send past an honest office's cut; half
+ * is under any cut an honest office keeps while this desk's own 429s do not say the same, and a desk's own
+ * 429s lower its own ceiling, and this with it, where the address really is that crowded.
+ */
+const OWN_WORD_FLOOR = 0.5;
+
+/** Refusals in a minute, in an open office, that make a desk plan alone for DISTRUST_MS. */
+const DISTRUST_REFUSALS = 3;
+const DISTRUST_MS = 5 * 60_000;
+
 /** The ceiling of a budget set to 0 (unlimited): it takes no place from the office anyway. */
 const OFFICE_AIMD_UNLIMITED = 10_000;
 
@@ -161,7 +174,18 @@ export function createOfficeBudget(opts: {
   let left = !opts.office;
   // Until its desk has started (or failed to: `detach`), a desk of an office is joining: on a loaded machine
   // the start can take seconds, and a desk alone meanwhile would spend a burst the others cannot see.
-  const roleNow = (): Role => desk?.role() ?? { kind: 'alone', joining: !left };
+  /**
+   * An open office whose holder let this desk be refused again and again (DISTRUST_REFUSALS in a minute) is
+   * not doing a holder's job: a stranger's grants, most likely (bench:office stranger-open-6: 155 refused of
+   * 378, each desk sending at its own ceiling on forged leases). The desk plans alone until then, as desks
+   * that cannot see each other do. An honest office is refused about once a desk beside a hidden consumer.
+   */
+  let distrustUntil = Number.NEGATIVE_INFINITY;
+  let refusedInOffice: number[] = [];
+  const roleNow = (): Role => {
+    if (desk && !desk.keyed && now() < distrustUntil) return { kind: 'alone', joining: false };
+    return desk?.role() ?? { kind: 'alone', joining: !left };
+  };
 
   function demand(): Demand {
     const firstSync = lanes.firstIn('sync');
@@ -283,14 +307,14 @@ export function createOfficeBudget(opts: {
         continue;
       }
       // On its own only while behind what its equal share would have given it: a holder whose window is
-      // full, or that is making up for this desk's head start, owes it nothing yet. In an open office, by its
-      // own ceiling (what its own 429s allow) when the holder says less (a stranger's `ceiling: 1` stalled
-      // every desk), and no longer paused on the office's word than that share's wait.
+      // full, or that is making up for this desk's head start, owes it nothing yet. In an open office, by at
+      // least half its own ceiling (what its own 429s allow) when the holder says less (a stranger's
+      // `ceiling: 1` stalled every desk), and no longer paused on the office's word than that share's wait.
       if (paused && !open) {
         lanes.later(Math.min(role.pauseUntil - t, 1_000));
         return;
       }
-      const ceiling = open ? Math.max(role.ceiling, cap) : role.ceiling;
+      const ceiling = open ? Math.max(role.ceiling, cap * OWN_WORD_FLOOR) : role.ceiling;
       const wait = equalShareWaitMs(ceiling, role.desks);
       // Time this desk's own 429 paused it is not time waited on the holder; the office's pause (a peer's
       // word) counts from its start: a desk waits on it at most its equal share's wait.
@@ -343,6 +367,14 @@ export function createOfficeBudget(opts: {
         expire(t);
         const role = roleNow();
         confirm();
+        if (role.kind !== 'alone' && !desk?.keyed) {
+          refusedInOffice = [...refusedInOffice.filter((at) => at > t - WINDOW_MS), t];
+          if (refusedInOffice.length >= DISTRUST_REFUSALS) {
+            distrustUntil = t + DISTRUST_MS;
+            refusedInOffice = [];
+            leases = [];
+          }
+        }
         // Alone (and not just out of an office), the cut goes under what this desk really sent (the address was
         // full with that much of it), and not under a floor: desks that cannot see each other then settle near their real parts at once
         // instead of after many refusals, and a late one is not starved (aimd.ts).
