@@ -154,6 +154,43 @@ describe('an open office against a stranger', () => {
     for (const d of desks) await d.desk.close();
   });
 
+  it('forged grants against a service that refuses past 120 a minute: each desk, refused again and again, plans alone (a few 429s, not hundreds)', async () => {
+    const link = memoryLink();
+    const t0 = Date.now();
+    const desks: Awaited<ReturnType<typeof link.desk>>[] = [];
+    for (let i = 1; i <= 6; i++) desks.push(await link.desk({ id: ids(i), startedAt: t0 - 10_000 + i }));
+    await vi.advanceTimersByTimeAsync(2_000);
+    // The service's sliding window over the address: a request past 120 in 60 s is refused with Retry-After.
+    const admitted: number[] = [];
+    let [refused, sent] = [0, 0];
+    const answer = (b: (typeof desks)[number]['budget']) => {
+      const t = Date.now();
+      while (admitted.length > 0 && admitted[0]! <= t - 60_000) admitted.shift();
+      if (admitted.length >= 120) {
+        refused++;
+        b.rateLimited(admitted[0]! + 60_000 - t);
+      } else {
+        admitted.push(t);
+        sent++;
+        b.replied(200);
+      }
+    };
+    for (const d of desks)
+      for (let k = 0; k < 400; k++) void d.budget.take(undefined, 'sync').then(() => answer(d.budget));
+    await during(180_000, 200, () => {
+      for (const d of desks) {
+        link.inject(d.port, forgedHolderHb(termOf(d) + 1, { ceiling: 10_000, desks: 1, pauseMs: 0 }), 1234);
+        link.inject(d.port, forgedGrant(d.desk.id, termOf(d), 64), 1234);
+      }
+    });
+    // Before: every desk at its own ceiling on the forged leases, six times the address (hundreds refused).
+    // Before: 84 refused in the 3 minutes, every desk at its own ceiling on the forged leases. Now each is
+    // refused 3 times in the office (all six at once: this link has no jitter), then as desks alone.
+    expect(refused).toBeLessThanOrEqual(48);
+    expect(sent).toBeGreaterThan(300);
+    for (const d of desks) await d.desk.close();
+  });
+
   it("a forged `bye` in the holder's name from another address changes nothing: one holder, one term", async () => {
     const link = memoryLink();
     const { desks, sends } = await busyOffice(link, 3);

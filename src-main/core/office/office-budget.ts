@@ -373,6 +373,8 @@ export function createOfficeBudget(opts: {
             distrustUntil = t + DISTRUST_MS;
             refusedInOffice = [];
             leases = [];
+            // Its 429s measure its own part of the address from now on, as a desk's that cannot see the others.
+            inOfficeAt = Number.NEGATIVE_INFINITY;
           }
         }
         // Alone (and not just out of an office), the cut goes under what this desk really sent (the address was
