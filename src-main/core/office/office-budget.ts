@@ -76,6 +76,8 @@ const OWN_WORD_FLOOR = 0.5;
 /** Refusals in a minute, in an open office, that make a desk plan alone for DISTRUST_MS. */
 const DISTRUST_REFUSALS = 3;
 const DISTRUST_MS = 5 * 60_000;
+/** A grant sent before the holder heard of this desk's 429 may still arrive this long after. */
+const TOLD_SLACK_MS = 1_000;
 
 /** The ceiling of a budget set to 0 (unlimited): it takes no place from the office anyway. */
 const OFFICE_AIMD_UNLIMITED = 10_000;
@@ -182,6 +184,20 @@ export function createOfficeBudget(opts: {
    */
   let distrustUntil = Number.NEGATIVE_INFINITY;
   let refusedInOffice: number[] = [];
+  /**
+   * The last 429 with a Retry-After this desk told its holder, and until when: an honest holder pauses the
+   * office until then, and grants nothing meanwhile (its grants say the pause). A grant that says no pause
+   * more than a second later (a stranger's) is a holder not doing its job: the desk plans alone at once.
+   */
+  let told: { at: number; until: number } | null = null;
+  function distrust(t: number): void {
+    distrustUntil = t + DISTRUST_MS;
+    refusedInOffice = [];
+    told = null;
+    leases = [];
+    // Its 429s measure its own part of the address from now on, as a desk's that cannot see the others.
+    inOfficeAt = Number.NEGATIVE_INFINITY;
+  }
   const roleNow = (): Role => {
     if (desk && !desk.keyed && now() < distrustUntil) return { kind: 'alone', joining: false };
     return desk?.role() ?? { kind: 'alone', joining: !left };
@@ -342,6 +358,12 @@ export function createOfficeBudget(opts: {
       return { demand: demand(), used: sent.size + held() };
     });
     d.onGrant((g: Grant) => {
+      const t = now();
+      const role = roleNow();
+      if (told && !d.keyed && role.kind === 'follower') {
+        if (t >= told.until) told = null;
+        else if (t - told.at > TOLD_SLACK_MS && role.pauseUntil <= t) return distrust(t);
+      }
       // Never more places held than a lease's most (a replayed or forged grant adds nothing beyond them).
       const n = Math.min(g.n, Math.max(0, LEASE_MAX - held()));
       if (n === 0 && !g.probe) return;
@@ -369,13 +391,13 @@ export function createOfficeBudget(opts: {
         confirm();
         if (role.kind !== 'alone' && !desk?.keyed) {
           refusedInOffice = [...refusedInOffice.filter((at) => at > t - WINDOW_MS), t];
-          if (refusedInOffice.length >= DISTRUST_REFUSALS) {
-            distrustUntil = t + DISTRUST_MS;
-            refusedInOffice = [];
-            leases = [];
-            // Its 429s measure its own part of the address from now on, as a desk's that cannot see the others.
-            inOfficeAt = Number.NEGATIVE_INFINITY;
-          }
+          if (refusedInOffice.length >= DISTRUST_REFUSALS) distrust(t);
+          else if (
+            role.kind === 'follower' &&
+            retryAfterMs !== undefined &&
+            retryAfterMs >= 2 * TOLD_SLACK_MS
+          )
+            told = { at: t, until: t + retryAfterMs };
         }
         // Alone (and not just out of an office), the cut goes under what this desk really sent (the address was
         // full with that much of it), and not under a floor: desks that cannot see each other then settle near their real parts at once
