@@ -195,8 +195,13 @@ export function createOfficeBudget(opts: {
     refusedInOffice = [];
     told = null;
     leases = [];
-    // Its 429s measure its own part of the address from now on, as a desk's that cannot see the others.
+    // Its 429s measure its own part of the address from now on, as a desk's that cannot see the others, the
+    // one that made it distrust the office first (cut as in an office then): a desk alone learns its part
+    // with one refusal, not two (bench:office stranger-open-6: 12 refused of 378, two a desk).
     inOfficeAt = Number.NEGATIVE_INFINITY;
+    aimd.forget(t);
+    aimd.limited(t, { used: sent.size, floor: ALONE_FLOOR });
+    cutAlone = true;
   }
   const roleNow = (): Role => {
     if (desk && !desk.keyed && now() < distrustUntil) return { kind: 'alone', joining: false };
