@@ -41,8 +41,10 @@ export interface RelayOptions {
   limits?: Partial<GuardLimits>;
   /** Replace the read token (a stolen one stops working; desks need the new one). */
   newReadToken?: boolean;
-  /** Open long polls at once; past it a feed request is answered at once, without waiting. */
+  /** Long polls waiting at once, all tokens together (default RELAY_POLL_LIMITS). */
   maxWaiters?: number;
+  /** Long polls waiting at once with one read token (default RELAY_POLL_LIMITS). */
+  maxWaitersPerToken?: number;
   now?: () => number;
   log?: (line: string) => void;
   /** Called when a feed request starts waiting (tests await it instead of sleeping). */
@@ -65,6 +67,24 @@ export const DEFAULT_RELAY_PORT = 8790;
 const SWEEP_EVERY_MS = 60 * 60 * 1000;
 const MARKS_BODY_LIMIT = 64 * 1024;
 const SIGNATURE_FORMAT = /^sha256=[0-9a-fA-F]{64}$/;
+
+/**
+ * Long polls hold a connection each, and every desk has the read token: without their own cap, 256
+ * polls filled the 256 connections and the service's deliveries were refused (issue 32). So polls
+ * may take at most half the connections, a token at most a quarter; a poll past its cap answers the
+ * oldest waiting one of its token at once (that desk asks again; nobody waits forever), and a
+ * server full of busy connections answers its oldest poll and closes it to let a delivery in.
+ */
+export const RELAY_POLL_LIMITS = {
+  maxWaiters: Math.floor(RECEIVER_LIMITS.maxConnections / 2),
+  maxWaitersPerToken: Math.floor(RECEIVER_LIMITS.maxConnections / 4),
+} as const;
+
+interface Waiter {
+  token: string;
+  /** Answers the poll now; `close` ends its connection after the answer (room for a delivery). */
+  answer(close: boolean): void;
+}
 
 const notFound = (res: ServerResponse) => replyJson(res, 404, { ok: false, error: 'Nothing here.' });
 const onlyMethod = (res: ServerResponse, method: string) => {
@@ -91,10 +111,24 @@ export async function startRelay(o: RelayOptions): Promise<RunningRelay> {
   const db = openRelayDatabase(join(o.dataDir, 'relay.sqlite'));
   const keys = loadOrCreateKeys(db, { newReadToken: o.newReadToken ?? false });
   const store = createRelayStore(db, now);
-  const waiters = new Set<() => void>();
+  // Oldest first: a Set keeps insertion order.
+  const waiters = new Set<Waiter>();
+  const maxWaiters = o.maxWaiters ?? RELAY_POLL_LIMITS.maxWaiters;
+  const maxPerToken = o.maxWaitersPerToken ?? RELAY_POLL_LIMITS.maxWaitersPerToken;
   let closed = false;
   const wakeAll = () => {
-    for (const w of [...waiters]) w();
+    for (const w of [...waiters]) w.answer(false);
+  };
+  const oldestWaiter = (token?: string): Waiter | null => {
+    for (const w of waiters) if (token === undefined || w.token === token) return w;
+    return null;
+  };
+  /** Before a poll waits: the oldest one of its token (or of all) answers if a cap is reached. */
+  const roomForPoll = (token: string) => {
+    let mine = 0;
+    for (const w of waiters) if (w.token === token) mine++;
+    if (mine >= maxPerToken) oldestWaiter(token)?.answer(false);
+    else if (waiters.size >= maxWaiters) oldestWaiter()?.answer(false);
   };
   const storeDelivery = groupCommit((items: IncomingDelivery[]) => {
     const r = store.storeDeliveries(items);
@@ -158,7 +192,7 @@ export async function startRelay(o: RelayOptions): Promise<RunningRelay> {
     return Number(v);
   }
 
-  async function onFeed(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  async function onFeed(req: IncomingMessage, res: ServerResponse, url: URL, token: string): Promise<void> {
     if (req.method !== 'GET') return onlyMethod(res, 'GET');
     const after = intParam(url, 'after', 0, Number.MAX_SAFE_INTEGER);
     const wait = intParam(url, 'wait', 0, RELAY_MAX_WAIT_S);
@@ -169,16 +203,24 @@ export async function startRelay(o: RelayOptions): Promise<RunningRelay> {
     let feed = read();
     const empty = feed.deliveries.length === 0 && feed.marks.length === 0;
     // Closing: answer at once, so a poll that came on a kept-alive connection does not hold the stop.
-    if (empty && !closed && (wait as number) > 0 && waiters.size < (o.maxWaiters ?? 256)) {
+    if (empty && !closed && (wait as number) > 0 && maxWaiters > 0 && maxPerToken > 0) {
+      roomForPoll(token);
       await new Promise<void>((resolve) => {
         const done = () => {
-          waiters.delete(done);
+          waiters.delete(waiter);
           clearTimeout(timer);
           res.off('close', done);
           resolve();
         };
+        const waiter: Waiter = {
+          token,
+          answer(close) {
+            if (close) res.setHeader('connection', 'close');
+            done();
+          },
+        };
         const timer = setTimeout(done, (wait as number) * 1000);
-        waiters.add(done);
+        waiters.add(waiter);
         res.once('close', done);
         o.onPollWaiting?.();
       });
@@ -246,7 +288,7 @@ export async function startRelay(o: RelayOptions): Promise<RunningRelay> {
       res.setHeader('www-authenticate', 'Bearer');
       return replyJson(res, 401, { ok: false, error: 'The read token is missing or wrong.' });
     }
-    if (path === RELAY_FEED_PATH) return onFeed(req, res, url);
+    if (path === RELAY_FEED_PATH) return onFeed(req, res, url, token);
     if (path === RELAY_MARKS_PATH) return onMarks(req, res);
     if (req.method !== 'GET') return onlyMethod(res, 'GET');
     return replyJson(res, 200, {
@@ -271,6 +313,13 @@ export async function startRelay(o: RelayOptions): Promise<RunningRelay> {
       ...o.limits,
     },
     now,
+    {
+      makeRoom() {
+        const oldest = oldestWaiter();
+        oldest?.answer(true);
+        return oldest !== null;
+      },
+    },
   );
 
   try {

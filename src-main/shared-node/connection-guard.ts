@@ -24,10 +24,28 @@ export interface GuardLimits {
   limitLoopback?: boolean;
 }
 
+export interface GuardHooks {
+  /**
+   * Called when the server is full and no connection is idle: the server may free one that is busy
+   * only with waiting (the relay answers its oldest long poll at once, and closes its connection).
+   * True lets the newcomer in: it is over the cap until the freed connection has closed.
+   */
+  makeRoom?: () => boolean;
+}
+
 export interface ConnectionGuard {
   /** Call first in the request handler: false means a 429 was answered and the handler must stop. */
   admit(req: IncomingMessage, res: ServerResponse): boolean;
-  stats(): { open: number; idle: number; evicted: number; refused: number; limited: number };
+  /** The socket is taken for good (an upgraded WebSocket): busy until it closes, never closed to make room. */
+  claim(socket: Socket): void;
+  stats(): {
+    open: number;
+    idle: number;
+    evicted: number;
+    refused: number;
+    limited: number;
+    madeRoom: number;
+  };
 }
 
 interface Tracked {
@@ -43,13 +61,14 @@ export function guardConnections(
   server: Server,
   limits: GuardLimits,
   now: () => number = Date.now,
+  hooks: GuardHooks = {},
 ): ConnectionGuard {
   const sockets = new Map<Socket, Tracked>();
   // Idle sockets in the order they became idle: the first is the one to close.
   const idle = new Set<Socket>();
   const perPeer = new Map<string, Set<Socket>>();
   const hits = new Map<string, number[]>();
-  const counts = { evicted: 0, refused: 0, limited: 0 };
+  const counts = { evicted: 0, refused: 0, limited: 0, madeRoom: 0 };
   const limited = (peer: string) => limits.limitLoopback === true || !isLoopback(peer);
 
   const oldestIdle = (): Socket | null => idle.values().next().value ?? null;
@@ -82,12 +101,13 @@ export function guardConnections(
     }
     if (sockets.size >= limits.maxConnections) {
       const victim = oldestIdle();
-      if (!victim) {
+      if (victim) evict(victim);
+      else if (hooks.makeRoom?.()) counts.madeRoom++;
+      else {
         counts.refused++;
         socket.destroy();
         return;
       }
-      evict(victim);
     }
     sockets.set(socket, { peer, busy: 0 });
     idle.add(socket);
@@ -141,6 +161,12 @@ export function guardConnections(
       });
       res.end(body);
       return false;
+    },
+    claim(socket) {
+      const t = sockets.get(socket);
+      if (!t) return;
+      t.busy++;
+      idle.delete(socket);
     },
     stats: () => ({ open: sockets.size, idle: idle.size, ...counts }),
   };
