@@ -35,7 +35,7 @@ export function createRelayStore(db: Db, now: () => number = Date.now) {
   const nextSeq = () =>
     (prep('UPDATE relay_seq SET last = last + 1 WHERE id = 1 RETURNING last').get() as { last: number }).last;
   const existing = prep(
-    'SELECT seq FROM deliveries WHERE bot_id = ? AND conversation_id = ? AND signature = ?',
+    'SELECT seq FROM deliveries WHERE bot_id = ? AND conversation_id = ? AND signature = ? AND body = ?',
   );
   const insertDelivery = prep(
     `INSERT INTO deliveries (seq, received_at, bot_id, conversation_id, event, signature, content_type, body)
@@ -50,13 +50,16 @@ export function createRelayStore(db: Db, now: () => number = Date.now) {
   );
 
   /**
-   * Dedup per bot and conversation, among copies with the same signature: the service's retries carry
-   * the same bytes and signature, so they are one row; a forged copy claiming the same conversation
-   * (another signature) is kept beside it rather than hiding the real one, and every desk rejects it.
+   * Dedup on the exact bytes and signature: the service's retries carry both unchanged, so they are
+   * one row. Any copy that differs, in its signature or in one byte, is kept beside the others: the
+   * relay cannot tell the genuine one (it holds no secret), each desk can, and rejects the rest. (On
+   * bot, conversation and signature alone, an altered copy posted first hid the real lead.)
    */
   const storeDeliveries = db.transaction((items: IncomingDelivery[]) =>
     items.map((d) => {
-      const found = existing.get(d.botId, d.conversationId, d.signature) as { seq: number } | undefined;
+      const found = existing.get(d.botId, d.conversationId, d.signature, d.body) as
+        | { seq: number }
+        | undefined;
       if (found) return { seq: found.seq, duplicate: true };
       const seq = nextSeq();
       insertDelivery.run(seq, now(), d.botId, d.conversationId, d.event, d.signature, d.contentType, d.body);
