@@ -109,9 +109,8 @@ export async function run(argv: string[]): Promise<number> {
     });
   } catch (error) {
     const code = (error as { code?: string }).code;
-    console.error(
-      `relay: could not start on ${f.host}:${f.port} with data in ${f.dataDir}: ${code ?? (error as Error).message}`,
-    );
+    const why = code?.startsWith('DATA-DIR') ? (error as Error).message : (code ?? (error as Error).message);
+    console.error(`relay: could not start on ${f.host}:${f.port} with data in ${f.dataDir}: ${why}`);
     return 1;
   }
   const ready = {

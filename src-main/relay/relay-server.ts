@@ -14,7 +14,7 @@ import {
   RelayMarkInputSchema,
 } from '../../src-shared/api/relay';
 import { type GuardLimits, guardConnections } from '../shared-node/connection-guard';
-import { makePrivateDir } from '../shared-node/private-files';
+import { openDataDir } from '../shared-node/private-files';
 import {
   DEFAULT_MAX_BODY_BYTES,
   RECEIVER_LIMITS,
@@ -107,7 +107,12 @@ export async function startRelay(o: RelayOptions): Promise<RunningRelay> {
   const log = o.log ?? ((line: string) => process.stderr.write(`relay: ${line}\n`));
   const limit = o.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const retentionMs = (o.retentionDays ?? DEFAULT_RETENTION_DAYS) * 24 * 60 * 60 * 1000;
-  makePrivateDir(o.dataDir);
+  // A shared or foreign folder is refused untouched (never chmod'ed 0700 under everyone, nothing written).
+  const folder = openDataDir(o.dataDir, 'relay.sqlite', true);
+  if (!folder.ok)
+    throw Object.assign(new Error(`${folder.error.code}: ${folder.error.message}`), {
+      code: folder.error.code,
+    });
   const db = openRelayDatabase(join(o.dataDir, 'relay.sqlite'));
   const keys = loadOrCreateKeys(db, { newReadToken: o.newReadToken ?? false });
   const store = createRelayStore(db, now);
