@@ -27,13 +27,16 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-function openDesk(relay: RunningRelay, name: string) {
+function openDesk(relay: RunningRelay, name: string, now: () => number = Date.now) {
   const dir = mkdtempSync(join(tmpdir(), 'desk-'));
   dirs.push(dir);
   const secrets = memorySecrets();
   secrets.set(signingSecretAccount(BOT), SECRET);
   const db = openDatabase(join(dir, 'app.sqlite'), LEADS_MIGRATIONS);
+  // The name shown on "handled" (the app's setting; the address and token come from the environment).
+  db.prepare('INSERT INTO leads_relay (id, url, desk_name) VALUES (1, ?, ?)').run(relay.url, name);
   const leads = createLeadsService({
+    now,
     db,
     secrets,
     botIds: () => [BOT],
@@ -92,4 +95,31 @@ it("a relay's database from before keeps its deliveries through migration 2, and
   ).toEqual({ ok: true, duplicate: true });
   const desk = openDesk(relay, 'Asha');
   expect(await desk.pullOnce()).toMatchObject({ ok: true, value: { added: 1, rejected: 0 } });
+});
+
+it('"handled" follows what a desk has seen, not its wall clock: a desk an hour behind reopens a lead and every desk agrees', async () => {
+  const relay = await r.start({ dataDir: r.dir() });
+  const body = leadBody(4_003, BOT);
+  await deliver(relay.webhookUrl, body, { 'x-service-signature': signBody(body, SECRET) });
+  const asha = openDesk(relay, 'Asha');
+  const bilal = openDesk(relay, 'Bilal', () => Date.now() - 60 * 60 * 1000);
+  for (const d of [asha, bilal]) expect(await d.pullOnce()).toMatchObject({ ok: true });
+  const leadOn = (d: typeof asha) => d.list().find((l) => l.conversationId === 4_003)!;
+
+  // Asha takes it; Bilal sees that, then puts it back to open (his clock says an hour ago).
+  asha.setHandled(leadOn(asha).id, true);
+  await asha.pullOnce();
+  await bilal.pullOnce();
+  expect(leadOn(bilal).handledBy).toBe('Asha');
+  expect(bilal.setHandled(leadOn(bilal).id, false).ok).toBe(true);
+  await bilal.pullOnce();
+  await asha.pullOnce();
+  for (const d of [asha, bilal]) expect(leadOn(d)).toMatchObject({ handledAt: null, handledBy: null });
+
+  // Then Bilal takes it himself, still an hour behind: his change wins on both desks, and it is his
+  // (a desk's change was once sent in the name of the desk whose change it followed).
+  bilal.setHandled(leadOn(bilal).id, true);
+  await bilal.pullOnce();
+  await asha.pullOnce();
+  for (const d of [asha, bilal]) expect(leadOn(d)).toMatchObject({ handledBy: 'Bilal' });
 });
