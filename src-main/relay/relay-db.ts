@@ -71,6 +71,13 @@ export const RELAY_MIGRATIONS: Migration[] = [
       CREATE INDEX deliveries_conversation ON deliveries (bot_id, conversation_id, signature);
     `,
   },
+  {
+    id: 3,
+    name: 'the seqs of deliveries retention deleted',
+    // Issue 32: a desk that pulls after retention deleted leads it never read is told how many
+    // (RelayFeed.expired). A seq is a few bytes: kept for good, so a desk away longer still learns it.
+    up: 'CREATE TABLE expired (seq INTEGER PRIMARY KEY)',
+  },
 ];
 
 /**

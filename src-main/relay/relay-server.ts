@@ -206,7 +206,7 @@ export async function startRelay(o: RelayOptions): Promise<RunningRelay> {
       if (typeof v === 'string') return replyJson(res, 400, { ok: false, error: v });
     const read = () => store.feed(after as number, Math.max(1, max as number));
     let feed = read();
-    const empty = feed.deliveries.length === 0 && feed.marks.length === 0;
+    const empty = feed.deliveries.length === 0 && feed.marks.length === 0 && feed.expired === 0;
     // Closing: answer at once, so a poll that came on a kept-alive connection does not hold the stop.
     if (empty && !closed && (wait as number) > 0 && maxWaiters > 0 && maxPerToken > 0) {
       roomForPoll(token);

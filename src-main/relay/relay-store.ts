@@ -114,16 +114,29 @@ export function createRelayStore(db: Db, now: () => number = Date.now) {
           at: m.at,
           sig: m.sig,
         }));
-      const next = Math.max(after, deliveries.at(-1)?.seq ?? 0, marks.at(-1)?.seq ?? 0);
+      let next = Math.max(after, deliveries.at(-1)?.seq ?? 0, marks.at(-1)?.seq ?? 0);
+      // Deliveries after the cursor that retention deleted before this desk read them: counted once,
+      // the cursor moved past them (up to where this answer ends, when it was cut at `limit`).
+      const upTo = bound === Number.MAX_SAFE_INTEGER ? bound : next;
+      const gone = prep('SELECT COUNT(*) AS n, MAX(seq) AS last FROM expired WHERE seq > ? AND seq <= ?').get(
+        after,
+        upTo,
+      ) as { n: number; last: number | null };
+      next = Math.max(next, gone.last ?? 0);
       const waiting = (prep('SELECT COUNT(*) AS n FROM deliveries WHERE seq > ?').get(next) as { n: number })
         .n;
-      return { ok: true, deliveries, marks, next, waiting };
+      return { ok: true, deliveries, marks, next, waiting, expired: gone.n };
     },
 
     /** Retention: deliveries and marks taken before `cutoff` (ms) go. */
     sweep(cutoff: number): { deliveries: number; marks: number } {
       return db.transaction(() => ({
-        deliveries: prep('DELETE FROM deliveries WHERE received_at < ?').run(cutoff).changes,
+        deliveries: (() => {
+          prep('INSERT OR IGNORE INTO expired (seq) SELECT seq FROM deliveries WHERE received_at < ?').run(
+            cutoff,
+          );
+          return prep('DELETE FROM deliveries WHERE received_at < ?').run(cutoff).changes;
+        })(),
         marks: prep('DELETE FROM marks WHERE received_at < ?').run(cutoff).changes,
       }))();
     },

@@ -123,3 +123,27 @@ it('"handled" follows what a desk has seen, not its wall clock: a desk an hour b
   await asha.pullOnce();
   for (const d of [asha, bilal]) expect(leadOn(d)).toMatchObject({ handledBy: 'Bilal' });
 });
+
+it('a desk that pulls after retention deleted leads it never read is told how many, once', async () => {
+  const dataDir = r.dir();
+  const day = 24 * 3600 * 1000;
+  let now = Date.parse('2025-01-01T00:00:00Z');
+  const before = await r.start({ dataDir, retentionDays: 90, now: () => now });
+  for (const id of [4_101, 4_102, 4_103]) {
+    const body = leadBody(id, BOT);
+    await deliver(before.webhookUrl, body, { 'x-service-signature': signBody(body, SECRET) });
+  }
+  await before.close();
+  now += 95 * day;
+  const relay = await r.start({ dataDir, retentionDays: 90, now: () => now });
+  const fresh = leadBody(4_104, BOT);
+  await deliver(relay.webhookUrl, fresh, { 'x-service-signature': signBody(fresh, SECRET) });
+
+  const desk = openDesk(relay, 'Asha');
+  expect(await desk.pullOnce()).toMatchObject({ ok: true, value: { added: 1, expired: 3 } });
+  expect(desk.relay()).toMatchObject({ expired: 3 });
+  expect(desk.list().map((l) => l.conversationId)).toEqual([4_104]);
+  // Said once: the cursor is past them, the count kept.
+  expect(await desk.pullOnce()).toMatchObject({ ok: true, value: { added: 0, expired: 0 } });
+  expect(desk.relay()).toMatchObject({ expired: 3 });
+});

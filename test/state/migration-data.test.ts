@@ -141,6 +141,13 @@ const APP_EXPECT: Record<number, Expectation> = {
       expect(new Set(column(after, 'leads', 'handled_by'))).toEqual(new Set([null]));
     },
   },
+  // Nothing was counted before the relay said it (issue 32): every cursor starts at 0 lost.
+  211: {
+    check: (_db, before, after) => {
+      expect(column(before, 'leads_relay_cursor', 'expired')).toEqual([undefined]);
+      expect(column(after, 'leads_relay_cursor', 'expired')).toEqual([0]);
+    },
+  },
   300: { check: createsEmpty('app_settings', 'app_view_cache', 'app_remote_files') },
   // The listing's offline copy moved to service_cache (91); the next refresh fills it again.
   301: { drops: ['app_view_cache', 'app_remote_files'] },

@@ -25,6 +25,8 @@ export interface PullSummary {
   changed: number;
   rejected: number;
   waiting: number;
+  /** Leads the relay's retention deleted before this desk read them (learnt in this pull). */
+  expired: number;
 }
 
 /**
@@ -52,6 +54,7 @@ export function createRelaySync(o: RelaySyncOptions) {
       connected: url !== null && connected,
       lastPullAt: cursor?.lastPullAt ?? null,
       waiting: cursor?.waiting ?? 0,
+      expired: cursor?.expired ?? 0,
       rejected: o.inbox.rejectedCount(),
       error: c.ok ? lastError : c.error,
     };
@@ -74,7 +77,7 @@ export function createRelaySync(o: RelaySyncOptions) {
     c: RelayConfig,
     waitS: number,
     signal?: AbortSignal,
-  ): Promise<Result<Applied & { waiting: number; empty: boolean }, AppError>> {
+  ): Promise<Result<Applied & { waiting: number; expired: number; empty: boolean }, AppError>> {
     const pushed = await pushMarks(c);
     if (!pushed.ok) return pushed;
     const { cursor } = o.settings.cursor(c.url);
@@ -82,10 +85,19 @@ export function createRelaySync(o: RelaySyncOptions) {
     if (!feed.ok) return feed;
     const f = feed.value;
     const applied = o.inbox.apply(c.url, f, () =>
-      o.settings.saveCursor(c.url, f.next, f.waiting, new Date().toISOString()),
+      o.settings.saveCursor(c.url, f.next, f.waiting, new Date().toISOString(), f.expired),
     );
+    if (f.expired > 0)
+      log(
+        `leads relay: ${f.expired} lead${f.expired === 1 ? ' was' : 's were'} deleted by the relay's retention before this desk read ${f.expired === 1 ? 'it' : 'them'}; they cannot be read any more`,
+      );
     if (applied.added.length || applied.changed.length) o.onLeads(applied.added, applied.changed);
-    return ok({ ...applied, waiting: f.waiting, empty: f.deliveries.length === 0 && f.marks.length === 0 });
+    return ok({
+      ...applied,
+      waiting: f.waiting,
+      expired: f.expired,
+      empty: f.deliveries.length === 0 && f.marks.length === 0 && f.expired === 0,
+    });
   }
 
   async function run(signal: AbortSignal): Promise<void> {
@@ -103,7 +115,8 @@ export function createRelaySync(o: RelaySyncOptions) {
       if (signal.aborted) return;
       if (r.ok) {
         failures = 0;
-        const changed = !connected || lastError !== null || r.value.added.length || r.value.rejected;
+        const changed =
+          !connected || lastError !== null || r.value.added.length || r.value.rejected || r.value.expired;
         connected = true;
         lastError = null;
         if (changed || !r.value.empty) tell();
@@ -153,13 +166,14 @@ export function createRelaySync(o: RelaySyncOptions) {
       const c = o.settings.current();
       if (!c.ok) return c;
       if (!c.value) return err(appError('RELAY-NOT-SET', 'No relay is configured.'));
-      const total: PullSummary = { added: 0, changed: 0, rejected: 0, waiting: 0 };
+      const total: PullSummary = { added: 0, changed: 0, rejected: 0, waiting: 0, expired: 0 };
       for (;;) {
         const r = await pull(c.value, 0);
         if (!r.ok) return r;
         total.added += r.value.added.length;
         total.changed += r.value.changed.length;
         total.rejected += r.value.rejected;
+        total.expired += r.value.expired;
         total.waiting = r.value.waiting;
         if (r.value.empty) return ok(total);
       }
