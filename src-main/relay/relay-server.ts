@@ -82,8 +82,10 @@ export const RELAY_POLL_LIMITS = {
 
 interface Waiter {
   token: string;
-  /** Answers the poll now; `close` ends its connection after the answer (room for a delivery). */
-  answer(close: boolean): void;
+  /** Something was committed (or the relay closes): answer with what follows the cursor. */
+  wake(): void;
+  /** Answer now, empty, to make room; `close` ends its connection after the answer (for a delivery). */
+  answerEarly(close: boolean): void;
 }
 
 const notFound = (res: ServerResponse) => replyJson(res, 404, { ok: false, error: 'Nothing here.' });
@@ -122,7 +124,7 @@ export async function startRelay(o: RelayOptions): Promise<RunningRelay> {
   const maxPerToken = o.maxWaitersPerToken ?? RELAY_POLL_LIMITS.maxWaitersPerToken;
   let closed = false;
   const wakeAll = () => {
-    for (const w of [...waiters]) w.answer(false);
+    for (const w of [...waiters]) w.wake();
   };
   const oldestWaiter = (token?: string): Waiter | null => {
     for (const w of waiters) if (token === undefined || w.token === token) return w;
@@ -132,8 +134,8 @@ export async function startRelay(o: RelayOptions): Promise<RunningRelay> {
   const roomForPoll = (token: string) => {
     let mine = 0;
     for (const w of waiters) if (w.token === token) mine++;
-    if (mine >= maxPerToken) oldestWaiter(token)?.answer(false);
-    else if (waiters.size >= maxWaiters) oldestWaiter()?.answer(false);
+    if (mine >= maxPerToken) oldestWaiter(token)?.answerEarly(false);
+    else if (waiters.size >= maxWaiters) oldestWaiter()?.answerEarly(false);
   };
   const storeDelivery = groupCommit((items: IncomingDelivery[]) => {
     const r = store.storeDeliveries(items);
@@ -204,12 +206,16 @@ export async function startRelay(o: RelayOptions): Promise<RunningRelay> {
     const max = intParam(url, 'limit', RELAY_MAX_BATCH, RELAY_MAX_BATCH);
     for (const v of [after, wait, max])
       if (typeof v === 'string') return replyJson(res, 400, { ok: false, error: v });
+    // Between polls its connection is the first closed when room is needed: polls are what anyone
+    // with the read token can flood with, deliveries are what must get in.
+    guard.expendable(req.socket);
     const read = () => store.feed(after as number, Math.max(1, max as number));
     let feed = read();
     const empty = feed.deliveries.length === 0 && feed.marks.length === 0 && feed.expired === 0;
     // Closing: answer at once, so a poll that came on a kept-alive connection does not hold the stop.
     if (empty && !closed && (wait as number) > 0 && maxWaiters > 0 && maxPerToken > 0) {
       roomForPoll(token);
+      let early = false;
       await new Promise<void>((resolve) => {
         const done = () => {
           waiters.delete(waiter);
@@ -219,8 +225,10 @@ export async function startRelay(o: RelayOptions): Promise<RunningRelay> {
         };
         const waiter: Waiter = {
           token,
-          answer(close) {
+          wake: () => done(),
+          answerEarly(close) {
             if (close) res.setHeader('connection', 'close');
+            early = true;
             done();
           },
         };
@@ -230,7 +238,9 @@ export async function startRelay(o: RelayOptions): Promise<RunningRelay> {
         o.onPollWaiting?.();
       });
       if (res.destroyed) return;
-      feed = read();
+      // Answered early to make room, nothing came: the empty answer read before waiting still holds
+      // (what came meanwhile would have woken it), and a flood of polls costs no read of the database.
+      if (!early) feed = read();
     }
     replyJson(res, 200, feed);
   }
@@ -321,7 +331,7 @@ export async function startRelay(o: RelayOptions): Promise<RunningRelay> {
     {
       makeRoom() {
         const oldest = oldestWaiter();
-        oldest?.answer(true);
+        oldest?.answerEarly(true);
         return oldest !== null;
       },
     },

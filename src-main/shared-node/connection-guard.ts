@@ -38,6 +38,8 @@ export interface ConnectionGuard {
   admit(req: IncomingMessage, res: ServerResponse): boolean;
   /** The socket is taken for good (an upgraded WebSocket): busy until it closes, never closed to make room. */
   claim(socket: Socket): void;
+  /** Its last request was one that may be cut first when room is needed (the relay's long polls). */
+  expendable(socket: Socket): void;
   stats(): {
     open: number;
     idle: number;
@@ -51,6 +53,8 @@ export interface ConnectionGuard {
 interface Tracked {
   peer: string;
   busy: number;
+  /** What its requests were: `expendable` (said by the server, e.g. a long poll's) or not, or none yet. */
+  kind: 'fresh' | 'expendable' | 'kept';
 }
 
 const WINDOW_MS = 60_000;
@@ -71,7 +75,20 @@ export function guardConnections(
   const counts = { evicted: 0, refused: 0, limited: 0, madeRoom: 0 };
   const limited = (peer: string) => limits.limitLoopback === true || !isLoopback(peer);
 
-  const oldestIdle = (): Socket | null => idle.values().next().value ?? null;
+  // Which idle connection goes first: one the server called expendable (the relay's answered long
+  // polls: every desk has the read token, so polls are what a stranger floods with), then one that
+  // has sent no request yet, then one that served others (a kept-alive delivery between two posts).
+  const oldestIdle = (): Socket | null => {
+    let fresh: Socket | null = null;
+    let kept: Socket | null = null;
+    for (const s of idle) {
+      const kind = sockets.get(s)?.kind;
+      if (kind === 'expendable') return s;
+      if (kind === 'fresh') fresh ??= s;
+      else kept ??= s;
+    }
+    return fresh ?? kept;
+  };
   const evict = (s: Socket) => {
     counts.evicted++;
     forget(s);
@@ -109,18 +126,20 @@ export function guardConnections(
         return;
       }
     }
-    sockets.set(socket, { peer, busy: 0 });
+    sockets.set(socket, { peer, busy: 0, kind: 'fresh' });
     idle.add(socket);
     if (!perPeer.has(peer)) perPeer.set(peer, new Set());
     perPeer.get(peer)!.add(socket);
     socket.once('close', () => forget(socket));
   });
 
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+  // First of the request listeners: the server's handler may then call this request's socket expendable.
+  server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
     const socket = req.socket;
     const t = sockets.get(socket);
     if (!t) return;
     t.busy++;
+    t.kind = 'kept';
     idle.delete(socket);
     res.once('close', () => {
       t.busy--;
@@ -161,6 +180,10 @@ export function guardConnections(
       });
       res.end(body);
       return false;
+    },
+    expendable(socket) {
+      const t = sockets.get(socket);
+      if (t) t.kind = 'expendable';
     },
     claim(socket) {
       const t = sockets.get(socket);

@@ -24,8 +24,11 @@ const onTick: Subscribable<Event> = {
   },
 };
 
-/** A poller that asks again as soon as it is answered, as a flooding client would. */
-function poller(relay: RunningRelay, answers: { n: number; closed: number }): Socket {
+/**
+ * A long poll on a connection of its own; `again`: it asks again the moment it is answered, as a
+ * flooding client would (`npm run bench:relay` measures deliveries beside that flood).
+ */
+function poller(relay: RunningRelay, answers: { n: number; closed: number }, again = false): Socket {
   const socket = connect({ port: relay.port, host: '127.0.0.1' });
   socket.on('error', () => {});
   const ask = () =>
@@ -35,7 +38,7 @@ function poller(relay: RunningRelay, answers: { n: number; closed: number }): So
   socket.on('data', (d) => {
     const replies = String(d).split('HTTP/1.1 200').length - 1;
     answers.n += replies;
-    for (let i = 0; i < replies; i++) if (!socket.destroyed) ask();
+    if (again) for (let i = 0; i < replies; i++) if (!socket.destroyed) ask();
     if (replies) tick();
   });
   socket.once('close', () => {
@@ -47,7 +50,7 @@ function poller(relay: RunningRelay, answers: { n: number; closed: number }): So
   return socket;
 }
 
-it('stores every delivery while 300 long polls with the read token hold connections and ask again', async () => {
+it('stores every delivery while 300 long polls with the read token hold connections', async () => {
   let waiting = 0;
   const relay = await r.start({
     dataDir: r.dir(),
@@ -98,7 +101,7 @@ it('answers its oldest poll and closes it when every connection is busy, so a de
     },
   });
   const answers = { n: 0, closed: 0 };
-  const polls = Array.from({ length: 8 }, () => poller(relay, answers));
+  const polls = Array.from({ length: 8 }, () => poller(relay, answers, true));
   await untilEvent(onTick, '8 polls waiting', () => waiting >= 8);
   const body = leadBody(7_100);
   const res = await fetch(relay.webhookUrl, {
@@ -112,4 +115,50 @@ it('answers its oldest poll and closes it when every connection is busy, so a de
   expect(relay.stored()).toBe(1);
   // The first poll was the one answered and let go.
   await untilEvent(onTick, 'the oldest poll closed', () => polls[0]!.destroyed || answers.closed > 0);
+});
+
+it("makes room by closing an answered poll's connection before a kept-alive delivery's", async () => {
+  const relay = await r.start({ dataDir: r.dir(), limits: { maxConnections: 8 } });
+  const hook = new URL(relay.webhookUrl).pathname;
+  const post = (s: Socket, id: number) =>
+    new Promise<string>((resolve, reject) => {
+      const body = leadBody(id);
+      if (s.destroyed || s.readableEnded) return reject(new Error('the delivery connection was closed'));
+      s.once('data', (d) => resolve(String(d)));
+      s.once('close', () => reject(new Error('the delivery connection was closed')));
+      s.write(
+        `POST ${hook} HTTP/1.1\r\nHost: relay\r\nContent-Type: application/json\r\nX-Service-Signature: ${signBody(body, SECRET)}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
+    });
+  // The service's connection, kept alive between two deliveries: the oldest idle one.
+  const service = connect({ port: relay.port, host: '127.0.0.1' });
+  service.on('error', () => {});
+  sockets.push(service);
+  expect(await post(service, 7_201)).toMatch(/^HTTP\/1\.1 200/);
+  // 7 polls answered at once (nothing waits at wait=0): the cap is full of idle connections.
+  const answered = Array.from({ length: 7 }, () => {
+    const s = connect({ port: relay.port, host: '127.0.0.1' });
+    s.on('error', () => {});
+    sockets.push(s);
+    return new Promise<void>((resolve) => {
+      s.once('data', () => resolve());
+      s.write(
+        `GET /v1/feed?after=0&wait=0 HTTP/1.1\r\nHost: relay\r\nAuthorization: Bearer ${relay.token}\r\n\r\n`,
+      );
+    });
+  });
+  await Promise.all(answered);
+  // Newcomers take the polls' places, not the service's.
+  for (let i = 0; i < 4; i++) {
+    const s = connect({ port: relay.port, host: '127.0.0.1' });
+    s.on('error', () => {});
+    sockets.push(s);
+    // Answered: the relay has taken this connection (and closed another for it).
+    await new Promise<void>((resolve) => {
+      s.once('data', () => resolve());
+      s.write('GET /healthz HTTP/1.1\r\nHost: relay\r\n\r\n');
+    });
+  }
+  expect(await post(service, 7_202)).toMatch(/^HTTP\/1\.1 200/);
+  expect(relay.stored()).toBe(2);
 });
