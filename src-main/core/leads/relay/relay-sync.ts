@@ -8,6 +8,9 @@ import { fetchFeed, sendMarks } from './relay-http';
 import type { Applied, RelayInbox } from './relay-inbox';
 import type { RelayConfig, RelaySettings } from './relay-settings';
 
+/** An empty answer to a long poll sooner than this was answered early by the relay (room for others). */
+const EARLY_ANSWER_MS = 1_000;
+
 export interface RelaySyncOptions {
   settings: RelaySettings;
   inbox: RelayInbox;
@@ -80,10 +83,15 @@ export function createRelaySync(o: RelaySyncOptions) {
   ): Promise<Result<Applied & { waiting: number; expired: number; empty: boolean }, AppError>> {
     const pushed = await pushMarks(c);
     if (!pushed.ok) return pushed;
-    const { cursor } = o.settings.cursor(c.url);
+    const { cursor, waiting } = o.settings.cursor(c.url);
     const feed = await fetchFeed(c, cursor, waitS, signal);
     if (!feed.ok) return feed;
     const f = feed.value;
+    const empty = f.deliveries.length === 0 && f.marks.length === 0 && f.expired === 0;
+    // An empty answer changes nothing here: no write (a relay flooded with polls answers this desk's
+    // early, again and again; each answer was a commit).
+    if (empty && f.next === cursor && f.waiting === waiting)
+      return ok({ added: [], changed: [], rejected: 0, waiting: f.waiting, expired: 0, empty });
     const applied = o.inbox.apply(c.url, f, () =>
       o.settings.saveCursor(c.url, f.next, f.waiting, new Date().toISOString(), f.expired),
     );
@@ -96,7 +104,7 @@ export function createRelaySync(o: RelaySyncOptions) {
       ...applied,
       waiting: f.waiting,
       expired: f.expired,
-      empty: f.deliveries.length === 0 && f.marks.length === 0 && f.expired === 0,
+      empty,
     });
   }
 
@@ -111,10 +119,17 @@ export function createRelaySync(o: RelaySyncOptions) {
         return;
       }
       // A first answer at once (connected, what waits), then long polls that return when a lead comes.
-      const r = await pull(c.value, connected ? (o.waitS ?? RELAY_MAX_WAIT_S) : 0, signal);
+      const waitS = connected ? (o.waitS ?? RELAY_MAX_WAIT_S) : 0;
+      const asked = clock.now();
+      const r = await pull(c.value, waitS, signal);
       if (signal.aborted) return;
       if (r.ok) {
         failures = 0;
+        // Empty long before its wait was up: the relay answered it early to make room for others (a
+        // flood of polls). Asking again at once would join the flood; a second's pause delays a lead
+        // by a second at most.
+        if (r.value.empty && waitS > 0 && clock.now() - asked < EARLY_ANSWER_MS)
+          await clock.sleep(EARLY_ANSWER_MS, signal).catch(() => {});
         const changed =
           !connected || lastError !== null || r.value.added.length || r.value.rejected || r.value.expired;
         connected = true;
