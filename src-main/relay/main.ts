@@ -109,8 +109,14 @@ export async function run(argv: string[]): Promise<number> {
     });
   } catch (error) {
     const code = (error as { code?: string }).code;
-    const why = code?.startsWith('DATA-DIR') ? (error as Error).message : (code ?? (error as Error).message);
-    console.error(`relay: could not start on ${f.host}:${f.port} with data in ${f.dataDir}: ${why}`);
+    // A database a later version wrote, a folder refused: the message says which and what to do.
+    const said =
+      code === 'DATA-NEWER'
+        ? `${code}: ${(error as Error).message}`
+        : code?.startsWith('DATA-DIR')
+          ? (error as Error).message
+          : (code ?? (error as Error).message);
+    console.error(`relay: could not start on ${f.host}:${f.port} with data in ${f.dataDir}: ${said}`);
     return 1;
   }
   const ready = {

@@ -85,6 +85,10 @@ export function memoryLink(o: { delay?: () => number; record?: boolean } = {}) {
       max?: number;
       random?: () => number;
       log?: (line: string) => void;
+      /** The office key's MAC key (protocol.ts `macKey`): a keyed office. */
+      key?: Buffer;
+      /** This desk's wall clock, when it disagrees with the others' (another machine's). */
+      wallNow?: () => number;
     }): Promise<{
       desk: Desk;
       budget: OfficeBudget;
@@ -98,9 +102,10 @@ export function memoryLink(o: { delay?: () => number; record?: boolean } = {}) {
       const t = transport();
       const desk = await startDesk({
         id: o.id,
-        startedAt: o.startedAt,
+        // The tests say when a desk started on the wall clock; the desk counts on the monotonic one.
+        startedAt: performance.now() - (Date.now() - o.startedAt),
         scope: '00000000000000aa',
-        key: null,
+        key: o.key ?? null,
         name: `desk ${o.id.slice(-2)}`,
         version: 'test',
         transport: t,
@@ -108,6 +113,7 @@ export function memoryLink(o: { delay?: () => number; record?: boolean } = {}) {
         max: o.max ?? 115,
         random: o.random ?? (() => 0),
         ...(o.log ? { log: o.log } : {}),
+        ...(o.wallNow ? { wallNow: o.wallNow } : {}),
       });
       budget.attach(desk);
       return { desk, budget, port: t.port };
@@ -135,6 +141,10 @@ export function memoryLink(o: { delay?: () => number; record?: boolean } = {}) {
     },
   };
 }
+
+let forged = 1_000_000;
+/** A counter for a datagram a test forges: each one new (a replay is dropped; desk.ts createReplayGuard). */
+export const nextSeq = () => ++forged;
 
 export const ids = (n: number) => `${'0'.repeat(15)}${n.toString(16)}`;
 

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { CoreApi } from '../../../src-shared/contract';
 import type { AppError, Result } from '../../../src-shared/errors';
 import { openDataDir } from '../../shared-node/private-files';
-import { openDatabase } from '../../shared-node/sqlite';
+import { newerSchema, openDatabase } from '../../shared-node/sqlite';
 import { createRemoteIndex } from '../remote-index/remote-index';
 import type { SecretStore } from '../secrets/keychain';
 import { chooseSecretStore, fixedSecrets } from '../secrets/secret-stores';
@@ -73,6 +73,8 @@ export interface AppStats {
   /** The follower's transactions: one per batch of writes (INDEX_BATCH_MS), not one per upload. */
   indexCommits: number;
   indexStatusComputations: number;
+  /** Listeners of the app's events that threw (logged once per event name, never rethrown). */
+  listenerFailures: number;
 }
 
 /**
@@ -92,6 +94,9 @@ export interface AppService extends CoreApi {
 }
 
 export async function createAppService(o: AppServiceOptions): Promise<AppService> {
+  // A database a later version migrated: refused (NewerDatabaseError, DATA-NEWER) before anything is touched.
+  const newer = newerSchema(join(o.dataDir, 'app.sqlite'), APP_MIGRATIONS);
+  if (newer) throw newer;
   const dataDir = openDataDir(o.dataDir, 'app.sqlite', true);
   if (!dataDir.ok) throw new Error(`${dataDir.error.code}: ${dataDir.error.message}`);
   const db = openDatabase(join(o.dataDir, 'app.sqlite'), APP_MIGRATIONS);
@@ -106,6 +111,10 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
     together: [['sync.changed', 'sync.queue']],
     onError: (name, e) =>
       log(`building the ${name} event failed: ${e instanceof Error ? e.message : String(e)}`),
+    onListenerError: (name, e) =>
+      log(
+        `listener-failed: a listener of the "${name}" event failed (said once; each is counted): ${e instanceof Error ? e.message : String(e)}`,
+      ),
   });
   // The keychain, or the encrypted file the person chose (secret-stores.ts); a store given by a test as is.
   const secrets = o.secrets ? fixedSecrets(o.secrets) : chooseSecretStore(o.dataDir, o.env ?? process.env);
@@ -220,6 +229,7 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
       indexWrites,
       indexCommits,
       indexStatusComputations: remoteFiles.statusComputations(),
+      listenerFailures: bus.listenerFailures,
     }),
     async close() {
       if (closed) return;

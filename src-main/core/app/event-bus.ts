@@ -1,4 +1,5 @@
 import type { AnyEvent, EventName, PayloadOf } from '../../../src-shared/contract';
+import { monotonicNow } from '../service/clock';
 
 export type EventListener = (event: AnyEvent) => void;
 
@@ -28,6 +29,11 @@ export function createEventBus(
     together?: readonly (readonly EventName[])[];
     /** A producer that threw (its event is dropped; the next emit tries again). */
     onError?: (name: EventName, error: unknown) => void;
+    /**
+     * A listener that threw: told once per event name (a broken listener throws at every event), and
+     * counted (`listenerFailures`); the other listeners still get the event.
+     */
+    onListenerError?: (name: EventName, error: unknown) => void;
   } = {},
 ) {
   const listeners = new Set<EventListener>();
@@ -44,12 +50,22 @@ export function createEventBus(
         group.filter((m) => m !== n),
       );
 
+  let listenerFailures = 0;
+  const toldFailing = new Set<EventName>();
   const deliver = (event: AnyEvent) => {
     for (const l of [...listeners]) {
       try {
         l(event);
-      } catch {
+      } catch (e) {
         // A listener (a closed socket, a destroyed window) must not stop the others.
+        listenerFailures++;
+        if (toldFailing.has(event.event)) continue;
+        toldFailing.add(event.event);
+        try {
+          options.onListenerError?.(event.event, e);
+        } catch {
+          // Nowhere left to say it: counted.
+        }
       }
     }
   };
@@ -63,7 +79,8 @@ export function createEventBus(
       return;
     }
     if (!event) return;
-    lastSent.set(name, Date.now());
+    // The monotonic clock: a wall clock set back 10 minutes held every coalesced event (the UI's sync view) 10 minutes.
+    lastSent.set(name, monotonicNow());
     deliver(event);
   };
 
@@ -73,7 +90,7 @@ export function createEventBus(
       return;
     }
     const every = options.coalesceMsOf?.[name] ?? coalesceMs;
-    const since = Date.now() - (lastSent.get(name) ?? 0);
+    const since = monotonicNow() - (lastSent.get(name) ?? Number.NEGATIVE_INFINITY);
     if (since >= every && !timers.has(name)) {
       produceAndDeliver(name, produce);
       return;
@@ -108,6 +125,10 @@ export function createEventBus(
         const payload = produce();
         return payload === null ? null : ({ event: name, payload } as AnyEvent);
       });
+    },
+    /** Listeners that threw (each throw counted). */
+    get listenerFailures(): number {
+      return listenerFailures;
     },
     subscribe(listener: EventListener): () => void {
       listeners.add(listener);
