@@ -162,6 +162,7 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
       paused: f.paused,
       followOutsideLinks: f.followOutsideLinks,
       problem: f.problem,
+      inSync: f.inSync,
       // One definition of pending and failed (state/transitions.ts): a file waiting for its automatic
       // retry is pending ("syncing"), not failed ("needs attention"), as in the CLI's status and the engine.
       counts: f.tally,
@@ -201,10 +202,25 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
           message: s.offline.message,
         }
       : null;
+    const bandwidth = engine ? overviewBandwidth(engine.bandwidth(), Date.now()) : null;
+    // The facts the one status model derives every surface's words from (src-shared/domain/status-model.ts).
+    const holds = {
+      stopped: s?.stopped ? { code: s.stopped.code, message: s.stopped.message } : null,
+      account: s?.accountPaused ? { code: s.accountPaused.code, message: s.accountPaused.message } : null,
+      userPaused: s?.userPaused ?? false,
+      schedule: s?.schedulePaused
+        ? { until: bandwidth?.kind === 'pause' && bandwidth.source === 'schedule' ? bandwidth.until : null }
+        : null,
+      offline: s?.offline ? { nextTryAt: s.offline.nextTryAt } : null,
+      // The request budget's back-off and the office's wait reach the model through the office's status.
+      rateLimited: null,
+      officeWait: null,
+    };
     return {
       offline,
+      holds,
       nextCheckAt: s?.nextAccountCheckAt ?? null,
-      bandwidth: engine ? overviewBandwidth(engine.bandwidth(), Date.now()) : null,
+      bandwidth,
       etaSeconds: lastProgress?.etaSeconds ?? null,
       etaBound: lastProgress?.etaBound ?? null,
       state,
