@@ -6,6 +6,7 @@ import type {
   QueueItem,
   SyncOverview,
 } from '../../../src-shared/contract';
+import { appStatus } from '../../../src-shared/domain/status-model';
 import type { BackoffPolicy } from '../service/retry-policy';
 import { serviceIdentity } from '../sync/account/service-identity';
 import { createSyncEngine, type FolderStatus, type SyncEngine } from '../sync/engine';
@@ -182,17 +183,6 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
           ? { code: 'USER-PAUSED', message: 'You paused syncing; resume to continue.' }
           : null;
     const pending = folders.reduce((n, f) => n + f.counts.pending, 0);
-    // Failed files are never "up to date": with nothing else to do, the state asks for attention.
-    const state =
-      s?.stopped || folders.some((f) => f.problem)
-        ? 'error'
-        : held || (folders.length > 0 && folders.every((f) => f.paused))
-          ? 'paused'
-          : pending > 0
-            ? 'syncing'
-            : folders.some((f) => f.counts.failed > 0)
-              ? 'error'
-              : 'idle';
     const live = ctx.session.live;
     const offline = s?.offline
       ? {
@@ -216,6 +206,14 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
       rateLimited: null,
       officeWait: null,
     };
+    // The state is the one status model's (a schedule's pause is "paused", a failed file "error"); offline
+    // is its own field here, and the files' state under it stays what it was.
+    const model = appStatus({
+      now: Date.now(),
+      holds,
+      folders: folders.map((f) => ({ ...f, tally: f.counts })),
+    });
+    const state = model.state === 'offline' ? (pending > 0 ? 'syncing' : 'idle') : model.state;
     return {
       offline,
       holds,
