@@ -1,7 +1,14 @@
 import type { KbBotView } from '../contract/kb';
 import type { OfficeStatus } from '../contract/office';
-import type { SyncOverview } from '../contract/sync';
-import { type AppStatusModel, appStatus, type Holds, NO_HOLDS, type StatusFacts } from './status-model';
+import type { FolderView, SyncOverview } from '../contract/sync';
+import {
+  type AppStatusModel,
+  appStatus,
+  type FolderFacts,
+  type Holds,
+  NO_HOLDS,
+  type StatusFacts,
+} from './status-model';
 import { formatIstTime } from './time-format';
 
 /** Facts a surface may add beside the overview: the knowledge bots, the office, the account's arrears. */
@@ -35,20 +42,25 @@ export function holdsOf(o: SyncOverview | null, office?: OfficeStatus | null, no
   return h;
 }
 
+/** One folder of the overview as the model's facts. */
+export function folderFacts(f: FolderView): FolderFacts {
+  return {
+    id: f.id,
+    path: f.path,
+    paused: f.paused,
+    problem: f.problem,
+    inSync: f.inSync ?? f.counts.pending === 0,
+    tally: f.counts,
+  };
+}
+
 /** The status model's facts from what the core sends (the overview, the bots, the office). */
 export function statusFactsOf(o: SyncOverview | null, more: MoreFacts = {}): StatusFacts {
   const now = more.now ?? Date.now();
   return {
     now,
     holds: holdsOf(o, more.office, now),
-    folders: (o?.folders ?? []).map((f) => ({
-      id: f.id,
-      path: f.path,
-      paused: f.paused,
-      problem: f.problem,
-      inSync: f.inSync ?? f.counts.pending === 0,
-      tally: f.counts,
-    })),
+    folders: (o?.folders ?? []).map(folderFacts),
     knowledge: (more.bots ?? []).map((b) => ({
       pending: b.counts.pending,
       conflict: b.counts.conflict,

@@ -132,7 +132,7 @@ export interface FolderStatusModel {
   /** The badge's word: "In sync", "Syncing", "Paused by the schedule", "1 needs attention"... */
   word: string;
   tone: Tone;
-  /** "1 needs attention" beside another word (the files that failed for good), else null. */
+  /** "1 needs attention" (the files that failed for good), else null; the word itself when nothing else is to say. */
   attention: string | null;
   counts: StatusCounts;
   pendingBy: PendingBy;
@@ -289,12 +289,12 @@ export function folderStatus(f: FolderFacts, facts: Pick<StatusFacts, 'holds' | 
   const base = { id: f.id, counts, pendingBy, action, canRetry: t.failed > 0 };
   const pendingText = pendingSentence(pendingBy, h, facts.clock);
   const attention = t.failed > 0 ? needAttention(t.failed) : null;
-  const say = (state: AppState, word: string, tone: Tone, withAttention = true): FolderStatusModel => ({
+  const say = (state: AppState, word: string, tone: Tone): FolderStatusModel => ({
     ...base,
     state,
     word,
     tone,
-    attention: withAttention ? attention : null,
+    attention,
     pendingText,
   });
   // A pause or a stop is said whether or not files wait: nothing new will go.
@@ -309,7 +309,7 @@ export function folderStatus(f: FolderFacts, facts: Pick<StatusFacts, 'holds' | 
   }
   // Nothing pending yet the runner is not done: a change seen and not yet read (a drop, a batch).
   if (!f.inSync && t.failed === 0) return say('syncing', 'Checking for changes', 'ok');
-  if (t.failed > 0) return say('error', needAttention(t.failed), 'danger', false);
+  if (t.failed > 0) return say('error', needAttention(t.failed), 'danger');
   return say('idle', 'In sync', 'ok');
 }
 

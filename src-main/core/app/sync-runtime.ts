@@ -256,7 +256,8 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
     let problemsTotal = 0;
     for (const f of folders.values()) {
       if (folderId !== undefined && f.id !== folderId) continue;
-      waiting += f.counts.NEW + f.counts.QUEUED + f.counts.PAUSED;
+      // Files waiting for their automatic retry wait too (the status model counts them pending).
+      waiting += f.counts.NEW + f.counts.QUEUED + f.counts.PAUSED + f.tally.retrying;
       problemsTotal += f.counts.FAILED + f.counts.SKIPPED;
     }
     const problems: ProblemItem[] = [...pick('FAILED', 200), ...pick('SKIPPED', 200)].map((r) => ({
