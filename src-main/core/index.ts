@@ -21,6 +21,7 @@ export { savedBandwidth, trayPresets, whenText } from './app/bandwidth-settings'
 export type { LocalState, ServiceSession } from './app/local-state';
 export { openLocalState, openServiceSession } from './app/local-state';
 export type { LocalFolderStatus } from './app/local-status';
+export { readAppHolds } from './app/holds-file';
 export { readLocalSyncStatus } from './app/local-status';
 export { defaultDataDir } from './config/paths';
 export type { LeadsInbox } from './leads/leads-inbox';

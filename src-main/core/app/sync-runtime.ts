@@ -18,6 +18,7 @@ import { refreshAccount } from './account-refresh';
 import { activityLevel, activityRecorder, storageWatch } from './activity-record';
 import { bandwidthOf, overviewBandwidth } from './bandwidth-settings';
 import type { AppContext } from './context';
+import { holdsFile } from './holds-file';
 import { inBackground } from './in-background';
 import type { RequestMeter } from './request-meter';
 import { uploadProgressTracker } from './upload-progress';
@@ -36,6 +37,7 @@ export interface EngineTunables {
  */
 export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOptions: EngineTunables = {}) {
   let engine: SyncEngine | null = null;
+  const holdsOut = holdsFile(ctx.dataDir);
   const uploads = uploadProgressTracker();
   let unsubscribe: (() => void)[] = [];
   let starting: Promise<void> = Promise.resolve();
@@ -151,6 +153,7 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
     const e = engine;
     engine = null;
     if (e) await e.stop();
+    holdsOut.remove();
   }
 
   function folderViews(listing?: FolderStatus[]): FolderView[] {
@@ -208,6 +211,7 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
     };
     // The state is the one status model's (a schedule's pause is "paused", a failed file "error"); offline
     // is its own field here, and the files' state under it stays what it was.
+    if (engine) holdsOut.write(holds);
     const model = appStatus({
       now: Date.now(),
       holds,
