@@ -17,7 +17,8 @@ const clock = (ms: number) => `${new Date(ms).toISOString().slice(11, 16)} IST`;
 const T = Date.UTC(2026, 10, 28, 12, 0);
 const until = T + 3_600_000;
 
-const folder = (p: Partial<FolderFacts> & { tally?: Partial<FolderFacts['tally']> } = {}): FolderFacts => ({
+type FolderPatch = Omit<Partial<FolderFacts>, 'tally'> & { tally?: Partial<FolderFacts['tally']> };
+const folder = (p: FolderPatch = {}): FolderFacts => ({
   id: 1,
   path: '/photos',
   paused: false,
@@ -135,7 +136,7 @@ describe('the status model, hold by hold (3 files pending: 1 uploading, 1 queued
 });
 
 describe('the status model, with no hold', () => {
-  const table: [string, Partial<FolderFacts>, string, AppState, string, string | null, string][] = [
+  const table: [string, FolderPatch, string, AppState, string, string | null, string][] = [
     // case, folder facts, folder word, app state, app word, pending text, queue
     ['in sync', {}, 'In sync', 'idle', 'In sync', null, '0 in progress · 0 waiting'],
     [
@@ -149,7 +150,7 @@ describe('the status model, with no hold', () => {
     ],
     [
       'uploading',
-      { tally: { pending: 2, active: 1 } as never },
+      { tally: { pending: 2, active: 1 } },
       'Syncing',
       'syncing',
       'Syncing',
@@ -158,7 +159,7 @@ describe('the status model, with no hold', () => {
     ],
     [
       'a failed file waiting to retry',
-      { tally: { pending: 1, retrying: 1 } as never },
+      { tally: { pending: 1, retrying: 1 } },
       'Waiting to retry',
       'syncing',
       'Waiting to retry',
@@ -167,7 +168,7 @@ describe('the status model, with no hold', () => {
     ],
     [
       'a file failed for good',
-      { tally: { failed: 1 } as never },
+      { tally: { failed: 1 } },
       '1 needs attention',
       'error',
       '1 needs attention',
