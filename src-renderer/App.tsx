@@ -48,7 +48,7 @@ export function App() {
   );
 }
 
-function Sidebar() {
+export function Sidebar() {
   const view = useUi((s) => s.view);
   const go = useUi((s) => s.go);
   const session = useUi((s) => s.session);

@@ -3,7 +3,7 @@ import { statusClock } from '../../../src-shared/domain/status-facts';
 import { appStatus, countsLine, fileStatus, NO_HOLDS } from '../../../src-shared/domain/status-model';
 import { formatIstTime, formatIstTimeSeconds } from '../../../src-shared/domain/time-format';
 import { folderModeText } from '../../../src-shared/domain/words';
-import { readAppHolds, readDeskStatuses, readLocalSyncStatus } from '../../core';
+import { readAppHolds, readDeskStatuses, readKnowledgeFacts, readLocalSyncStatus } from '../../core';
 import { EXIT, parseCommand, withSession } from '../common';
 import { forTerminal } from '../terminal-text';
 
@@ -26,6 +26,7 @@ export async function run(argv: string[]): Promise<number> {
     const model = appStatus({
       now: Date.now(),
       holds,
+      knowledge: readKnowledgeFacts(s.state.db),
       clock: statusClock,
       folders: status.folders.map(({ folder: f, tally }) => ({
         id: f.id,
@@ -77,13 +78,14 @@ export async function run(argv: string[]): Promise<number> {
         );
       }
     }
-    if (status.folders.length > 0)
+    if (status.folders.length > 0 || model.knowledge)
       out.emit(`Overall: ${model.word}${model.detail ? ` (${model.detail})` : ''}`, {
         event: 'overall',
         word: model.word,
         state: model.state,
         counts: model.counts,
         pendingBy: model.pendingBy,
+        knowledge: model.knowledge,
       });
     for (const a of [...status.activity].reverse()) {
       out.emit(`${formatIstTimeSeconds(a.at)}  ${forTerminal(a.message)}`, { event: 'activity', ...a });
