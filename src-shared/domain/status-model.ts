@@ -181,13 +181,13 @@ export const HOLD_WORD: Record<HoldKind, string> = {
 export const HOLD_REASON: Record<HoldKind, string> = {
   stopped: 'syncing stopped',
   key: 'the key was refused',
-  wallet: 'waiting for the wallet',
+  wallet: 'the wallet',
   'user-paused': 'all paused',
   'folder-paused': 'folder paused',
   schedule: 'paused by the schedule',
   offline: 'offline',
   'rate-limited': 'the service asked for fewer requests',
-  'office-wait': "waiting for the office's turn",
+  'office-wait': "the office's turn",
 };
 
 const HOLD_STATE: Record<HoldKind, AppState> = {
@@ -491,8 +491,8 @@ export function fileStatus(
       : { word: 'Skipped', tone: 'ok', category: 'skipped' };
   if (f.state === 'FAILED' && f.nextRetryAt === null)
     return { word: 'Failed', tone: 'danger', category: 'failed' };
-  if (hold && f.state !== 'UPLOADING' && f.state !== 'HASHING')
-    return { word: `Waiting: ${HOLD_REASON[hold]}`, tone: 'warn', category: 'pending' };
+  // Under a hold nothing is sent: a row left UPLOADING waits too (offline, its upload fails and goes again).
+  if (hold) return { word: `Waiting: ${HOLD_REASON[hold]}`, tone: 'warn', category: 'pending' };
   if (f.state === 'FAILED') return { word: 'Will retry', tone: 'warn', category: 'pending' };
   return { word: FILE_WORD[f.state] ?? f.state, tone: 'ok', category: 'pending' };
 }

@@ -57,13 +57,7 @@ describe('the status model, hold by hold (3 files pending: 1 uploading, 1 queued
     // hold, folder word, app state, app word, why the pending wait
     ['stopped', 'Stopped', 'error', 'Stopped', '3 waiting: syncing stopped'],
     ['key', 'Key refused', 'paused', 'Key refused', '3 waiting: the key was refused'],
-    [
-      'wallet',
-      'Waiting for the wallet',
-      'paused',
-      'Waiting for the wallet',
-      '3 waiting: waiting for the wallet',
-    ],
+    ['wallet', 'Waiting for the wallet', 'paused', 'Waiting for the wallet', '3 waiting: the wallet'],
     ['user-paused', 'All paused', 'paused', 'Paused', '3 waiting: all paused'],
     ['folder-paused', 'Paused', 'paused', 'Paused', '3 waiting: folder paused'],
     [
@@ -86,7 +80,7 @@ describe('the status model, hold by hold (3 files pending: 1 uploading, 1 queued
       'Waiting for the office',
       'syncing',
       'Waiting for the office until 13:00 IST',
-      "3 waiting: waiting for the office's turn until 13:00 IST",
+      "3 waiting: the office's turn until 13:00 IST",
     ],
   ];
   it('covers every hold', () => {
@@ -104,13 +98,13 @@ describe('the status model, hold by hold (3 files pending: 1 uploading, 1 queued
     // Never "Syncing" while nothing may be sent, and never a time left.
     expect(app.mayEstimate).toBe(false);
     expect(app.queueText).toMatch(/^3 waiting \(/);
-    // A file waiting its turn says the hold; one being sent says what it does.
+    // Every pending file says the hold, one left uploading too: nothing is sent under a hold.
     expect(
       fileStatus({ state: 'QUEUED', reasonCode: null, nextRetryAt: null }, card.pendingBy.hold).word,
     ).toMatch(/^Waiting: /);
     expect(
       fileStatus({ state: 'UPLOADING', reasonCode: null, nextRetryAt: null }, card.pendingBy.hold).word,
-    ).toBe('Uploading');
+    ).toMatch(/^Waiting: /);
   });
   it('a pause is said with nothing pending; a hold on the service is not (nothing waits for it)', () => {
     for (const kind of HOLD_KINDS) {
