@@ -101,7 +101,7 @@ export const SyncOverviewSchema = z.object({
     .nullable()
     .optional(),
   /** Time left for what is queued, and what bounds it: the request budget or the bytes. */
-  etaBound: z.enum(['requests', 'bytes']).nullable().optional(),
+  etaBound: z.enum(['requests', 'bytes', 'pace', 'retry', 'schedule']).nullable().optional(),
   etaSeconds: z.number().nullable().optional(),
 });
 export type SyncOverview = z.infer<typeof SyncOverviewSchema>;

@@ -12,6 +12,15 @@ import { DuplicatesCard } from './DuplicatesCard';
 import { FolderCard } from './FolderCard';
 import { ProblemsPanel, QueuePanel } from './QueuePanel';
 
+/** What bounds the one estimate of time left (src-shared/domain/time-left.ts), in words. */
+const ETA_BOUND = {
+  bytes: 'bound by bandwidth',
+  requests: 'bound by the request limit',
+  pace: 'at the pace so far',
+  retry: 'until the next retry',
+  schedule: "after the schedule's pause",
+} as const;
+
 export function FoldersView() {
   const overview = useSync((s) => s.overview);
   const queue = useSync((s) => s.queue);
@@ -45,8 +54,7 @@ export function FoldersView() {
         ) : null}
         {overview?.etaSeconds && overview.etaBound && status.mayEstimate ? (
           <span className="small muted" data-testid="eta-bound">
-            {timeLeftText(overview.etaSeconds)} left (
-            {overview.etaBound === 'requests' ? 'bound by the request limit' : 'bound by bandwidth'})
+            {timeLeftText(overview.etaSeconds)} left ({ETA_BOUND[overview.etaBound]})
           </span>
         ) : null}
         {overview?.folders.length ? (
