@@ -23,6 +23,13 @@ export interface TimeLeftFacts {
   limitBytesPerSecond: number | null;
   /** This desk's requests a minute (0: no budget). */
   requestsPerMinute: number;
+  /** Files whose upload request has already gone (being sent): no request left for them. */
+  filesInFlight?: number;
+  /**
+   * When this engine's last upload requests went (epoch ms, the last minute's): the budget is a sliding
+   * window, a burst of a whole minute's allowance goes at once, and the next ones as the window slides.
+   */
+  recentRequests?: readonly number[];
   /** The retry times (epoch ms) of files that only wait for their automatic retry. */
   retryAts?: readonly number[];
   /** The schedule's pause in force until then (epoch ms), or null. */
@@ -33,7 +40,7 @@ export function estimateTimeLeft(f: TimeLeftFacts): { seconds: number | null; bo
   const retryWait = Math.max(0, ...(f.retryAts ?? []).map((t) => (t - f.now) / 1000));
   const pause = f.pausedUntil ? Math.max(0, (f.pausedUntil - f.now) / 1000) : 0;
   if (f.filesLeft <= 0 && f.bytesLeft <= 0) {
-    if (retryWait > 0) return { seconds: Math.ceil(retryWait), bound: 'retry' };
+    if (retryWait > 0) return { seconds: tenths(retryWait), bound: 'retry' };
     return { seconds: 0, bound: null };
   }
   let speed = f.bytesPerSecond;
@@ -41,7 +48,15 @@ export function estimateTimeLeft(f: TimeLeftFacts): { seconds: number | null; bo
     speed = speed >= 1 ? Math.min(speed, f.limitBytesPerSecond) : f.limitBytesPerSecond;
   const candidates: [number, TimeLeftBound][] = [];
   if (f.bytesLeft > 0 && speed >= 1) candidates.push([f.bytesLeft / speed, 'bytes']);
-  if (f.requestsPerMinute > 0) candidates.push([(f.filesLeft / f.requestsPerMinute) * 60, 'requests']);
+  if (f.requestsPerMinute > 0) {
+    const r = requestsSeconds(
+      f.filesLeft - (f.filesInFlight ?? 0),
+      f.requestsPerMinute,
+      f.recentRequests ?? [],
+      f.now,
+    );
+    if (r > 0) candidates.push([r, 'requests']);
+  }
   const elapsed = f.startedAt !== null ? (f.now - f.startedAt) / 1000 : 0;
   // The pace of whole files, once three are done: the first ones pay for the start (a scan, a hash).
   if (f.filesDone >= 3 && elapsed > 0 && f.filesLeft > 0)
@@ -51,5 +66,31 @@ export function estimateTimeLeft(f: TimeLeftFacts): { seconds: number | null; bo
   for (const [s, b] of candidates) if (s > seconds) [seconds, bound] = [s, b];
   if (retryWait > seconds) [seconds, bound] = [retryWait, 'retry'];
   if (pause > 0) [seconds, bound] = [seconds + pause, 'schedule'];
-  return { seconds: Math.ceil(seconds), bound };
+  return { seconds: tenths(seconds), bound };
+}
+
+/** To a tenth of a second: work of a fraction of a second reads "under a second", not "1 s". */
+const tenths = (s: number) => Math.round(s * 10) / 10;
+
+/**
+ * When the last of `requests` may go under a sliding window of `perMinute` a minute, given the times of
+ * the requests already in the window: each goes when the window has room (the oldest grant a minute
+ * old). Simulated for the first few windows, then at the steady rate.
+ */
+export function requestsSeconds(
+  requests: number,
+  perMinute: number,
+  recent: readonly number[],
+  now: number,
+): number {
+  if (requests <= 0) return 0;
+  const window = recent.filter((t) => t > now - 60_000).sort((a, b) => a - b);
+  let t = now;
+  const simulated = Math.min(requests, perMinute * 3);
+  for (let i = 0; i < simulated; i++) {
+    if (window.length >= perMinute) t = Math.max(t, window.shift()! + 60_000);
+    window.push(t);
+  }
+  const rest = requests - simulated;
+  return (t - now) / 1000 + (rest / perMinute) * 60;
 }

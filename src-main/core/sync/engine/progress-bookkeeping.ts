@@ -52,6 +52,8 @@ export function createProgressBookkeeping(
   // that only wait for their retry (counted by their retry time, never as bytes to send now).
   const run = { startedAt: null as number | null, filesDone: 0 };
   const retrying = new Map<number, number>();
+  // When the upload requests of the last minute went: the request budget's window, as the ETA reads it.
+  const grants: number[] = [];
 
   function fileChanged(row: FileRow, from: FileState | null) {
     const e = fileEvent(row, from);
@@ -59,9 +61,17 @@ export function createProgressBookkeeping(
     // made says so with `from: null`.
     if (!(from === 'NEW' && row.state === 'NEW')) events.emit('file', e);
     runners.peek(e.folderId)?.changed();
-    if (e.to === 'QUEUED' && !p.counted.has(e.fileId)) {
+    if (e.to === 'UPLOADING') {
+      const t = now();
+      grants.push(t);
+      while (grants.length > 0 && grants[0]! <= t - 60_000) grants.shift();
+    }
+    // A file counts from when it is seen (NEW), not from its hash: 300 files found at once are 300 to
+    // go, not the few hashed so far (the estimate said 3 s for two minutes of work). Its size is read
+    // again once hashed (QUEUED), the bytes that will be sent.
+    if ((e.to === 'NEW' || e.to === 'QUEUED') && (e.to === 'QUEUED' || !p.counted.has(e.fileId))) {
       if (p.counted.size === 0) Object.assign(run, { startedAt: now(), filesDone: 0 });
-      p.counted.set(e.fileId, files.get(e.fileId)?.size ?? 0);
+      p.counted.set(e.fileId, row.size ?? files.get(e.fileId)?.size ?? 0);
     }
     if (e.to === 'FAILED' && e.nextRetryAt !== null && p.counted.has(e.fileId)) {
       retrying.set(e.fileId, e.nextRetryAt);
@@ -105,6 +115,8 @@ export function createProgressBookkeeping(
       bytesPerSecond: bps,
       limitBytesPerSecond: deps.limiter?.rate() ?? null,
       requestsPerMinute: deps.requestsPerMinute?.() ?? 0,
+      filesInFlight: state.uploading.size,
+      recentRequests: grants,
       retryAts: [...retrying.values()],
     });
     events.emit('progress', {
