@@ -30,6 +30,11 @@ export interface TimeLeftFacts {
    * window, a burst of a whole minute's allowance goes at once, and the next ones as the window slides.
    */
   recentRequests?: readonly number[];
+  /**
+   * When the run's last files went live (epoch ms, oldest first, the last ten or so): the pace of files
+   * now, which a sliding budget's bursts and the run's start would blur if taken over the whole run.
+   */
+  recentDone?: readonly number[];
   /** The retry times (epoch ms) of files that only wait for their automatic retry. */
   retryAts?: readonly number[];
   /** The schedule's pause in force until then (epoch ms), or null. */
@@ -57,10 +62,17 @@ export function estimateTimeLeft(f: TimeLeftFacts): { seconds: number | null; bo
     );
     if (r > 0) candidates.push([r, 'requests']);
   }
-  const elapsed = f.startedAt !== null ? (f.now - f.startedAt) / 1000 : 0;
-  // The pace of whole files, once three are done: the first ones pay for the start (a scan, a hash).
-  if (f.filesDone >= 3 && elapsed > 0 && f.filesLeft > 0)
-    candidates.push([(f.filesLeft * elapsed) / f.filesDone, 'pace']);
+  // The pace of whole files, once a few are done, over the last of them (the first ones pay for the
+  // start: a scan, a hash); files already in flight are paced by their bytes, not counted again.
+  const notStarted = f.filesLeft - (f.filesInFlight ?? 0);
+  const recent = f.recentDone ?? [];
+  if (recent.length >= 4 && notStarted > 0) {
+    const span = (recent[recent.length - 1]! - recent[0]!) / 1000;
+    if (span > 0) candidates.push([(notStarted * span) / (recent.length - 1), 'pace']);
+  } else if (f.filesDone >= 3 && f.startedAt !== null && notStarted > 0 && !f.recentDone) {
+    const elapsed = (f.now - f.startedAt) / 1000;
+    if (elapsed > 0) candidates.push([(notStarted * elapsed) / f.filesDone, 'pace']);
+  }
   if (candidates.length === 0) return { seconds: null, bound: null };
   let [seconds, bound] = candidates[0]!;
   for (const [s, b] of candidates) if (s > seconds) [seconds, bound] = [s, b];

@@ -54,6 +54,8 @@ export function createProgressBookkeeping(
   const retrying = new Map<number, number>();
   // When the upload requests of the last minute went: the request budget's window, as the ETA reads it.
   const grants: number[] = [];
+  // When the run's last files went live: the pace of files now (time-left.ts).
+  const doneAt: number[] = [];
 
   function fileChanged(row: FileRow, from: FileState | null) {
     const e = fileEvent(row, from);
@@ -70,7 +72,10 @@ export function createProgressBookkeeping(
     // go, not the few hashed so far (the estimate said 3 s for two minutes of work). Its size is read
     // again once hashed (QUEUED), the bytes that will be sent.
     if ((e.to === 'NEW' || e.to === 'QUEUED') && (e.to === 'QUEUED' || !p.counted.has(e.fileId))) {
-      if (p.counted.size === 0) Object.assign(run, { startedAt: now(), filesDone: 0 });
+      if (p.counted.size === 0) {
+        Object.assign(run, { startedAt: now(), filesDone: 0 });
+        doneAt.length = 0;
+      }
       p.counted.set(e.fileId, row.size ?? files.get(e.fileId)?.size ?? 0);
     }
     if (e.to === 'FAILED' && e.nextRetryAt !== null && p.counted.has(e.fileId)) {
@@ -80,6 +85,8 @@ export function createProgressBookkeeping(
     if (e.to === 'LIVE' && p.counted.has(e.fileId)) {
       p.filesDone++;
       run.filesDone++;
+      doneAt.push(now());
+      if (doneAt.length > 10) doneAt.shift();
       p.bytesDone += p.counted.get(e.fileId) ?? 0;
       p.counted.delete(e.fileId);
       p.filesDone > 0 && emitProgress(true);
@@ -117,6 +124,7 @@ export function createProgressBookkeeping(
       requestsPerMinute: deps.requestsPerMinute?.() ?? 0,
       filesInFlight: state.uploading.size,
       recentRequests: grants,
+      recentDone: doneAt,
       retryAts: [...retrying.values()],
     });
     events.emit('progress', {
