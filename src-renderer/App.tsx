@@ -84,7 +84,12 @@ export function Sidebar() {
         </div>
       ))}
       <div className="sidebar-foot stack" style={{ gap: '0.35rem' }}>
-        <span className={`badge ${status.tone}`} data-testid="sync-state" data-state={status.state}>
+        <span
+          className={`badge ${status.tone}`}
+          data-testid="sync-state"
+          data-state={status.state}
+          title={status.detail ?? undefined}
+        >
           <span className="dot" /> {status.word}
         </span>
         {account?.value ? (

@@ -412,19 +412,20 @@ export function appStatus(facts: StatusFacts): AppStatusModel {
     return say('paused', HOLD_WORD[hold], hold === 'key' ? 'danger' : 'warn', h.account?.message ?? null);
   if (hold === 'user-paused')
     return say('paused', 'Paused', 'warn', 'You paused syncing; resume to continue.');
+  // The word stays short (the sidebar's badge); when the hold ends is the detail's.
   if (hold === 'schedule' && counts.pending > 0)
     return say(
       'paused',
-      `${HOLD_WORD.schedule}${until('schedule')}`,
+      HOLD_WORD.schedule,
       'warn',
-      waitingDetail(counts.pending, null),
+      `${waitingDetail(counts.pending, null)}${until('schedule')}`,
     );
   if (allPaused) return say('paused', 'Paused', 'warn', 'Every folder is paused.');
   if (counts.failed > 0)
     return say('error', needAttention(counts.failed), 'danger', `${files(counts.failed)} failed`);
   if (kbStuck && knowledge) return say('error', knowledge, 'danger', null);
   if (counts.pending > 0 && hold)
-    return say('syncing', `${HOLD_WORD[hold]}${until(hold)}`, 'warn', waitingDetail(counts.pending, null));
+    return say('syncing', HOLD_WORD[hold], 'warn', `${waitingDetail(counts.pending, null)}${until(hold)}`);
   if (counts.pending > 0 && pendingBy.retrying === counts.pending)
     return say('syncing', 'Waiting to retry', 'warn', `${files(pendingBy.retrying)} waiting to retry`);
   if (counts.pending > 0) return say('syncing', 'Syncing', 'ok', `${files(counts.pending)} to go`);

@@ -82,7 +82,10 @@ describe.sequential('one voice in the browser and the CLI', () => {
     });
     expect(saved.ok, JSON.stringify(saved)).toBe(true);
     await expect.poll(word, { timeout: 20_000 }).toContain('Paused by the schedule');
-    expect(await sidebar()).toMatch(/Paused by the schedule until \d\d:\d\d IST/);
+    expect((await sidebar())?.trim()).toBe('Paused by the schedule');
+    expect(await page.getByTestId('sync-state').getAttribute('title')).toMatch(
+      /^1 file waiting until \d\d:\d\d IST$/,
+    );
     expect(await queue()).toBe('1 waiting (paused by the schedule)');
     expect(await page.getByTestId('folder-pending').textContent()).toMatch(
       /^1 waiting: paused by the schedule until \d\d:\d\d IST$/,
