@@ -140,7 +140,8 @@ describe.sequential('the app tells the truth: offline, failures, money', () => {
     expect((await wallet(-100_000)).balance_paise).toBe(0);
     writeFileSync(join(folder, 'h.txt'), 'h');
     const banner = page.getByTestId('account-banner');
-    await expect.poll(() => sidebar(), { timeout: 20_000 }).toContain('Paused');
+    // The status model's word names the hold (issue 31), as the folder's badge does.
+    await expect.poll(() => sidebar(), { timeout: 20_000 }).toContain('Waiting for the wallet');
     await expect
       .poll(() => banner.locator('.body').textContent(), { timeout: 20_000 })
       .toMatch(/^The wallet holds ₹0\.00; uploads need ₹50\.00\. Top up to resume\./);
