@@ -64,7 +64,7 @@ export async function run(argv: string[]): Promise<number> {
         const retry = r.nextRetryAt ? `next retry ${formatIstTime(r.nextRetryAt)}` : 'no automatic retry';
         const word = fileStatus(r, m.pendingBy.hold).word;
         out.emit(
-          `  ${word}: ${forTerminal(r.name)}: ${r.reasonCode} ${forTerminal(r.reason ?? '')} (${retry})`,
+          `  ${forTerminal(r.name)} (${word}): ${r.reasonCode} ${forTerminal(r.reason ?? '')} (${retry})`,
           {
             event: 'file',
             id: r.id,
