@@ -1,6 +1,7 @@
 import { resolve, sep } from 'node:path';
 import { invalidBucketMessage, isValidBucket } from '../../../src-shared/domain/bucket';
 import { officeSentence } from '../../../src-shared/domain/office-text';
+import { countsLine, folderStatus, NO_HOLDS } from '../../../src-shared/domain/status-model';
 import { formatIstTime } from '../../../src-shared/domain/time-format';
 import { appError, ok } from '../../../src-shared/errors';
 import {
@@ -225,11 +226,22 @@ export async function run(argv: string[]): Promise<number> {
     engine.on('folder-in-sync', ({ folderId }) => {
       if (once && !isDir(folderId)) return;
       clearBar();
-      const path = engine.listFolders().find((f) => f.id === folderId)?.path ?? '';
+      const f = engine.listFolders().find((x) => x.id === folderId);
+      const path = f?.path ?? '';
       const notSynced =
         unreadableOf(engine, [], folderId).length + folderErrors.filter((u) => isUnder(u.path, path)).length;
       const shown = forTerminal(path || 'The folder');
-      if (notSynced === 0) out.emit(`${shown} is in sync.`, { event: 'folder-in-sync', folderId });
+      // The folder's word is the status model's, as the app and `status` say it: a file failed for good
+      // is "1 needs attention", never "in sync".
+      const m = f ? folderStatus({ ...f, inSync: true }, { holds: NO_HOLDS }) : null;
+      if (m && m.state !== 'idle' && notSynced === 0)
+        out.emit(`${shown} is settled: ${m.word} · ${countsLine(m.counts)}.`, {
+          event: 'folder-settled',
+          folderId,
+          notSynced: m.counts.failed,
+          word: m.word,
+        });
+      else if (notSynced === 0) out.emit(`${shown} is in sync.`, { event: 'folder-in-sync', folderId });
       else
         out.emit(
           `${shown} is settled, but ${notSynced} found ${notSynced === 1 ? 'is' : 'are'} not synced (the SKIPPED lines say why).`,
@@ -326,10 +338,14 @@ export async function run(argv: string[]): Promise<number> {
     if (!kept) await engine.removeFolder(folder.value.id);
     await engine.stop();
     clearBar();
-    const counts = Object.entries(summary.counts)
-      .filter(([, n]) => n > 0)
-      .map(([st, n]) => `${st} ${n}`)
-      .join(', ');
+    // The categories and words of the app's folder card (the status model's): "Live 16 · Skipped 3 · Removed by you 1".
+    const tally = engine.listFolders().find((f) => f.path === dir)?.tally;
+    const counts = tally
+      ? countsLine(tally)
+      : Object.entries(summary.counts)
+          .filter(([, n]) => n > 0)
+          .map(([st, n]) => `${st} ${n}`)
+          .join(', ');
     out.emit(
       `${summary.allDone ? (unreadable.length ? `Settled, but ${unreadable.length} found not synced` : 'In sync') : interrupted ? 'Interrupted' : 'Not all files are live'}: ${counts || 'no files'}.`,
       {
