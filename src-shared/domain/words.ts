@@ -84,3 +84,42 @@ export function capitalised(word: string): string {
 export function codeAsWord(code: string): string {
   return capitalised(code.toLowerCase().replace(/[-_]+/g, ' '));
 }
+
+/**
+ * What kind of file a media type is, in words ("a Word document", "a video"): said where a file has no
+ * preview, in place of the type ("No preview for application/vnd.openxmlformats-officedocument..."). The
+ * file's extension decides when the type says little ("application/octet-stream").
+ */
+const KIND_BY_EXTENSION: Record<string, string> = {
+  pdf: 'a PDF document',
+  doc: 'a Word document',
+  docx: 'a Word document',
+  odt: 'a text document',
+  xls: 'a spreadsheet',
+  xlsx: 'a spreadsheet',
+  ods: 'a spreadsheet',
+  ppt: 'a presentation',
+  pptx: 'a presentation',
+  txt: 'a text file',
+  json: 'a JSON file',
+  psd: 'a Photoshop image',
+  ai: 'an Illustrator drawing',
+  tiff: 'an image',
+  ttf: 'a font',
+  eot: 'a font',
+  otf: 'a font',
+  woff: 'a font',
+  woff2: 'a font',
+};
+
+export function fileKindText(mime: string, name: string): string {
+  const ext = /\.([A-Za-z0-9]+)$/.exec(name)?.[1]?.toLowerCase() ?? '';
+  if (KIND_BY_EXTENSION[ext]) return KIND_BY_EXTENSION[ext];
+  const top = mime.split('/')[0];
+  if (top === 'video') return 'a video';
+  if (top === 'audio') return 'a sound file';
+  if (top === 'image') return 'an image';
+  if (top === 'font') return 'a font';
+  if (top === 'text') return 'a text file';
+  return ext ? `a .${ext} file` : 'a file of unknown type';
+}
