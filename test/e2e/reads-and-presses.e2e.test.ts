@@ -110,4 +110,17 @@ describe.sequential('what a person reads and presses', () => {
     );
     expect(await refused()).toEqual([]);
   });
+
+  it('Files: "resume" finds "Résumé final.txt", accents and case not counting', async () => {
+    const search = page.getByRole('searchbox', { name: 'Name contains' });
+    for (const q of ['resume', 'RÉSUMÉ', 'Résumé']) {
+      await search.fill(q);
+      await until(`one row for "${q}"`, async () => {
+        const rows = await page.getByTestId('file-row').allTextContents();
+        return rows.length === 1 && rows[0]!.includes('Résumé final.txt');
+      });
+    }
+    await search.fill('');
+    await until('the six files again', async () => (await page.getByTestId('file-row').count()) === 6);
+  });
 });
