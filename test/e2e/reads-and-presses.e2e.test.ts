@@ -123,4 +123,98 @@ describe.sequential('what a person reads and presses', () => {
     await search.fill('');
     await until('the six files again', async () => (await page.getByTestId('file-row').count()) === 6);
   });
+
+  /** The focused element's tag and accessible name as the page says it. */
+  const focused = () =>
+    page.evaluate(() => {
+      const a = document.activeElement as HTMLElement | null;
+      return a
+        ? `${a.tagName.toLowerCase()} ${a.getAttribute('aria-label') ?? a.textContent?.trim() ?? ''}`
+        : '';
+    });
+
+  it('Files: sortable headers say their order by aria-sort', async () => {
+    const header = (name: string) => page.getByRole('columnheader', { name });
+    await expect
+      .poll(() => header('Uploaded (IST), sorted descending').getAttribute('aria-sort'))
+      .toBe('descending');
+    expect(await header('Sort by Name').getAttribute('aria-sort')).toBe('none');
+    await page.getByRole('button', { name: 'Sort by Name' }).click();
+    await expect.poll(() => header('Name, sorted ascending').getAttribute('aria-sort')).toBe('ascending');
+    expect(await header('Sort by Uploaded (IST)').getAttribute('aria-sort')).toBe('none');
+    await page.getByRole('button', { name: 'Sort by Uploaded (IST)' }).click();
+    await expect
+      .poll(() => header('Uploaded (IST), sorted descending').getAttribute('aria-sort'))
+      .toBe('descending');
+  });
+
+  it('Files: Escape on the delete dialog gives focus back to the row’s Delete button', async () => {
+    const del = page.getByRole('button', { name: 'Delete notes.txt', exact: true });
+    await del.focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    await dialog.getByRole('heading', { name: 'Delete notes.txt?' }).waitFor();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    await expect.poll(focused).toBe('button Delete notes.txt');
+    // Opened by the mouse with another file selected, the same: focus fell to the page's body.
+    await page.getByRole('checkbox', { name: 'Select data.json' }).click();
+    await page.getByRole('button', { name: 'Delete clip.mp4', exact: true }).click();
+    await dialog.getByRole('heading', { name: 'Delete clip.mp4?' }).waitFor();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    await expect.poll(focused).toBe('button Delete clip.mp4');
+    await page.getByRole('button', { name: 'Clear', exact: true }).click();
+  });
+
+  it('Files: Upload from URL and Import take focus, close on Escape and give it back', async () => {
+    for (const [opener, panel] of [
+      ['Upload from URL', 'Upload from a URL'],
+      ['Import list', 'Import from URLs'],
+    ] as const) {
+      const button = page.getByRole('button', { name: opener, exact: true });
+      await button.focus();
+      await page.keyboard.press('Enter');
+      const region = page.getByRole(panel === 'Upload from a URL' ? 'form' : 'region', { name: panel });
+      await region.waitFor();
+      await expect.poll(() => region.evaluate((el) => el.contains(document.activeElement))).toBe(true);
+      await page.keyboard.press('Escape');
+      await region.waitFor({ state: 'hidden' });
+      await expect.poll(focused).toBe(`button ${opener}`);
+    }
+  });
+
+  it('Files: the Import list’s text box is named by its label', async () => {
+    await page.getByRole('button', { name: 'Import list', exact: true }).click();
+    // It was named "List" while its label read "Or paste the lines".
+    expect(await page.getByRole('textbox', { name: 'Or paste the lines', exact: true }).count()).toBe(1);
+    await page.keyboard.press('Escape');
+  });
+
+  it('Folders: Add folder moves focus into its form, Escape closes it and focus comes back', async () => {
+    await f.nav(page, 'Folders');
+    const add = page.getByRole('button', { name: 'Add folder', exact: true }).first();
+    await add.focus();
+    await page.keyboard.press('Enter');
+    const form = page.getByRole('form', { name: 'Add a folder' });
+    await form.waitFor();
+    await expect.poll(focused).toBe('input ');
+    expect(await form.evaluate((el) => el.contains(document.activeElement))).toBe(true);
+    await page.keyboard.press('Escape');
+    await form.waitFor({ state: 'hidden' });
+    await expect.poll(focused).toBe('button Add folder');
+  });
+
+  it('a skip link is the first Tab stop and takes focus past the sidebar', async () => {
+    await page.reload();
+    await page.getByRole('heading', { name: 'Folders', exact: true, level: 1 }).waitFor();
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('button Skip to the view');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('main');
+    // The next stop is the view's, not the sidebar's.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => !!document.activeElement?.closest('main'))).toBe(true);
+  });
 });

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import {
   type IdCheckRun,
   type ImportLineView,
@@ -7,6 +7,7 @@ import {
 } from '../../../src-shared/contract/url-import';
 import { call } from '../../api/core-ref';
 import { FormError, TextField } from '../../components/Field';
+import { usePanelFocus } from '../../components/focus-return';
 import { Icon } from '../../components/Icon';
 import { useImportProgress } from './import-progress';
 import './import-dialog.css';
@@ -22,6 +23,8 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
  * keeps its results under the list's name, so running the same name again skips what succeeded.
  */
 export function ImportDialog({ onClose }: { onClose(): void }) {
+  const panel = useRef<HTMLElement>(null);
+  usePanelFocus(panel, onClose);
   const [mode, setMode] = useState<Mode>('import');
   const [name, setName] = useState('');
   const [text, setText] = useState('');
@@ -79,7 +82,7 @@ export function ImportDialog({ onClose }: { onClose(): void }) {
   };
 
   return (
-    <section className="card stack import-dialog" aria-label="Import from URLs">
+    <section ref={panel} className="card stack import-dialog" aria-label="Import from URLs">
       <div className="row">
         <h2 style={{ margin: 0 }}>Import from URLs</h2>
         <span className="spacer" />
@@ -127,7 +130,6 @@ export function ImportDialog({ onClose }: { onClose(): void }) {
       <label className="field">
         {mode === 'import' ? 'Or paste the lines' : 'Or paste the ids'}
         <textarea
-          aria-label="List"
           rows={5}
           className="mono"
           value={text}
