@@ -123,3 +123,17 @@ export function fileKindText(mime: string, name: string): string {
   if (top === 'text') return 'a text file';
   return ext ? `a .${ext} file` : 'a file of unknown type';
 }
+
+/**
+ * The lead webhook's event codes in words, as the Leads view's badge and filter say them (issue 23); the
+ * app's details and the leads CSV (beside the code, which machines read) take them from here. Unknown
+ * codes are said as one (`codeAsWord`).
+ */
+const LEAD_EVENT: Record<string, string> = {
+  'LEAD-CAPTURED': 'Lead captured',
+  'HANDOFF-REQUESTED': 'Wants a person',
+};
+
+export function leadEventText(event: string): string {
+  return LEAD_EVENT[event] ?? codeAsWord(event);
+}

@@ -217,4 +217,62 @@ describe.sequential('what a person reads and presses', () => {
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => !!document.activeElement?.closest('main'))).toBe(true);
   });
+
+  /** Each "28 Nov 2026, 21:19" in `text` not followed by " IST", and each ISO-like date: what must not be. */
+  const unlabelled = (text: string) => [
+    ...[...text.matchAll(/\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}(?!:| IST)/g)].map((m) => m[0]),
+    ...[...text.matchAll(/\d{4}-\d{2}-\d{2}/g)].map((m) => m[0]),
+  ];
+  const TIME_IST = '\\d{1,2} [A-Z][a-z]{2} \\d{4}, \\d{2}:\\d{2} IST';
+
+  it('dates: arrears on the Account card and the banner in the one format, IST said in every sentence', async () => {
+    // A day's rent is at least a paisa only from ~64 MB: store 70 MB, empty the wallet, pass a midnight.
+    const dir = join(f.root, 'big');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'big.mp4'), Buffer.alloc(70_000_000, 7));
+    await must(f.app.call('sync.folders.add', { path: dir, bucket: 'big' }));
+    await untilEvent(f.app, 'the big file live', async () => {
+      const o = await must(f.app.call('sync.overview', {}));
+      return o.folders.some((x) => x.bucket === 'big' && x.counts.live === 1);
+    });
+    await must(f.app.call('sandbox.wallet', { drain: true }));
+    await must(f.app.call('sandbox.advanceClock', { days: 1 }));
+    await f.nav(page, 'Account');
+    const card = page.getByTestId('arrears');
+    await card.waitFor();
+    const text = (await card.textContent())!;
+    // "Unpaid since 2026-11-30 00:00" and "closing (2026-12-30 00:00)" before.
+    expect(text).toMatch(new RegExp(`Unpaid since ${TIME_IST}\\.`));
+    expect(text).toMatch(new RegExp(`left before closing \\(${TIME_IST}\\)`));
+    expect(unlabelled(text)).toEqual([]);
+    const banner = (await page.getByTestId('account-banner').textContent())!;
+    // "In arrears since 30 Nov 2026, 00:00." before, its next sentence saying IST.
+    expect(banner).toMatch(new RegExp(`In arrears since ${TIME_IST}\\.`));
+    expect(unlabelled(banner)).toEqual([]);
+  });
+
+  it('dates: the day summary in Activity says whose day it sums up', async () => {
+    await f.nav(page, 'Activity');
+    const log = page.getByRole('table', { name: 'Activity log' });
+    const line = log.locator('tr', { hasText: 'Day summary of' }).first();
+    await line.waitFor();
+    // "28 Nov 2026, 21:28 IST — 29 Nov 2026: 1 file uploaded" before: two dates, nothing saying why.
+    expect(await line.textContent()).toMatch(
+      /Day summary of \d{1,2} [A-Z][a-z]{2} \d{4} on the service's clock: /,
+    );
+  });
+
+  it('dates: a lead’s start and arrival say which clock each is on', async () => {
+    await must(f.app.call('sandbox.raiseLead', { event: 'LEAD-CAPTURED' }));
+    await f.nav(page, 'Leads');
+    const row = page.locator('tbody tr').first();
+    await row.waitFor();
+    await row.locator('.lead-open').click();
+    const dialog = page.getByRole('dialog');
+    const labels = await dialog.locator('dt').allTextContents();
+    // "Started" (the sandbox's clock, a day on) and "Received" (this computer's) said nothing of it.
+    expect(labels).toContain("Started (the sandbox's clock)");
+    expect(labels).toContain("Received (this computer's clock)");
+    await dialog.getByRole('button', { name: 'Close' }).click();
+  });
 });

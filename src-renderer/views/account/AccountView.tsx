@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { formatRupees, runwayDays } from '../../../src-shared/domain/money';
+import { formatServiceTime } from '../../../src-shared/domain/time-format';
 import { codeAsWord } from '../../../src-shared/domain/words';
 import { Icon } from '../../components/Icon';
 import { SCROLL_REGION, ViewHeader } from '../../components/ViewHeader';
@@ -159,12 +160,15 @@ function Arrears({ a }: { a: A }) {
         {formatRupees(a.arrears.paise)} in arrears
       </h2>
       <p>
-        Unpaid since <strong>{a.arrears.since ?? 'unknown'}</strong>. Uploads are paused; files stay online.
+        Unpaid since{' '}
+        <strong>{a.arrears.since ? formatServiceTime(a.arrears.since) : 'a time not given'}</strong>. Uploads
+        are paused; files stay online.
       </p>
       <p>
         {left !== undefined ? (
           <strong className="num" data-testid="arrears-countdown">
-            {left ?? 'No time'} left before closing ({a.arrears.deadline})
+            {left ?? 'No time'} left before closing (
+            {a.arrears.deadline ? formatServiceTime(a.arrears.deadline) : 'no date given'})
           </strong>
         ) : null}{' '}
         — the account and every file are removed after {a.pricing.grace_days} days unpaid. A top-up that
