@@ -137,3 +137,20 @@ const LEAD_EVENT: Record<string, string> = {
 export function leadEventText(event: string): string {
   return LEAD_EVENT[event] ?? codeAsWord(event);
 }
+
+/** A service or app code in brackets inside a sentence: "(STORAGE-FAILED)", "(NETWORK)", "(HTTP-429)". */
+const CODE_IN_BRACKETS = / ?\(([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+|[A-Z]{4,})\)/g;
+
+/**
+ * A log line as a person reads it, with the codes taken out for a tooltip (issue 34): "Upload of a.txt
+ * failed (STORAGE-FAILED); retried at 20:31." reads "Upload of a.txt failed; retried at 20:31." and
+ * keeps STORAGE-FAILED for the title. The log keeps the code: `--json` and the tooltip show it.
+ */
+export function withoutCodes(message: string): { text: string; codes: string[] } {
+  const codes: string[] = [];
+  const text = message.replace(CODE_IN_BRACKETS, (_m, code: string) => {
+    codes.push(code);
+    return '';
+  });
+  return { text, codes };
+}

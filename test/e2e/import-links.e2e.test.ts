@@ -132,7 +132,7 @@ describe.sequential('import from URLs and entry links in Chromium', () => {
 
   it('tells which old cdn_ids are live (with their URL) and which are gone', async () => {
     const dialog = page.getByRole('region', { name: 'Import from URLs' });
-    await dialog.getByRole('button', { name: 'Old cdn_ids' }).click();
+    await dialog.getByRole('button', { name: 'Old file ids' }).click();
     const live = (await stack.fileApi('GET', '/files?page=1')).json as {
       data: { id: number; url: string }[];
     };

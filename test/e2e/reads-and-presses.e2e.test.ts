@@ -218,6 +218,26 @@ describe.sequential('what a person reads and presses', () => {
     expect(await page.evaluate(() => !!document.activeElement?.closest('main'))).toBe(true);
   });
 
+  it('Activity: a code is in the line’s tooltip, not its sentence; a paused folder is named by its path', async () => {
+    const folder = (await must(f.app.call('sync.overview', {}))).folders.find((x) => x.bucket === 'docs')!;
+    await must(f.app.call('sync.pause', { folderId: folder.id }));
+    await must(f.app.call('sync.resume', { folderId: folder.id }));
+    await must(f.app.call('sandbox.faults', { storageFailRate: 1 }));
+    writeFileSync(join(f.root, 'docs', 'refused.txt'), 'not stored\n');
+    await f.nav(page, 'Activity');
+    const log = page.getByRole('table', { name: 'Activity log' });
+    const failed = log.locator('td', { hasText: 'could not store refused.txt' });
+    await failed.waitFor();
+    await must(f.app.call('sandbox.faults', { storageFailRate: 0 }));
+    // "The service could not store refused.txt (STORAGE-FAILED); …" before.
+    expect(await failed.textContent()).not.toContain('STORAGE-FAILED');
+    expect(await failed.getAttribute('title')).toBe('STORAGE-FAILED');
+    // "Syncing of folder 1 paused." before: an id of the database.
+    const text = (await log.textContent())!;
+    expect(text).toContain(`Syncing of ${folder.path} paused.`);
+    expect(text).not.toMatch(/folder \d+ /);
+  });
+
   /** Each "28 Nov 2026, 21:19" in `text` not followed by " IST", and each ISO-like date: what must not be. */
   const unlabelled = (text: string) => [
     ...[...text.matchAll(/\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}(?!:| IST)/g)].map((m) => m[0]),

@@ -1,5 +1,6 @@
 import { officeSentence } from '../../../src-shared/domain/office-text';
 import { formatIstTime, formatIstTimeSeconds } from '../../../src-shared/domain/time-format';
+import { folderModeText } from '../../../src-shared/domain/words';
 import { readDeskStatuses, readLocalSyncStatus } from '../../core';
 import { EXIT, parseCommand, withSession } from '../common';
 import { forTerminal } from '../terminal-text';
@@ -23,7 +24,7 @@ export async function run(argv: string[]): Promise<number> {
         .map(([st, n]) => `${st} ${n}`)
         .join(', ');
       out.emit(
-        `${forTerminal(f.path)} -> ${f.bucket} (${f.mode}${f.paused ? ', paused' : ''}): ${summary || 'no files'}${pending === 0 ? '; in sync' : `; ${pending} pending`}${f.problem ? `\n  problem: ${forTerminal(f.problem)}` : ''}`,
+        `${forTerminal(f.path)} -> bucket ${f.bucket} (${folderModeText(f.mode)}${f.paused ? ', paused' : ''}): ${summary || 'no files'}${pending === 0 ? '; in sync' : `; ${pending} pending`}${f.problem ? `\n  problem: ${forTerminal(f.problem)}` : ''}`,
         {
           event: 'folder',
           id: f.id,

@@ -91,15 +91,20 @@ export function ImportDialog({ onClose }: { onClose(): void }) {
           <button type="button" aria-pressed={mode === 'import'} onClick={() => switchTo('import')}>
             Source URLs
           </button>
-          <button type="button" aria-pressed={mode === 'ids'} onClick={() => switchTo('ids')}>
-            Old cdn_ids
+          <button
+            type="button"
+            aria-pressed={mode === 'ids'}
+            onClick={() => switchTo('ids')}
+            title="The cdn_id values of the retired interface"
+          >
+            Old file ids
           </button>
         </fieldset>
       </div>
       <p className="small muted" style={{ margin: 0 }}>
         {mode === 'import'
           ? 'A text or CSV file, one line each: source_url[,bucket[,md5]]. Lines with a problem are shown and skipped; the others are uploaded. Run the same list again to retry what failed: what succeeded is not sent twice.'
-          : 'One old cdn_id a line (the retired interface’s ids are the new file ids): each is looked up, live with its URL, or gone.'}
+          : 'One id from the retired interface a line (its old ids are the new file ids): each is looked up, live with its URL, or gone.'}
       </p>
       <div className="row" style={{ alignItems: 'flex-end' }}>
         <TextField
