@@ -1,4 +1,4 @@
-import { type InputHTMLAttributes, type ReactNode, useId } from 'react';
+import { type InputHTMLAttributes, type ReactNode, type Ref, useId } from 'react';
 import { withoutCodes } from '../../src-shared/domain/words';
 import type { AppError } from '../../src-shared/errors';
 import { usePendingCheck } from './use-pending-check';
@@ -86,7 +86,12 @@ export function LabelledInput({
   error,
   hint,
   ...input
-}: InputHTMLAttributes<HTMLInputElement> & { label: ReactNode; error?: string | null; hint?: ReactNode }) {
+}: InputHTMLAttributes<HTMLInputElement> & {
+  label: ReactNode;
+  error?: string | null;
+  hint?: ReactNode;
+  ref?: Ref<HTMLInputElement>;
+}) {
   const id = useId();
   const described = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
   // The hint and the error are outside the label, so the field's name stays its label alone.

@@ -188,7 +188,12 @@ describe.sequential('what a person reads and presses', () => {
   it('Files: the Import list’s text box is named by its label', async () => {
     await page.getByRole('button', { name: 'Import list', exact: true }).click();
     // It was named "List" while its label read "Or paste the lines".
-    expect(await page.getByRole('textbox', { name: 'Or paste the lines', exact: true }).count()).toBe(1);
+    const box = page.getByRole('textbox', { name: 'Or paste the lines', exact: true });
+    expect(await box.count()).toBe(1);
+    // Typed in, it stays so named (inside its label, the text it held became part of its name).
+    await box.fill('https://example.com/a.pdf');
+    expect(await box.count()).toBe(1);
+    await box.fill('');
     await page.keyboard.press('Escape');
   });
 

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import {
   type IdCheckRun,
   type ImportLineView,
@@ -24,6 +24,7 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
  */
 export function ImportDialog({ onClose }: { onClose(): void }) {
   const panel = useRef<HTMLElement>(null);
+  const listId = useId();
   usePanelFocus(panel, onClose);
   const [mode, setMode] = useState<Mode>('import');
   const [name, setName] = useState('');
@@ -132,9 +133,11 @@ export function ImportDialog({ onClose }: { onClose(): void }) {
           />
         </label>
       </div>
-      <label className="field">
-        {mode === 'import' ? 'Or paste the lines' : 'Or paste the ids'}
+      <div className="field">
+        {/* A label apart from its box: inside it, the box's text became part of its name. */}
+        <label htmlFor={listId}>{mode === 'import' ? 'Or paste the lines' : 'Or paste the ids'}</label>
         <textarea
+          id={listId}
           rows={5}
           className="mono"
           value={text}
@@ -149,7 +152,7 @@ export function ImportDialog({ onClose }: { onClose(): void }) {
             setIds(null);
           }}
         />
-      </label>
+      </div>
 
       {mode === 'import' && checked.length > 0 && !run ? (
         <>
