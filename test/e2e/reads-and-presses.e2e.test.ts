@@ -243,6 +243,19 @@ describe.sequential('what a person reads and presses', () => {
     expect(text).not.toMatch(/folder \d+ /);
   });
 
+  it('Sandbox: its API key is shown on request, with its address, and it answers the file API', async () => {
+    await f.nav(page, 'Sandbox');
+    await page.getByRole('button', { name: 'Show the sandbox’s API key' }).click();
+    const key = (await page.getByTestId('sandbox-api-key').textContent())!;
+    const base = (await page.getByTestId('sandbox-base-url').textContent())!;
+    expect(key).toBe(f.live().apiKey);
+    // The key the panel gives is one a person can use at once, as curl would.
+    const me = await fetch(`${base}/me`, { headers: { authorization: `Bearer ${key}` } });
+    expect(me.status).toBe(200);
+    await page.getByRole('button', { name: 'Hide' }).click();
+    expect(await page.getByTestId('sandbox-api-key').count()).toBe(0);
+  });
+
   /** Each "28 Nov 2026, 21:19" in `text` not followed by " IST", and each ISO-like date: what must not be. */
   const unlabelled = (text: string) => [
     ...[...text.matchAll(/\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}(?!:| IST)/g)].map((m) => m[0]),

@@ -4,9 +4,11 @@ import { formatRupees } from '../../../src-shared/domain/money';
 import { formatIstTime, formatServiceTime } from '../../../src-shared/domain/time-format';
 import { plural } from '../../../src-shared/domain/words';
 import { call } from '../../api/core-ref';
+import { Icon } from '../../components/Icon';
 import { SCROLL_REGION, ViewHeader } from '../../components/ViewHeader';
 import { useAccount } from '../../stores/account-store';
 import { useUi } from '../../stores/ui-store';
+import { copyText } from '../leads/copy';
 import { ActionButton, SandboxActionsProvider, SandboxCard, useSandboxActions } from './SandboxCard';
 import './sandbox.css';
 
@@ -29,6 +31,7 @@ const REAL = {
   faults:
     'The real service’s storage fails rarely; when it does the upload answers 502 STORAGE-FAILED, nothing is stored, and the app tries again later by itself. Faults last until the sandbox restarts.',
   kb: 'The real knowledge-entry API can be out of reach (your network, its outage) or ask for fewer requests (429 with Retry-After); another editor can change an entry at any time. The app keeps your edits and sends them when it can, and shows a conflict rather than overwrite.',
+  api: 'On the real service your key comes from its dashboard and is stored in the system keychain (assets-sync login); the app never shows an account’s key. This one is the local sandbox’s alone.',
   remote:
     'On the real service another device, a script or the service’s console can delete a file; nobody tells this app. It learns it at the file index’s next walk of the bucket, at most daily, or when a read answers 410.',
 } as const;
@@ -71,6 +74,7 @@ function SandboxPanel() {
           <FaultsCard state={state} setState={setState} />
           <KnowledgeCard state={state} setState={setState} />
           <RemoteDeleteCard />
+          <ApiKeyCard />
         </div>
       </div>
     </>
@@ -322,5 +326,69 @@ function FaultChoice(props: { label: string; value: number; disabled: boolean; o
         ))}
       </div>
     </div>
+  );
+}
+
+/**
+ * The sandbox's address and API key, to try the API by hand beside the app (issue 34: the key was
+ * nowhere but a socket and the architecture page). Read from the core only when asked, shown and
+ * copied here; never logged.
+ */
+function ApiKeyCard() {
+  const [key, setKey] = useState<{ baseUrl: string; apiKey: string } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const curl = key ? `curl -H "Authorization: Bearer ${key.apiKey}" ${key.baseUrl}/me` : '';
+  return (
+    <SandboxCard id="api" icon="link" title="The API by hand" real={REAL.api}>
+      {key ? (
+        <dl className="sandbox-key small">
+          <dt>Address</dt>
+          <dd className="mono" data-testid="sandbox-base-url">
+            {key.baseUrl}
+          </dd>
+          <dt>API key</dt>
+          <dd className="mono" data-testid="sandbox-api-key">
+            {key.apiKey}
+          </dd>
+          <dt>Try</dt>
+          <dd className="mono">{curl}</dd>
+        </dl>
+      ) : null}
+      <div className="row">
+        {key ? (
+          <>
+            <button type="button" className="btn" onClick={() => void copyText('API key', key.apiKey)}>
+              <Icon name="copy" /> Copy the key
+            </button>
+            <button type="button" className="btn ghost" onClick={() => void copyText('Command', curl)}>
+              Copy the curl line
+            </button>
+            <button type="button" className="btn ghost" onClick={() => setKey(null)}>
+              Hide
+            </button>
+          </>
+        ) : (
+          <button
+            type="button"
+            className="btn"
+            onClick={() =>
+              void call('sandbox.apiKey', {}).then((r) => {
+                if (r.ok) {
+                  setKey(r.value);
+                  setError(null);
+                } else setError(r.error.message);
+              })
+            }
+          >
+            Show the sandbox’s API key
+          </button>
+        )}
+      </div>
+      {error ? (
+        <p className="small error-text" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </SandboxCard>
   );
 }
