@@ -155,6 +155,10 @@ describe.sequential('what a person reads and presses', () => {
     const dialog = page.getByRole('dialog');
     await dialog.waitFor();
     await dialog.getByRole('heading', { name: 'Delete notes.txt?' }).waitFor();
+    // One file: "1 file (30 B) stop being served", "These files' share" before (issue 34).
+    const said = page.getByTestId('delete-confirmation');
+    await expect.poll(() => said.textContent()).toContain("This file's share of the rent");
+    expect(await said.textContent()).toContain('1 file (30 B) stops being served at once; anyone using its link');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
     await expect.poll(focused).toBe('button Delete notes.txt');

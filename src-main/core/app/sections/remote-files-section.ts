@@ -164,7 +164,7 @@ export function remoteFilesSection(
       if (ids.length === 0) return;
       const here = ids.filter((id) => sendingAgain.delete(id));
       const elsewhere = ids.filter((id) => !here.includes(id));
-      if (here.length) engine.remoteGone(here, "in this app's Files view");
+      if (here.length) engine.remoteGone(here, "in this app's Files view", true);
       if (elsewhere.length) engine.remoteGone(elsewhere, 'on the service');
       index.forgetGone(ids);
       if (ids.length < 5_000) return;
