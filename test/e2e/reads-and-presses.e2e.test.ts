@@ -260,6 +260,17 @@ describe.sequential('what a person reads and presses', () => {
     expect(await page.getByTestId('sandbox-api-key').count()).toBe(0);
   });
 
+  it('Sandbox: draining the wallet with a few KiB stored says a day brings no arrears, and what would', async () => {
+    await page.getByRole('button', { name: 'Drain the wallet' }).click();
+    const said = page.locator('.sandbox-said', { hasText: 'Drained' });
+    await said.waitFor();
+    // "move the clock a day to fall into arrears" before, and a day then did nothing (rent ₹0.00).
+    expect(await said.textContent()).toMatch(
+      /costs under a paisa a day .* so a day passes without arrears\. Store [\d.]+ MiB or more, then move the clock/,
+    );
+    await must(f.app.call('sandbox.wallet', { topUpPaise: 10_000 }));
+  });
+
   /** Each "28 Nov 2026, 21:19" in `text` not followed by " IST", and each ISO-like date: what must not be. */
   const unlabelled = (text: string) => [
     ...[...text.matchAll(/\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}(?!:| IST)/g)].map((m) => m[0]),

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import type { Account } from '../../../src-shared/api/file-hosting';
 import { SANDBOX_ADVANCE_DAYS, type SandboxState } from '../../../src-shared/contract/sandbox';
 import { formatRupees } from '../../../src-shared/domain/money';
 import { formatIstTime, formatServiceTime } from '../../../src-shared/domain/time-format';
@@ -6,6 +7,7 @@ import { plural } from '../../../src-shared/domain/words';
 import { call } from '../../api/core-ref';
 import { Icon } from '../../components/Icon';
 import { SCROLL_REGION, ViewHeader } from '../../components/ViewHeader';
+import { formatBytes } from '../../lib/format';
 import { useAccount } from '../../stores/account-store';
 import { useUi } from '../../stores/ui-store';
 import { copyText } from '../leads/copy';
@@ -155,9 +157,7 @@ function WalletCard() {
           tone="danger"
           label="Drain the wallet"
           run={() => call('sandbox.wallet', { drain: true })}
-          done={(w) =>
-            `Drained: the wallet holds ${formatRupees(w.balancePaise)}. New uploads wait for a top-up; move the clock a day to fall into arrears.`
-          }
+          done={(w) => drainedSentence(w.balancePaise, useAccount.getState().account?.value ?? null)}
         />
       </div>
     </SandboxCard>
@@ -391,4 +391,20 @@ function ApiKeyCard() {
       ) : null}
     </SandboxCard>
   );
+}
+
+/**
+ * What a drained wallet leads to. Rent is whole paise a day, rounded down, so a few MiB stored cost
+ * ₹0.00 and moving the clock made no arrears while the card said it would (issue 34). Decided: say so,
+ * and how much to store for a day to cost a paisa, rather than give the sandbox a price of its own.
+ */
+function drainedSentence(balancePaise: number, account: Account | null): string {
+  const head = `Drained: the wallet holds ${formatRupees(balancePaise)}. New uploads wait for a top-up;`;
+  if (!account || account.usage.daily_rent_paise > 0)
+    return `${head} move the clock a day to fall into arrears (the rent is ${formatRupees(account?.usage.daily_rent_paise ?? 0)} a day).`;
+  const price = account.pricing.per_gb_month_paise;
+  const paisaADay = price > 0 ? Math.ceil((2 ** 30 * 30) / price) : null;
+  return paisaADay === null
+    ? `${head} storage is free here, so no day brings arrears.`
+    : `${head} but what is stored (${formatBytes(account.usage.bytes_used)}) costs under a paisa a day and rent is charged in whole paise, so a day passes without arrears. Store ${formatBytes(paisaADay)} or more, then move the clock a day to fall into arrears.`;
 }
