@@ -158,7 +158,9 @@ describe.sequential('what a person reads and presses', () => {
     // One file: "1 file (30 B) stop being served", "These files' share" before (issue 34).
     const said = page.getByTestId('delete-confirmation');
     await expect.poll(() => said.textContent()).toContain("This file's share of the rent");
-    expect(await said.textContent()).toContain('1 file (30 B) stops being served at once; anyone using its link');
+    expect(await said.textContent()).toContain(
+      '1 file (30 B) stops being served at once; anyone using its link',
+    );
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
     await expect.poll(focused).toBe('button Delete notes.txt');
@@ -203,6 +205,10 @@ describe.sequential('what a person reads and presses', () => {
 
   it('Folders: Add folder moves focus into its form, Escape closes it and focus comes back', async () => {
     await f.nav(page, 'Folders');
+    // "Requests 1/115 a minute" beside the documents' 120 (issue 34): both, in words.
+    expect(await page.getByTestId('budget').textContent()).toMatch(
+      /^Requests: \d+ in the last minute, of the \d+ the app allows itself \(the service allows 120\)$/,
+    );
     const add = page.getByRole('button', { name: 'Add folder', exact: true }).first();
     await add.focus();
     await page.keyboard.press('Enter');
@@ -298,6 +304,8 @@ describe.sequential('what a person reads and presses', () => {
     expect(text).toMatch(new RegExp(`Unpaid since ${TIME_IST}\\.`));
     expect(text).toMatch(new RegExp(`left before closing \\(${TIME_IST}\\)`));
     expect(unlabelled(text)).toEqual([]);
+    // "Under the ₹50.00 upload floor", a rule never explained (issue 34).
+    expect(await page.getByTestId('wallet').textContent()).toContain('the wallet must hold for uploads');
     const banner = (await page.getByTestId('account-banner').textContent())!;
     // "In arrears since 30 Nov 2026, 00:00." before, its next sentence saying IST.
     expect(banner).toMatch(new RegExp(`In arrears since ${TIME_IST}\\.`));

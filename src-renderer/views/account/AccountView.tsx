@@ -123,10 +123,12 @@ function Wallet({ a }: { a: A }) {
       <div className="hint">
         {under ? (
           <span style={{ color: 'var(--warn)' }}>
-            Under the {formatRupees(a.wallet.min_balance_to_upload_paise)} upload floor: uploads are refused
+            Under the {formatRupees(a.wallet.min_balance_to_upload_paise)} the wallet must hold for uploads:
+            uploads are refused
           </span>
         ) : (
-          `${formatRupees(a.wallet.balance_paise - a.wallet.min_balance_to_upload_paise)} above the upload floor`
+          // "above the upload floor" named a rule nobody had explained (issue 34).
+          `${formatRupees(a.wallet.balance_paise - a.wallet.min_balance_to_upload_paise)} above the ${formatRupees(a.wallet.min_balance_to_upload_paise)} the wallet must hold for uploads`
         )}
       </div>
     </div>
