@@ -78,12 +78,26 @@ export const DryRunReportSchema = z.object({
 });
 export type DryRunReportView = z.infer<typeof DryRunReportSchema>;
 
-/** Each watched folder's share of the daily rent: its live bytes' part of the account's bytes (last /me). */
+/**
+ * Each watched folder's share of the daily rent: its live bytes' part of the account's bytes (last /me),
+ * in whole paise that, with the other files' share, add up to the rent (src-shared/domain/rent-shares.ts).
+ */
 export const FolderRentSchema = z.object({
   folders: z.array(
-    z.object({ folderId: z.number().int(), liveBytes: z.number(), dailySharePaise: z.number().int() }),
+    z.object({
+      folderId: z.number().int(),
+      path: z.string(),
+      liveBytes: z.number(),
+      dailySharePaise: z.number().int(),
+    }),
   ),
+  /** The account's files no watched folder holds, and their share. */
+  other: z.object({ bytes: z.number(), dailySharePaise: z.number().int() }),
+  /** The bytes the rent is charged on (the last /me), null before any /me. */
+  accountBytes: z.number().nullable(),
   dailyRentPaise: z.number().int().nullable(),
+  /** Some share is rounded to the paisa (said once, where they are listed together). */
+  rounded: z.boolean(),
 });
 
 export const dryRunCommands = {

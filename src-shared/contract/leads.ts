@@ -50,6 +50,11 @@ export const RelayViewSchema = z.object({
   /** Deliveries this desk refused (forged, altered, or of a bot whose secret is not set up here). */
   rejected: z.number().int(),
   error: AppErrorSchema.nullable(),
+  /**
+   * Where the sandbox's demo bot posts its leads: to the relay (its webhook URL was given here), or
+   * straight to this computer's receiver; null when there is no sandbox bot (a real account).
+   */
+  sandboxBot: z.enum(['relay', 'receiver']).nullable(),
 });
 export type RelayView = z.infer<typeof RelayViewSchema>;
 
@@ -138,6 +143,8 @@ export const leadsCommands = {
         url: z.string().trim().min(1).max(2000).optional(),
         token: z.string().trim().min(1).max(500).optional(),
         printed: z.string().trim().min(1).max(5000).optional(),
+        /** The relay's webhook URL, for the sandbox's demo bot (the ready line carries it too). */
+        webhookUrl: z.string().trim().min(1).max(2000).optional(),
         deskName: z.string().trim().min(1).max(100).optional(),
         allowInsecure: z.literal(true).optional(),
       })

@@ -78,6 +78,10 @@ describe.sequential('receiving leads through a relay, in Chromium', () => {
     await page.getByRole('button', { name: 'Connect' }).click();
     await page.getByTestId('relay-state').waitFor();
     await expect.poll(() => page.getByTestId('relay-connected').textContent()).toBe('Connected');
+    // On the sandbox, its demo bot now posts to the relay too (issue 31), and the view says so.
+    await expect
+      .poll(() => page.getByTestId('sandbox-bot-source').textContent())
+      .toMatch(/demo bot posts to the relay/);
 
     const good = leadBody(7001, 7, 'Meera');
     expect(

@@ -85,6 +85,8 @@ export function memoryLink(o: { delay?: () => number; record?: boolean } = {}) {
       max?: number;
       random?: () => number;
       log?: (line: string) => void;
+      /** This desk's wall clock, when it disagrees with the others' (another machine's). */
+      wallNow?: () => number;
     }): Promise<{
       desk: Desk;
       budget: OfficeBudget;
@@ -98,7 +100,8 @@ export function memoryLink(o: { delay?: () => number; record?: boolean } = {}) {
       const t = transport();
       const desk = await startDesk({
         id: o.id,
-        startedAt: o.startedAt,
+        // The tests say when a desk started on the wall clock; the desk counts on the monotonic one.
+        startedAt: performance.now() - (Date.now() - o.startedAt),
         scope: '00000000000000aa',
         key: null,
         name: `desk ${o.id.slice(-2)}`,
@@ -108,6 +111,7 @@ export function memoryLink(o: { delay?: () => number; record?: boolean } = {}) {
         max: o.max ?? 115,
         random: o.random ?? (() => 0),
         ...(o.log ? { log: o.log } : {}),
+        ...(o.wallNow ? { wallNow: o.wallNow } : {}),
       });
       budget.attach(desk);
       return { desk, budget, port: t.port };

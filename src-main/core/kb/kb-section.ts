@@ -17,23 +17,26 @@ const done = ok(Done.parse({ done: true }));
 export function kbSection(ctx: AppContext, kb: KbService, leads: LeadsService): Section {
   let unsubscribe: (() => void) | null = null;
 
+  let stopSource: (() => void) | null = null;
+
   async function followSession(live: Live | null): Promise<void> {
     const c = live?.connection;
     if (c?.kind === 'account') {
       if (kb.removeSandboxBots() > 0)
         ctx.log('kb: the sandbox demo bot was removed (a real account is in use)');
       leads.signing.reload();
+      leads.noteSandboxBot(null);
       return;
     }
     if (c?.kind !== 'sandbox' || !c.adminToken) return;
-    const receiver = await leads.start();
-    const r = await kb.setUpSandbox({
-      baseUrl: c.baseUrl,
-      adminToken: c.adminToken,
-      webhookUrl: receiver.ok ? receiver.value.url : null,
-    });
+    await leads.start();
+    // The sandbox can set its own bot's webhook: to the relay when one is in use and its webhook URL
+    // was given here, so that its leads take the road a real bot's would (issue 31); else this computer.
+    const hook = leads.sandboxWebhook();
+    const r = await kb.setUpSandbox({ baseUrl: c.baseUrl, adminToken: c.adminToken, webhookUrl: hook.url });
     leads.signing.reload();
     if (!r.ok) ctx.log(`kb: ${r.error.message}`);
+    leads.noteSandboxBot(r.ok && hook.url ? hook.via : null);
   }
 
   return {
@@ -70,6 +73,8 @@ export function kbSection(ctx: AppContext, kb: KbService, leads: LeadsService): 
       },
     },
     async start() {
+      // A relay connected or left while on the sandbox: the demo bot is pointed again before the reply.
+      stopSource = leads.onSourceChange(() => followSession(ctx.session.live));
       unsubscribe = ctx.session.onChange((live) =>
         inBackground(ctx.log, 'Following the connection with the knowledge entries', () =>
           followSession(live),
@@ -80,6 +85,7 @@ export function kbSection(ctx: AppContext, kb: KbService, leads: LeadsService): 
     },
     async close() {
       unsubscribe?.();
+      stopSource?.();
       await kb.stop();
     },
   };

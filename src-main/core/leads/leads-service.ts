@@ -93,16 +93,20 @@ export function createLeadsService(o: LeadsServiceOptions) {
       announce(added);
       for (const l of changed) o.onChanged?.(toLeadView(l));
     },
-    onState: (v) => o.onRelay?.(v),
+    onState: () => o.onRelay?.(relayView()),
     log,
     ...(o.relayWaitS !== undefined ? { waitS: o.relayWaitS } : {}),
   });
+  /** Where the sandbox's demo bot posts (the knowledge section points it), null with no sandbox bot. */
+  let sandboxBot: RelayView['sandboxBot'] = null;
+  const sourceListeners = new Set<() => void | Promise<void>>();
+  const relayView = (): RelayView => ({ ...relay.view(), sandboxBot });
   // A secret added or changed: deliveries refused for their signature may be this bot's.
   signing.onChange(() => {
     try {
       const added = inbox.recheck();
       announce(added);
-      if (added.length) o.onRelay?.(relay.view());
+      if (added.length) o.onRelay?.(relayView());
     } catch (error) {
       log(`leads: checking refused deliveries again failed: ${(error as Error).message}`);
     }
@@ -189,6 +193,11 @@ export function createLeadsService(o: LeadsServiceOptions) {
     await r?.close();
   }
 
+  /** Each listener in turn (the demo bot's webhook is set before the reply says where it posts). */
+  async function tellSourceChanged(): Promise<void> {
+    for (const fn of [...sourceListeners]) await fn();
+  }
+
   async function stop(): Promise<void> {
     await Promise.all([stopReceiver(), relay.stop()]);
   }
@@ -211,7 +220,26 @@ export function createLeadsService(o: LeadsServiceOptions) {
       await stopReceiver();
       return startReceiver();
     },
-    relay: () => relay.view(),
+    relay: relayView,
+    /**
+     * Where the sandbox's demo bot should post: the relay's webhook URL while a relay whose webhook URL
+     * was given is in use, else this computer's receiver (null when it is not running).
+     */
+    sandboxWebhook(): { url: string; via: 'relay' } | { url: string | null; via: 'receiver' } {
+      const hook = relay.view().source === 'relay' ? relayConfig.webhookUrl() : null;
+      return hook ? { url: hook, via: 'relay' } : { url: running?.url ?? null, via: 'receiver' };
+    },
+    /** The knowledge section pointed the demo bot (or removed it: null). */
+    noteSandboxBot(via: RelayView['sandboxBot']): void {
+      if (via === sandboxBot) return;
+      sandboxBot = via;
+      o.onRelay?.(relayView());
+    },
+    /** A relay was connected or left: the sandbox's demo bot is pointed again. */
+    onSourceChange(fn: () => void | Promise<void>): () => void {
+      sourceListeners.add(fn);
+      return () => sourceListeners.delete(fn);
+    },
     restartRelay: () => relay.restart(),
     /** Pulls what the relay holds for this desk, until caught up (the CLI's `leads`). */
     pullOnce: () => relay.pullOnce(),
@@ -220,6 +248,7 @@ export function createLeadsService(o: LeadsServiceOptions) {
       url?: string | undefined;
       token?: string | undefined;
       printed?: string | undefined;
+      webhookUrl?: string | undefined;
       deskName?: string | undefined;
       allowInsecure?: true | undefined;
     }): Promise<Result<RelayView>> {
@@ -232,12 +261,21 @@ export function createLeadsService(o: LeadsServiceOptions) {
         );
       let url = c.url;
       let token = c.token;
+      let webhookUrl = c.webhookUrl;
       if (c.printed) {
         const p = readPrinted(c.printed);
         if (!p.ok) return p;
         url ??= p.value.url;
         token ??= p.value.token;
+        webhookUrl ??= p.value.webhookUrl;
       }
+      if (webhookUrl !== undefined && !isWebAddress(webhookUrl))
+        return err(
+          appError(
+            'RELAY-WEBHOOK-URL',
+            `"${webhookUrl}" is not the relay's webhook URL (https://…/hooks/wh_…, from the line it printed).`,
+          ),
+        );
       if (!url || !token)
         return err(
           appError(
@@ -256,12 +294,14 @@ export function createLeadsService(o: LeadsServiceOptions) {
           token,
           deskName: c.deskName ?? relayConfig.deskName(),
           allowInsecure: c.allowInsecure === true,
+          ...(webhookUrl !== undefined ? { webhookUrl } : {}),
         });
       } catch (e) {
         return err(appError((e as { code?: string }).code ?? 'SECRETS', (e as Error).message));
       }
       await relay.restart();
-      const v = relay.view();
+      await tellSourceChanged();
+      const v = relayView();
       o.onRelay?.(v);
       return ok(v);
     },
@@ -272,7 +312,8 @@ export function createLeadsService(o: LeadsServiceOptions) {
       } catch (e) {
         return err(appError((e as { code?: string }).code ?? 'SECRETS', (e as Error).message));
       }
-      const v = relay.view();
+      await tellSourceChanged();
+      const v = relayView();
       o.onRelay?.(v);
       return ok(v);
     },
@@ -314,3 +355,13 @@ export function createLeadsService(o: LeadsServiceOptions) {
 }
 
 export type LeadsService = ReturnType<typeof createLeadsService>;
+
+/** An http(s) address with a host: what the service can post to. */
+function isWebAddress(text: string): boolean {
+  try {
+    const u = new URL(text);
+    return (u.protocol === 'https:' || u.protocol === 'http:') && u.hostname !== '';
+  } catch {
+    return false;
+  }
+}

@@ -1,13 +1,18 @@
 import type { IndexStatus } from '../../../src-shared/contract/remote-index';
 import type { ApiError } from '../service/api-error';
-import { realClock } from '../service/clock';
+import { type Clock, realClock } from '../service/clock';
 import type { FileApiClient } from '../service/file-api-client';
 import { createPacer, done, retry } from '../service/pacer';
 import { indexRefreshBackoff } from '../service/retry-policy';
 import type { AccountIndex } from './remote-index';
 
-/** How often the app reads the listing's new pages by itself (one request when nothing changed). */
-export const DEFAULT_REFRESH_EVERY_MS = 5 * 60_000;
+/**
+ * How often the app reads the listing's first page by itself: one request when nothing changed, and
+ * its `meta.total` is the signal that a file went elsewhere (issue 31: a delete made elsewhere is seen
+ * within 90 s, at most 2 requests a minute while idle; 45 s is 1.3 a minute and leaves 45 s for the
+ * bisection that finds which file went). docs/remote-index.md, "Files gone from the service".
+ */
+export const DEFAULT_REFRESH_EVERY_MS = 45_000;
 
 export interface KeeperOptions {
   index: AccountIndex;
@@ -18,22 +23,26 @@ export interface KeeperOptions {
   /** A refusal that needs the user (401, account closed): the keeper has stopped. */
   onStopped?: (error: ApiError) => void;
   now?: () => number;
+  /** What the waits between refreshes and after a failed one run on (tests move it by hand). */
+  clock?: Clock;
 }
 
 /**
- * What keeps an account's index fresh while the app runs, all in the budget's background lane (after
- * uploads and user actions, at most its share of the window): a refresh every few minutes, and the
+ * What keeps an account's index fresh while the app runs, in the budget's background lane (after
+ * uploads and user actions, at most its share of the window): a refresh every 45 s (its bisection for
+ * files deleted elsewhere, rare and short, in the user lane), and the
  * full walk when it is due (at most daily; a walk under way resumes). A user's own refresh (the Files
  * view's button) calls `index.refresh` in the user lane beside it. `stop()` ends it at once; the walk
  * keeps its place for the next start.
  */
 export function keepIndexFresh(o: KeeperOptions): { stop(): Promise<void> } {
   const every = o.refreshEveryMs ?? DEFAULT_REFRESH_EVERY_MS;
-  const now = o.now ?? Date.now;
+  const clock = o.clock ?? realClock;
+  const now = o.now ?? (() => clock.now());
   const controller = new AbortController();
   const { signal } = controller;
   // A refresh that failed (offline, the service down) is asked again after a longer wait.
-  const pacer = createPacer({ policy: indexRefreshBackoff(every) });
+  const pacer = createPacer({ policy: indexRefreshBackoff(every), clock });
 
   const stopsFor = (e: ApiError) => e.reaction === 'auth' || e.reaction === 'closed';
 
@@ -54,10 +63,13 @@ export function keepIndexFresh(o: KeeperOptions): { stop(): Promise<void> } {
     // The one-request signal: the listing counts fewer files than the index holds, so some were
     // deleted elsewhere (another install, the dashboard, a script). Found by bisection at once, in a
     // few requests; when that cannot settle it, the walk goes now instead of at its daily time.
+    // The bisection goes in the user lane (after uploads, not under background's 5% cap): it is rare
+    // and short (about log2(pages) reads), and under the cap its sixth request waited for the next
+    // minute, past the 90 s a folder may say Live over a deleted file (issue 31).
     let walkNow = false;
     const listed = r.value.listedTotal;
     if (r.value.complete && listed !== null && o.index.status().count > listed) {
-      const found = await o.index.findDeleted(o.client, { lane: 'background', signal });
+      const found = await o.index.findDeleted(o.client, { lane: 'user', signal });
       if (signal.aborted) return false;
       if (!found.ok && stopsFor(found.error)) {
         o.onStopped?.(found.error);
@@ -81,7 +93,7 @@ export function keepIndexFresh(o: KeeperOptions): { stop(): Promise<void> } {
 
   const loop = (async () => {
     try {
-      while (await refreshed()) await realClock.sleep(every, signal);
+      while (await refreshed()) await clock.sleep(every, signal);
     } catch (e) {
       // stop() aborts a wait: the loop ends there; anything else is a bug to see.
       if (!signal.aborted) throw e;

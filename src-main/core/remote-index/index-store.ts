@@ -69,6 +69,32 @@ export const toIndexedFile = (r: FileRowTuple): IndexedFile => ({
 /** The service's `YYYY-MM-DD HH:MM` as a number that sorts; a date it cannot read sorts first. */
 export const sortableDate = (createdAt: string): number => parseIst(createdAt) ?? 0;
 
+/**
+ * Who hears that files went from the service, by database (the app: its folders, issue 31). Told once
+ * per turn of the event loop after any removal that means "gone" (a listing without the file, a 410, a
+ * delete sent): a microtask, so after the write's transaction has committed and before any other
+ * command (a Files view query, a folder card's read) can see the index without the file.
+ */
+const goneListeners = new WeakMap<Db, Set<() => void>>();
+const goneSignalled = new WeakSet<Db>();
+
+/** Calls `listener` after every index write of this database that noted a file gone; returns the unsubscribe. */
+export function onIndexGone(db: Db, listener: () => void): () => void {
+  const set = goneListeners.get(db) ?? new Set<() => void>();
+  goneListeners.set(db, set);
+  set.add(listener);
+  return () => set.delete(listener);
+}
+
+function signalGone(db: Db): void {
+  if (goneSignalled.has(db) || !goneListeners.get(db)?.size) return;
+  goneSignalled.add(db);
+  queueMicrotask(() => {
+    goneSignalled.delete(db);
+    for (const l of [...(goneListeners.get(db) ?? [])]) l();
+  });
+}
+
 /** Rows of the remote index and the pass positions of each account. Writes are batched per page. */
 export function indexStore(db: Db) {
   const prep = statements(db);
@@ -98,7 +124,10 @@ export function indexStore(db: Db) {
   const removeOne = {
     run(accountId: number, id: number): { changes: number } {
       const r = deleteOne.run(accountId, id);
-      if (r.changes > 0) noteGone.run(accountId, id, Date.now());
+      if (r.changes > 0) {
+        noteGone.run(accountId, id, Date.now());
+        signalGone(db);
+      }
       return r;
     },
   };
@@ -280,6 +309,7 @@ export function indexStore(db: Db) {
         ).run(Date.now(), accountId);
         prep('DELETE FROM remote_index_files WHERE account_id = ?').run(accountId);
       })();
+      signalGone(db);
     },
     /** Indexed files newer than `id` (how many the listing should show before it). */
     countAbove(accountId: number, id: number): number {

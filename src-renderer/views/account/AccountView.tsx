@@ -9,6 +9,7 @@ import { formatBytes } from '../../lib/format';
 import { plural } from '../../lib/plural';
 import { useAccount } from '../../stores/account-store';
 import { useServiceNow } from '../../stores/clock-store';
+import { RentSharesCard } from './RentSharesCard';
 
 export function AccountView() {
   const cached = useAccount((s) => s.account);
@@ -57,6 +58,7 @@ export function AccountView() {
               <Runway a={a} />
             </div>
             <Arrears a={a} />
+            <RentSharesCard />
             <section className="card" aria-labelledby="pricing-title">
               <h2 id="pricing-title">Pricing and limits</h2>
               <table className="table kv">

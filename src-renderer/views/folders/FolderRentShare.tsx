@@ -1,22 +1,14 @@
-import { useEffect, useState } from 'react';
 import { formatRupees } from '../../../src-shared/domain/money';
-import { call } from '../../api/core-ref';
+import { useRentShares } from './use-rent-shares';
 
-/** The folder card's line: its share of the daily rent (its live bytes' part of the account's, last /me). */
-export function FolderRentShare({ folderId, live }: { folderId: number; live: number }) {
-  const [share, setShare] = useState<number | null>(null);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `live` is the trigger (files going live change the share)
-  useEffect(() => {
-    let gone = false;
-    void call('sync.folderRent', {}).then((r) => {
-      if (gone || !r.ok || r.value.dailyRentPaise === null) return;
-      setShare(r.value.folders.find((f) => f.folderId === folderId)?.dailySharePaise ?? 0);
-    });
-    return () => {
-      gone = true;
-    };
-  }, [folderId, live]);
-  if (share === null) return null;
+/**
+ * The folder card's line: its share of the daily rent (its live bytes' part of the account's, last
+ * /me), the same split as Account's, where the rounding is said.
+ */
+export function FolderRentShare({ folderId }: { folderId: number; live?: number }) {
+  const shares = useRentShares();
+  if (!shares || shares.dailyRentPaise === null) return null;
+  const share = shares.folders.find((f) => f.folderId === folderId)?.dailySharePaise ?? 0;
   return (
     <div className="small muted" data-testid="folder-rent-share">
       Share of the daily rent: <span className="num">{formatRupees(share)}</span> a day

@@ -1,6 +1,8 @@
 import { isAbsolute, parse } from 'node:path';
+import { rentShares } from '../../../../src-shared/domain/rent-shares';
 import { appError, err, ok } from '../../../../src-shared/errors';
 import { dryRun } from '../../sync/dry-run/dry-run';
+import { foldersStore } from '../../sync/state/folders-store';
 import { syncedFiles } from '../../sync/state/synced-files';
 import { bandwidthOf } from '../bandwidth-settings';
 import type { AppContext } from '../context';
@@ -47,16 +49,30 @@ export function dryRunSection(ctx: AppContext): Section {
       'sync.folderRent': async () => {
         const source = ctx.cacheSource();
         const me = source ? ctx.cache.getAccount(source)?.value : null;
-        const rows = syncedFiles(ctx.db).liveBytesByFolder();
-        const total = me?.usage.bytes_used ?? 0;
-        const rent = me?.usage.daily_rent_paise ?? null;
+        const bytes = new Map(
+          syncedFiles(ctx.db)
+            .liveBytesByFolder()
+            .map((x) => [x.folderId, x.bytes]),
+        );
+        const folders = foldersStore(ctx.db).list();
+        // One split, from the same /me as the Account view's rent: the shares add up to it.
+        const shares = rentShares({
+          dailyRentPaise: me?.usage.daily_rent_paise ?? 0,
+          accountBytes: me?.usage.bytes_used ?? 0,
+          folders: folders.map((f) => ({ id: f.id, bytes: bytes.get(f.id) ?? 0 })),
+        });
+        const paise = new Map(shares.folders.map((f) => [f.id, f.paise]));
         return ok({
-          folders: rows.map((x) => ({
-            folderId: x.folderId,
-            liveBytes: x.bytes,
-            dailySharePaise: rent && total > 0 ? Math.floor((rent * Math.min(x.bytes, total)) / total) : 0,
+          folders: folders.map((f) => ({
+            folderId: f.id,
+            path: f.path,
+            liveBytes: bytes.get(f.id) ?? 0,
+            dailySharePaise: paise.get(f.id) ?? 0,
           })),
-          dailyRentPaise: rent,
+          other: { bytes: shares.other.bytes, dailySharePaise: shares.other.paise },
+          accountBytes: me ? me.usage.bytes_used : null,
+          dailyRentPaise: me ? me.usage.daily_rent_paise : null,
+          rounded: shares.rounded,
         });
       },
     },

@@ -8,7 +8,7 @@ import { createEntryStore } from '../../kb/entries';
 import { bulkDeleteStore, runBulkDelete } from '../../remote-index/bulk-delete';
 import { filesToCsv, filesToJson } from '../../remote-index/export';
 import { keepIndexFresh } from '../../remote-index/index-keeper';
-import { indexStore } from '../../remote-index/index-store';
+import { indexStore, onIndexGone } from '../../remote-index/index-store';
 import { createLinkIntegrity } from '../../remote-index/link-integrity';
 import { type AccountIndex, createRemoteIndex } from '../../remote-index/remote-index';
 import { serviceIdentity } from '../../sync/account/service-identity';
@@ -52,6 +52,9 @@ export function remoteFilesSection(
   const jobs = bulkDeleteStore(ctx.db);
   const entries = createEntryStore(ctx.db);
   let current: Promise<Followed | null> = Promise.resolve(null);
+  /** What `current` resolved to: the gone signal tells the folders without waiting a turn. */
+  let followedNow: Followed | null = null;
+  let stopGone: (() => void) | null = null;
   let runner: { jobId: number; abort: AbortController; done: Promise<unknown> } | null = null;
   let unsubscribe: (() => void) | null = null;
 
@@ -176,8 +179,11 @@ export function remoteFilesSection(
     current = (async () => {
       const old = await previous;
       await stopRunner();
+      followedNow = null;
       await old?.stopKeeper();
-      return live ? follow(live) : null;
+      const f = live ? await follow(live) : null;
+      followedNow = f;
+      return f;
     })();
     await current;
   }
@@ -264,10 +270,22 @@ export function remoteFilesSection(
         if (!f.ok) return f;
         // Two passes over one index at once would each move its place; the second waits.
         await f.value.firstPass;
-        const r = await f.value.index.refresh(f.value.live.client, { lane: 'user' });
+        const { index, live } = f.value;
+        const r = await index.refresh(live.client, { lane: 'user' });
         if (!r.ok) return err(plainError(r.error));
-        emitStatus(f.value.index);
-        return ok({ requests: r.value.requests, added: r.value.added, removed: r.value.removed });
+        let { requests, removed } = r.value;
+        // The listing counts fewer files than the index: which went is found now, as the keeper would
+        // (a file deleted elsewhere newer than the rest is outside every page's range).
+        const listed = r.value.listedTotal;
+        if (r.value.complete && listed !== null && index.status().count > listed) {
+          const found = await index.findDeleted(live.client, { lane: 'user' });
+          if (found.ok) {
+            requests += found.value.requests;
+            removed += found.value.removed;
+          }
+        }
+        emitStatus(index);
+        return ok({ requests, added: r.value.added, removed });
       },
       'files.selection.summary': async (s) => {
         const f = await followed();
@@ -411,10 +429,18 @@ export function remoteFilesSection(
       const follow = (live: Live | null) =>
         inBackground(ctx.log, 'Following the connection with the remote index', () => switchTo(live));
       unsubscribe = ctx.session.onChange(follow);
+      // What any read learns (the keeper, the Files view's Refresh, a 410 or a delete in a reply) reaches
+      // the folders in the same turn as the index: a folder never says Live over a file the index dropped.
+      stopGone = onIndexGone(ctx.db, () => {
+        if (!followedNow) return;
+        tellFolders(followedNow.index);
+        emitStatus(followedNow.index);
+      });
       if (ctx.session.live) follow(ctx.session.live);
     },
     async close() {
       unsubscribe?.();
+      stopGone?.();
       await switchTo(null);
     },
   };

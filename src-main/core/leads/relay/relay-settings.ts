@@ -14,6 +14,11 @@ export interface RelayConfig {
 }
 
 export const RELAY_TOKEN_ACCOUNT = 'relay-read-token';
+/**
+ * The relay's webhook URL (from its ready line), for the sandbox's demo bot: it carries the relay's
+ * webhook secret (its last segment), so it is kept in the secret store like the read token.
+ */
+export const RELAY_WEBHOOK_ACCOUNT = 'relay-webhook-url';
 
 const isLoopbackUrl = (u: URL) =>
   u.hostname === 'localhost' || u.hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(u.hostname);
@@ -53,7 +58,9 @@ export function normalizeRelayUrl(raw: string, allowInsecure: boolean): Result<s
 }
 
 /** What a person pasted: the relay's ready line (JSON), or nothing to read from it. */
-export function readPrinted(printed: string): Result<{ url: string; token: string }, AppError> {
+export function readPrinted(
+  printed: string,
+): Result<{ url: string; token: string; webhookUrl: string }, AppError> {
   const line = printed.split('\n').find((l) => l.includes('"ready"')) ?? printed;
   let json: unknown;
   try {
@@ -71,7 +78,7 @@ export function readPrinted(printed: string): Result<{ url: string; token: strin
     return err(
       appError('RELAY-PRINTED', 'That line has no "url" and "token": paste the relay\'s "ready" line.'),
     );
-  return ok({ url: p.data.public_url ?? p.data.url, token: p.data.token });
+  return ok({ url: p.data.public_url ?? p.data.url, token: p.data.token, webhookUrl: p.data.webhook_url });
 }
 
 /**
@@ -119,9 +126,30 @@ export function relaySettings(db: Db, secrets: SecretStore, env: NodeJS.ProcessE
     /** The address without touching the secret store (for the view). */
     savedUrl: () => row()?.url ?? null,
     deskName: () => row()?.desk_name ?? defaultDeskName(),
+    /**
+     * The relay's webhook URL, when the person gave it (its ready line): where the sandbox's demo bot
+     * posts while this relay is in use. Null when unknown, or the secret store cannot be read; never
+     * for a relay set by the environment (its webhook URL was not given here).
+     */
+    webhookUrl(): string | null {
+      if (env.ASSETS_RELAY_URL?.trim() || !row()) return null;
+      try {
+        return secrets.get(RELAY_WEBHOOK_ACCOUNT);
+      } catch {
+        return null;
+      }
+    },
     /** Token first: a secret store that cannot keep it leaves nothing half saved. */
-    save(c: { url: string; token: string; deskName: string; allowInsecure: boolean }): void {
+    save(c: {
+      url: string;
+      token: string;
+      deskName: string;
+      allowInsecure: boolean;
+      webhookUrl?: string;
+    }): void {
       secrets.set(RELAY_TOKEN_ACCOUNT, c.token);
+      if (c.webhookUrl) secrets.set(RELAY_WEBHOOK_ACCOUNT, c.webhookUrl);
+      else secrets.delete(RELAY_WEBHOOK_ACCOUNT);
       prep(
         `INSERT INTO leads_relay (id, url, desk_name, allow_insecure) VALUES (1, ?, ?, ?)
          ON CONFLICT (id) DO UPDATE SET url = excluded.url, desk_name = excluded.desk_name,
@@ -131,6 +159,7 @@ export function relaySettings(db: Db, secrets: SecretStore, env: NodeJS.ProcessE
     remove(): void {
       prep('DELETE FROM leads_relay WHERE id = 1').run();
       secrets.delete(RELAY_TOKEN_ACCOUNT);
+      secrets.delete(RELAY_WEBHOOK_ACCOUNT);
     },
     cursor(url: string): { cursor: number; lastPullAt: string | null; waiting: number } {
       const r = prep('SELECT cursor, last_pull_at, waiting FROM leads_relay_cursor WHERE url = ?').get(url) as

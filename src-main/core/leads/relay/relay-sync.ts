@@ -1,5 +1,9 @@
 import { RELAY_MAX_WAIT_S } from '../../../../src-shared/api/relay';
 import type { RelayView } from '../../../../src-shared/contract/leads';
+
+/** The relay's side of the view; where the sandbox's demo bot posts is the leads service's to add. */
+export type PulledView = Omit<RelayView, 'sandboxBot'>;
+
 import { type AppError, appError, err, ok, type Result } from '../../../../src-shared/errors';
 import { type Clock, realClock } from '../../service/clock';
 import { backoffDelayMs, RELAY_PULL_BACKOFF } from '../../service/retry-policy';
@@ -12,7 +16,7 @@ export interface RelaySyncOptions {
   settings: RelaySettings;
   inbox: RelayInbox;
   onLeads(added: StoredLead[], changed: StoredLead[]): void;
-  onState?(view: RelayView): void;
+  onState?(view: PulledView): void;
   log?(line: string): void;
   /** Waits between failed pulls (tests pass a fake clock). */
   clock?: Clock;
@@ -40,7 +44,7 @@ export function createRelaySync(o: RelaySyncOptions) {
   let connected = false;
   let lastError: AppError | null = null;
 
-  function view(): RelayView {
+  function view(): PulledView {
     const c = o.settings.current();
     const url = c.ok ? (c.value?.url ?? null) : o.settings.savedUrl();
     const cursor = url ? o.settings.cursor(url) : null;

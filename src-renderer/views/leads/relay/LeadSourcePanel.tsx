@@ -56,6 +56,17 @@ function RelayState({ receiving }: { receiving: React.ReactNode }) {
         <strong>Source: the relay</strong> at <span className="mono">{relay.url}</span>, as “{relay.deskName}
         ”. Leads wait there while this computer is off; every desk sees the same inbox.
       </div>
+      {relay.sandboxBot === 'relay' ? (
+        <div className="small" data-testid="sandbox-bot-source">
+          The sandbox's demo bot posts to the relay too, as a real bot would.
+        </div>
+      ) : relay.sandboxBot === 'receiver' ? (
+        <div className="small" data-testid="sandbox-bot-source">
+          The sandbox's demo bot still posts straight to this computer, not to the relay: its leads arrive
+          only while this app runs. To send them through the relay, stop using it and connect again by pasting
+          the whole line it printed (it carries the webhook URL).
+        </div>
+      ) : null}
       <dl className="relay-facts small">
         <dt>State</dt>
         <dd data-testid="relay-connected">
