@@ -17,7 +17,7 @@ export function activityRecorder(ctx: AppContext) {
 }
 
 const ERROR_KINDS = /error|fail|stopped|closed|refused/i;
-const WARN_KINDS = /paused|offline|duplicate|skipped|retry|broken-link|remote-gone|^arrears$/i;
+const WARN_KINDS = /paused|offline|duplicate|skipped|retry|broken-link|remote-gone|conflict|^arrears$/i;
 
 /** An activity line's level, from its kind: the same for a line just written and one read back. */
 export function activityLevel(kind: string): ActivityItem['level'] {

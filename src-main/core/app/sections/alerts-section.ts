@@ -23,6 +23,8 @@ export function alertsSection(ctx: AppContext): Section {
   });
   const history = clockHistory(ctx);
   let unsubscribe: (() => void) | null = null;
+  /** The entries in conflict already said (bot:entry), so each conflict is one line. */
+  const conflicts = new Set<string>();
   return {
     name: 'alerts',
     handlers: {},
@@ -35,6 +37,21 @@ export function alertsSection(ctx: AppContext): Section {
           const l = e.payload;
           const who = `${l.name || 'A visitor without a name'} (${l.botName})`;
           record('lead', wantsAPerson(l) ? `${who} wants a person to get in touch.` : `New lead: ${who}.`);
+          return;
+        }
+        // A knowledge entry changed in two places waits for a person; Activity says so once (issue 34).
+        if (e.event === 'kb.changed') {
+          for (const entry of e.payload.entries) {
+            const key = `${entry.botId}:${entry.id}`;
+            if (entry.state !== 'conflict') conflicts.delete(key);
+            else if (!conflicts.has(key)) {
+              conflicts.add(key);
+              record(
+                'kb-conflict',
+                `The knowledge entry "${entry.title}" (${e.payload.bot.name}) changed on the server too: open it in Knowledge to choose which to keep.`,
+              );
+            }
+          }
           return;
         }
         if (e.event !== 'account.changed' || !e.payload.value || e.payload.offline) return;
