@@ -85,6 +85,8 @@ export function memoryLink(o: { delay?: () => number; record?: boolean } = {}) {
       max?: number;
       random?: () => number;
       log?: (line: string) => void;
+      /** The office key's MAC key (protocol.ts `macKey`): a keyed office. */
+      key?: Buffer;
       /** This desk's wall clock, when it disagrees with the others' (another machine's). */
       wallNow?: () => number;
     }): Promise<{
@@ -103,7 +105,7 @@ export function memoryLink(o: { delay?: () => number; record?: boolean } = {}) {
         // The tests say when a desk started on the wall clock; the desk counts on the monotonic one.
         startedAt: performance.now() - (Date.now() - o.startedAt),
         scope: '00000000000000aa',
-        key: null,
+        key: o.key ?? null,
         name: `desk ${o.id.slice(-2)}`,
         version: 'test',
         transport: t,
@@ -139,6 +141,10 @@ export function memoryLink(o: { delay?: () => number; record?: boolean } = {}) {
     },
   };
 }
+
+let forged = 1_000_000;
+/** A counter for a datagram a test forges: each one new (a replay is dropped; desk.ts createReplayGuard). */
+export const nextSeq = () => ++forged;
 
 export const ids = (n: number) => `${'0'.repeat(15)}${n.toString(16)}`;
 
