@@ -1,6 +1,7 @@
 import { foldForSearch } from '../../../src-shared/domain/search-fold';
 import type { Db } from '../../shared-node/sqlite';
 import { statements } from '../../shared-node/statements';
+import { nextChangeAt } from './handled-clock';
 import type { ParsedLead } from './payload';
 
 export interface StoredLead extends ParsedLead {
@@ -196,16 +197,24 @@ export function createLeadsStore(db: Db) {
       const r = prep('SELECT raw_body FROM leads WHERE id = ?').get(id) as { raw_body: string } | undefined;
       return r?.raw_body ?? null;
     },
-    /** This desk's change: kept at once, and marked to be sent to the relay (when there is one). */
+    /**
+     * This desk's change: kept at once, and marked to be sent to the relay (when there is one). Dated
+     * by the lead's hybrid logical clock (handled-clock.ts), so it follows every change seen here; and
+     * it is this desk's change (`by`), whoever made the one before.
+     */
     setHandled(
       id: number,
       handled: boolean,
       by: string | null = null,
-      at = new Date().toISOString(),
+      nowMs = Date.now(),
     ): StoredLead | null {
+      const before = this.get(id);
+      if (!before) return null;
+      const at = nextChangeAt(nowMs, before.handledChangedAt);
       prep(
-        `UPDATE leads SET handled_at = ?, handled_by = ?, handled_changed_at = ?, mark_unsent = 1 WHERE id = ?`,
-      ).run(handled ? at : null, handled ? by : null, at, id);
+        `UPDATE leads SET handled_at = ?, handled_by = ?, handled_changed_at = ?, handled_changed_by = ?,
+         mark_unsent = 1 WHERE id = ?`,
+      ).run(handled ? at : null, handled ? by : null, at, by, id);
       return this.get(id);
     },
     /** Another desk's verified change: applied only when it is newer (last writer wins). */

@@ -67,6 +67,7 @@ export function createFolderCommands(
       });
       const runner = state.running ? runners.get(folder.id) : null;
       if (runner) {
+        ctx.hasher.warm?.();
         // Files already live in the bucket under the same name are adopted, not sent twice: the
         // runner holds the folder from the scheduler until that is settled.
         await runner.adopt();
