@@ -3,6 +3,7 @@ import { AccountBanner } from './components/AccountBanner';
 import { Announcer } from './components/Announcer';
 import { DropZone } from './components/DropZone';
 import { installDialogFocusTrap } from './components/dialog-focus';
+import { installDialogFocusReturn } from './components/focus-return';
 import { Icon, Logo } from './components/Icon';
 import { OfflineBanner } from './components/OfflineBanner';
 import { Toasts } from './components/Toasts';
@@ -21,6 +22,7 @@ export function App() {
   const view = useUi((s) => s.view);
 
   useEffect(() => installDialogFocusTrap(), []);
+  useEffect(() => installDialogFocusReturn(), []);
   useEffect(() => {
     const dark =
       settings?.theme === 'dark' ||
@@ -35,8 +37,13 @@ export function App() {
   const View = current.component;
   return (
     <div className="shell">
+      {/* The first Tab stop: past the sidebar's nine stops to the view (issue 34). A button that moves
+          focus itself: a #fragment link would be a navigation to the Electron shell. */}
+      <button type="button" className="skip-link" onClick={() => document.getElementById('main')?.focus()}>
+        Skip to the view
+      </button>
       <Sidebar />
-      <main className="main" aria-labelledby="view-title">
+      <main id="main" className="main" aria-labelledby="view-title" tabIndex={-1}>
         <OfflineBanner />
         <AccountBanner />
         <View key={current.id} />

@@ -55,6 +55,8 @@ describe('window options', () => {
       webSecurity: true,
       allowRunningInsecureContent: false,
       webviewTag: false,
+      // The PDF preview is Chromium's PDF viewer, a plugin.
+      plugins: true,
     });
   });
 });
@@ -204,6 +206,10 @@ describe('app:// protocol', () => {
     expect(index.headers.get('content-security-policy')).toBe(CSP);
     expect(CSP).toContain("script-src 'self'");
     expect(CSP).not.toContain('unsafe');
+    // Previews read the CDN over http(s) and nothing else: no data:, blob: or file: objects or frames.
+    expect(CSP).toContain('object-src http: https:;');
+    expect(CSP).toContain('frame-src http: https:;');
+    expect(CSP).not.toMatch(/(object|frame|media)-src[^;]*(data:|blob:|file:|\*)/);
     expect((await serveAppRequest(dir, 'app://renderer/assets/a.js')).headers.get('content-type')).toMatch(
       /javascript/,
     );

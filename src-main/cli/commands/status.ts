@@ -45,7 +45,7 @@ export async function run(argv: string[]): Promise<number> {
       const m = model.folders[i]!;
       const attention = m.attention && m.attention !== m.word ? ` · ${m.attention}` : '';
       out.emit(
-        `${forTerminal(f.path)} -> ${f.bucket} (${folderModeText(f.mode)}): ${m.word}${attention} · ${countsLine(m.counts)}${m.pendingText ? `\n  ${m.pendingText}` : ''}${f.problem ? `\n  problem: ${forTerminal(f.problem)}` : ''}`,
+        `${forTerminal(f.path)} -> bucket ${f.bucket} (${folderModeText(f.mode)}): ${m.word}${attention} · ${countsLine(m.counts)}${m.pendingText ? `\n  ${m.pendingText}` : ''}${f.problem ? `\n  problem: ${forTerminal(f.problem)}` : ''}`,
         {
           event: 'folder',
           id: f.id,

@@ -3,6 +3,7 @@ import { invalidBucketMessage, isValidBucket } from '../../../src-shared/domain/
 import { officeSentence } from '../../../src-shared/domain/office-text';
 import { countsLine, folderStatus, NO_HOLDS } from '../../../src-shared/domain/status-model';
 import { formatIstTime } from '../../../src-shared/domain/time-format';
+import { folderModeText } from '../../../src-shared/domain/words';
 import { appError, ok } from '../../../src-shared/errors';
 import {
   createSyncEngine,
@@ -27,7 +28,7 @@ const TOLD_KINDS = new Set(['remote-gone', 'adopted']);
 const USAGE = `assets-sync sync DIR [--bucket B] [--mirror] [--once [--keep]] [--concurrency N] [--polling] [--dry-run [--dedupe]]
   Keeps DIR in sync with a bucket: every file becomes a live CDN URL, exactly once.
   --bucket B       the bucket (default: the account's default bucket)
-  --mirror         a file deleted locally is deleted on the service too (default: upload-only)
+  --mirror         a file deleted locally is deleted on the service too (default: upload only, the online copy is kept)
   --once           scan, upload what is pending, wait until settled, then exit:
                    0 when every file is live or skipped for a stated reason,
                    3 when that holds but some file or folder found could not be read, or has
@@ -273,7 +274,7 @@ export async function run(argv: string[]): Promise<number> {
       out.error(
         appError(
           'FOLDER-SETTINGS',
-          `${dir} is one of the app's folders, set to bucket "${existing.bucket}" (${existing.mode}); --once leaves it as set. Add --keep to change its settings, or leave out --bucket/--mirror.`,
+          `${dir} is one of the app's folders, set to bucket "${existing.bucket}" (${folderModeText(existing.mode)}); --once leaves it as set. Add --keep to change its settings, or leave out --bucket/--mirror.`,
         ),
       );
       await engine.stop();
@@ -303,7 +304,7 @@ export async function run(argv: string[]): Promise<number> {
       return EXIT.failed;
     }
     out.note(
-      `Syncing ${forTerminal(dir)} to bucket "${bucket}" (${mode})${once ? ', once' : '; Ctrl-C stops'}.`,
+      `Syncing ${forTerminal(dir)} to bucket "${bucket}" (${folderModeText(mode)})${once ? ', once' : '; Ctrl-C stops'}.`,
     );
     out.note(uploadLimitLine(engine.bandwidth(), values.bwlimit, savedBandwidth(s.state.db), Date.now()));
 

@@ -1,3 +1,4 @@
+import { foldForSearch } from '../../../src-shared/domain/search-fold';
 import type { Db } from '../../shared-node/sqlite';
 import { statements } from '../../shared-node/statements';
 import { nextChangeAt } from './handled-clock';
@@ -92,7 +93,9 @@ const toLead = (r: LeadRow): StoredLead => ({
  * Every word must be found in one of the fields: name, email, phone, the visitor's note, the bot
  * and business names, the visitor reference. A phone also matches by its digits, so "98111 22222",
  * "9811122222" and "+91-98111" find "+91 98111 22222". (Not the raw body: its JSON keys would make
- * "lead" or "name" match every row.)
+ * "lead" or "name" match every row.) Accents and case do not count: each field goes through
+ * `search_fold` (foldForSearch, a function of this connection), as does the word; a desk keeps
+ * thousands of leads, not millions, so folding per row is cheap.
  */
 const SEARCH_COLUMNS = [
   'name',
@@ -105,7 +108,10 @@ const SEARCH_COLUMNS = [
 ];
 const PHONE_DIGITS =
   "REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(phone, ' ', ''), '-', ''), '+', ''), '(', ''), ')', '')";
-const SEARCH_SQL = `(${[...SEARCH_COLUMNS, PHONE_DIGITS].map((c) => `${c} LIKE ? ESCAPE '\\'`).join(' OR ')})`;
+const SEARCH_SQL = `(${[
+  ...SEARCH_COLUMNS.map((c) => `instr(search_fold(${c}), ?) > 0`),
+  `${PHONE_DIGITS} LIKE ? ESCAPE '\\'`,
+].join(' OR ')})`;
 
 const searchWords = (query: string | undefined): string[] =>
   (query ?? '').trim().split(/\s+/).filter(Boolean).slice(0, 8);
@@ -113,6 +119,7 @@ const searchWords = (query: string | undefined): string[] =>
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export function createLeadsStore(db: Db) {
+  db.function('search_fold', { deterministic: true }, (text: unknown) => foldForSearch(String(text ?? '')));
   const prep = statements(db);
   const insert = prep(
     `INSERT INTO leads (bot_local_id, remote_bot_id, bot_name, business_name, conversation_id, event, name, email,
@@ -162,9 +169,9 @@ export function createLeadsStore(db: Db) {
       const args: (string | number)[] = [];
       for (const word of searchWords(filter.query)) {
         where.push(SEARCH_SQL);
-        const like = `%${escapeLike(word)}%`;
+        const folded = foldForSearch(word);
         const digits = word.replace(/\D/g, '');
-        args.push(...SEARCH_COLUMNS.map(() => like), digits.length >= 3 ? `%${digits}%` : like);
+        args.push(...SEARCH_COLUMNS.map(() => folded), `%${escapeLike(digits.length >= 3 ? digits : word)}%`);
       }
       // The filter is by who the lead waits for, as its badge says (issue 23): "Wants a person" is a
       // handoff event or a lead whose visitor asked for a person; "Leads" is every other lead. By the

@@ -29,6 +29,7 @@ export function createFolderCommands(
 ): FolderCommands {
   const { runners, scheduler } = deps;
   const { files, folders } = ctx;
+  const folderName = (id: number) => folders.get(id)?.path ?? `a folder no longer watched (${id})`;
 
   return {
     async addFolder(input) {
@@ -129,7 +130,8 @@ export function createFolderCommands(
       else folders.update(folderId, { paused: true });
       ctx.log(
         'user-paused',
-        folderId === undefined ? 'Syncing paused.' : `Syncing of folder ${folderId} paused.`,
+        // The folder by its path, as the card shows it: its id is the database's (issue 34).
+        folderId === undefined ? 'Syncing paused.' : `Syncing of ${folderName(folderId)} paused.`,
         { folderId: folderId ?? null },
       );
     },
@@ -139,7 +141,7 @@ export function createFolderCommands(
       else folders.update(folderId, { paused: false });
       ctx.log(
         'user-resumed',
-        folderId === undefined ? 'Syncing resumed.' : `Syncing of folder ${folderId} resumed.`,
+        folderId === undefined ? 'Syncing resumed.' : `Syncing of ${folderName(folderId)} resumed.`,
         { folderId: folderId ?? null },
       );
       ctx.wake();
