@@ -51,15 +51,16 @@ export function memoryLink(o: { delay?: () => number; record?: boolean } = {}) {
   }
 
   /** Discovery by the link itself: every desk is offered every port now open. */
-  function discovery(): Discovery {
+  function discovery(own?: number): Discovery {
     let timer: ReturnType<typeof setInterval> | null = null;
     return {
       name: 'local',
       state: 'on',
       detail: null,
       async start(found) {
+        // Not its own port, as the real discoveries (a desk alone finds nobody).
         const offer = () => {
-          for (const port of sockets.keys()) found({ address: '127.0.0.1', port });
+          for (const port of sockets.keys()) if (port !== own) found({ address: '127.0.0.1', port });
         };
         offer();
         timer = setInterval(offer, 1_000);
@@ -85,6 +86,8 @@ export function memoryLink(o: { delay?: () => number; record?: boolean } = {}) {
       max?: number;
       random?: () => number;
       log?: (line: string) => void;
+      /** The office key's MAC key (protocol.ts `macKey`): a keyed office. */
+      key?: Buffer;
       /** This desk's wall clock, when it disagrees with the others' (another machine's). */
       wallNow?: () => number;
     }): Promise<{
@@ -103,11 +106,11 @@ export function memoryLink(o: { delay?: () => number; record?: boolean } = {}) {
         // The tests say when a desk started on the wall clock; the desk counts on the monotonic one.
         startedAt: performance.now() - (Date.now() - o.startedAt),
         scope: '00000000000000aa',
-        key: null,
+        key: o.key ?? null,
         name: `desk ${o.id.slice(-2)}`,
         version: 'test',
         transport: t,
-        discoveries: [discovery()],
+        discoveries: [discovery(t.port)],
         max: o.max ?? 115,
         random: o.random ?? (() => 0),
         ...(o.log ? { log: o.log } : {}),
@@ -139,6 +142,10 @@ export function memoryLink(o: { delay?: () => number; record?: boolean } = {}) {
     },
   };
 }
+
+let forged = 1_000_000;
+/** A counter for a datagram a test forges: each one new (a replay is dropped; desk.ts createReplayGuard). */
+export const nextSeq = () => ++forged;
 
 export const ids = (n: number) => `${'0'.repeat(15)}${n.toString(16)}`;
 
