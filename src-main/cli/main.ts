@@ -34,6 +34,10 @@ const commands: Record<string, { about: string; load: () => Promise<Command> }> 
   usage: { about: 'daily usage snapshots [--days N]', load: () => import('./commands/usage') },
   login: { about: 'store an API key in the system keychain', load: () => import('./commands/login') },
   logout: { about: 'forget the stored API key', load: () => import('./commands/logout') },
+  'office-key': {
+    about: "the office's join code (closes the office to desks without it): office-key new|set|show|clear",
+    load: () => import('./commands/office-key'),
+  },
   'reference-server': {
     about: 'run the embedded implementation of the service',
     load: () => import('../reference-server/main'),

@@ -27,6 +27,7 @@ export type { LeadsInbox } from './leads/leads-inbox';
 export { openLeadsInbox } from './leads/leads-inbox';
 export { joinAsDesk, readDeskStatuses } from './office/desk-of';
 export type { OfficeHandle } from './office/join';
+export { newJoinCode, OFFICE_KEY_ACCOUNT, OFFICE_KEY_ENV } from './office/office-settings';
 export { csvHeader, csvRow, exportRow } from './remote-index/export';
 export type { AccountIndex, RemoteIndex } from './remote-index/remote-index';
 export { createRemoteIndex } from './remote-index/remote-index';

@@ -17,6 +17,7 @@ export { createLeadsStore } from './leads/leads-store';
 export { LEADS_MIGRATIONS } from './leads/migrations';
 export { startLeadReceiver } from './leads/receiver';
 export { signingSecretAccount } from './leads/signing-keys';
+export { encodeMessage } from './office/protocol';
 export type { RemoteIndex } from './remote-index/remote-index';
 export { createRemoteIndex } from './remote-index/remote-index';
 export type { SecretStore } from './secrets/keychain';

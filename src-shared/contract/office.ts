@@ -38,6 +38,16 @@ export const OfficeStatusSchema = z.object({
   officeName: z.string(),
   peers: z.array(OfficePeerSchema),
   discovery: z.array(OfficeDiscoverySchema),
+  /** true: only desks with this office's key take part; false: an open office (docs/office.md, threat model). */
+  keyed: z.boolean(),
+  /**
+   * Datagrams this desk dropped (no key or a wrong one, tampered, replayed, malformed, a `bye` or grant not
+   * from the desk it names), and the addresses of the latest.
+   */
+  refused: z.object({
+    total: z.number().int().min(0),
+    from: z.array(z.object({ address: z.string(), count: z.number().int().min(0), why: z.string() })).max(16),
+  }),
 });
 export type OfficeStatus = z.infer<typeof OfficeStatusSchema>;
 
@@ -63,6 +73,14 @@ export const officeCommands = {
       .extend({ key: z.string().max(256).optional() })
       .strict(),
     OfficeSettingsSchema,
+  ),
+  /**
+   * The office's join code (its key, to give to the other desks of the office), read back on request; `make`:
+   * a new random one first (every desk must then be given it). `fromEnv`: ASSETS_OFFICE_KEY sets it.
+   */
+  'office.joinCode': command(
+    z.strictObject({ make: z.boolean().optional() }),
+    z.object({ code: z.string().nullable(), fromEnv: z.boolean() }),
   ),
 } as const;
 

@@ -16,3 +16,25 @@ export function officeSentence(s: OfficeStatus): string {
   const others = s.desks - 1;
   return `Sharing this address with ${others} other desk${others === 1 ? '' : 's'}: ${perMinute}${paused}`;
 }
+
+/**
+ * Who can take part: "Keyed office: only desks given its join code take part" or, with no key, that any
+ * device on the network can (docs/office.md, threat model). Said in Settings and by `assets-sync status`.
+ */
+export function officeTrustSentence(s: OfficeStatus): string {
+  if (s.mode === 'off') return '';
+  return s.keyed
+    ? 'Keyed office: only desks given its join code take part'
+    : 'Open office: any device on this network can take part (give every desk a join code to close it)';
+}
+
+/** "12 office messages refused (latest from 192.168.1.7, 10: bad-mac)", or '' when none was. */
+export function officeRefusedSentence(s: OfficeStatus): string {
+  const r = s.refused;
+  if (r.total === 0) return '';
+  const from = r.from
+    .slice(0, 3)
+    .map((f) => `${f.address}: ${f.count} (${f.why})`)
+    .join(', ');
+  return `${r.total} office message${r.total === 1 ? '' : 's'} refused, changing nothing (from ${from})`;
+}

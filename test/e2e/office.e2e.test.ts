@@ -113,6 +113,12 @@ describe.sequential('the office in Chromium: the Folders header line and Setting
     expect(names.filter((n) => n.includes('(this desk)'))).toHaveLength(1);
     expect(names.filter((n) => n.includes('(holds the budget)'))).toHaveLength(1);
     expect(names.some((n) => n.includes('(sync)'))).toBe(true);
+    // No join code: an open office, said as such.
+    await expect
+      .poll(() => section.getByTestId('office-trust').textContent())
+      .toBe(
+        'Open office: any device on this network can take part (give every desk a join code to close it).',
+      );
     await screens(page, 'office-settings', section);
   });
 
@@ -141,13 +147,23 @@ describe.sequential('the office in Chromium: the Folders header line and Setting
     await peers.blur();
     await expect.poll(settings).toMatchObject({ peers: ['192.168.1.20:47913'] });
 
-    // The key goes to the keychain; the view only ever learns that one is set.
-    await section.getByLabel(/^Office key/).fill('a shared secret');
-    await section.getByRole('button', { name: 'Save the key' }).click();
+    // The join code goes to the keychain; the settings only ever say that one is set, and the code is shown
+    // on request (to give to the other desks).
+    await section.getByLabel(/^Join code given by another desk/).fill('a shared secret');
+    await section.getByRole('button', { name: 'Save the join code' }).click();
     await expect.poll(settings).toMatchObject({ hasKey: true });
-    await section.getByText('Office key (set; type a new one to change it, or clear it)').waitFor();
+    await section.getByText('Join code given by another desk (one is set; a new one replaces it)').waitFor();
     expect(JSON.stringify(await settings())).not.toContain('a shared secret');
-    await section.getByRole('button', { name: 'Clear the key' }).click();
+    await section.getByRole('button', { name: 'Show the join code' }).click();
+    await expect
+      .poll(() => section.getByTestId('office-join-code').textContent())
+      .toBe('Join code: a shared secret');
+    await section.getByRole('button', { name: 'Make a new join code' }).click();
+    await expect
+      .poll(() => section.getByTestId('office-join-code').textContent())
+      .toMatch(/^Join code: ([A-Z2-7]{4}-){7}[A-Z2-7]{4}$/);
+    await screens(page, 'office-join-code', section);
+    await section.getByRole('button', { name: 'Clear the join code (open office)' }).click();
     await expect.poll(settings).toMatchObject({ hasKey: false });
   });
 

@@ -7,7 +7,7 @@ import {
   REANCHOR_MS,
 } from '../../src-main/core/office/election';
 import { encodeMessage, TERM_MAX } from '../../src-main/core/office/protocol';
-import { ids, memoryLink, takes, termOf, twoDesks } from './link';
+import { ids, memoryLink, nextSeq, takes, termOf, twoDesks } from './link';
 
 beforeEach(() => {
   vi.useFakeTimers({ now: 1_700_000_000_000 });
@@ -161,6 +161,7 @@ describe('holder election', () => {
             t: 'hb',
             from: ids(9),
             term,
+            seq: nextSeq(),
             start: Date.now(),
             name: 'stray',
             ver: 'test',

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createAimd, OFFICE_AIMD } from '../../src-main/core/office/aimd';
-import { decodeMessage } from '../../src-main/core/office/protocol';
+import { decodeMessage, macKey } from '../../src-main/core/office/protocol';
 import { ids, memoryLink, takes } from './link';
 
 // The holder and the desks' budgets on a fake clock: vitest's fake timers drive Date.now and the timers.
@@ -11,11 +11,12 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-async function office(n: number) {
+async function office(n: number, key?: Buffer) {
   const link = memoryLink();
   const t0 = Date.now();
   const desks = [];
-  for (let i = 1; i <= n; i++) desks.push(await link.desk({ id: ids(i), startedAt: t0 - 10_000 + i }));
+  for (let i = 1; i <= n; i++)
+    desks.push(await link.desk({ id: ids(i), startedAt: t0 - 10_000 + i, ...(key ? { key } : {}) }));
   await vi.advanceTimersByTimeAsync(2_000);
   return { link, desks };
 }
@@ -211,8 +212,8 @@ describe('the office budget: 429s', () => {
     for (const d of desks) await d.desk.close();
   });
 
-  it('a 429 without Retry-After pauses every desk, then sends one probe after about 2 s, then 4 s; an answer resumes', async () => {
-    const { desks } = await office(3);
+  it('a 429 without Retry-After pauses every desk of a keyed office, then sends one probe after about 2 s, then 4 s; an answer resumes', async () => {
+    const { desks } = await office(3, macKey('our office'));
     const [a, b, c] = desks as [(typeof desks)[0], (typeof desks)[0], (typeof desks)[0]];
     b.budget.rateLimited(undefined);
     await vi.advanceTimersByTimeAsync(50);
@@ -238,6 +239,25 @@ describe('the office budget: 429s', () => {
     // found full, so the cut went to the minimum) and its pace after.
     expect(ga.n + gc.n).toBeGreaterThanOrEqual(3);
     expect((a.desk.role() as { ceiling: number }).ceiling).toBe(6);
+    for (const d of desks) await d.desk.close();
+  });
+
+  it("in an open office, a desk waits on the pause (a peer's word) no longer than its equal share allows", async () => {
+    const { desks } = await office(3);
+    const [a, b, c] = desks as [(typeof desks)[0], (typeof desks)[0], (typeof desks)[0]];
+    b.budget.rateLimited(undefined);
+    await vi.advanceTimersByTimeAsync(50);
+    const ga = takes(a.budget, 50);
+    const gc = takes(c.budget, 50);
+    // The probe's 2 s, and a's and c's equal share's wait (115 / 3 a minute: 2.3 s): nothing yet but the probe.
+    await vi.advanceTimersByTimeAsync(2_200);
+    expect(ga.n + gc.n).toBeLessThanOrEqual(1);
+    // The office stays paused (the probe is never answered); each desk goes on at its equal share, not more.
+    await vi.advanceTimersByTimeAsync(27_750);
+    for (const g of [ga, gc]) {
+      expect(g.n).toBeGreaterThanOrEqual(5);
+      expect(g.n).toBeLessThanOrEqual(115 / 3 / 2 + 1);
+    }
     for (const d of desks) await d.desk.close();
   });
 

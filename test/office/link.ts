@@ -85,6 +85,8 @@ export function memoryLink(o: { delay?: () => number; record?: boolean } = {}) {
       max?: number;
       random?: () => number;
       log?: (line: string) => void;
+      /** The office key's MAC key (protocol.ts `macKey`): a keyed office. */
+      key?: Buffer;
     }): Promise<{
       desk: Desk;
       budget: OfficeBudget;
@@ -100,7 +102,7 @@ export function memoryLink(o: { delay?: () => number; record?: boolean } = {}) {
         id: o.id,
         startedAt: o.startedAt,
         scope: '00000000000000aa',
-        key: null,
+        key: o.key ?? null,
         name: `desk ${o.id.slice(-2)}`,
         version: 'test',
         transport: t,
@@ -135,6 +137,10 @@ export function memoryLink(o: { delay?: () => number; record?: boolean } = {}) {
     },
   };
 }
+
+let forged = 1_000_000;
+/** A counter for a datagram a test forges: each one new (a replay is dropped; desk.ts createReplayGuard). */
+export const nextSeq = () => ++forged;
 
 export const ids = (n: number) => `${'0'.repeat(15)}${n.toString(16)}`;
 

@@ -1,13 +1,14 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
+  decodeDatagram,
   decodeMessage,
   encodeMessage,
   MAX_MESSAGE_BYTES,
   type Message,
   macKey,
 } from '../../src-main/core/office/protocol';
-import { ids, memoryLink, takes, termOf, twoDesks } from './link';
+import { ids, memoryLink, nextSeq, takes, termOf, twoDesks } from './link';
 
 const SCOPE = '00000000000000aa';
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_125);
@@ -16,6 +17,7 @@ const hb: Message = {
   t: 'hb',
   from: ids(9),
   term: 1,
+  seq: 1,
   start: 1,
   name: 'desk',
   ver: '0.1.0',
@@ -41,17 +43,36 @@ describe('office messages', () => {
     expect(decodeMessage(Buffer.from(tampered), SCOPE, key)).toBeNull();
     expect(decodeMessage(Buffer.alloc(MAX_MESSAGE_BYTES + 1, 32), SCOPE, null)).toBeNull();
     const json = (m: object) =>
-      Buffer.from(JSON.stringify({ p: 'assets-sync-office', v: 1, scope: SCOPE, ...m }));
+      Buffer.from(JSON.stringify({ p: 'assets-sync-office', v: 2, scope: SCOPE, ...m }));
     expect(decodeMessage(json({ ...hb, used: -1 }), SCOPE, null)).toBeNull();
     expect(decodeMessage(json({ ...hb, name: 'a\u0007b' }), SCOPE, null)).toBeNull();
     expect(decodeMessage(json({ ...hb, extra: 1 }), SCOPE, null)).toBeNull();
     expect(decodeMessage(json({ ...hb, t: 'grant' }), SCOPE, null)).toBeNull();
-    expect(decodeMessage(json({ ...hb, v: 2 }), SCOPE, null)).toBeNull();
+    expect(decodeMessage(json({ ...hb, v: 1 }), SCOPE, null)).toBeNull();
+  });
+
+  it('a keyed datagram: the MAC covers the exact bytes sent; nothing appended, moved or inside the JSON passes', () => {
+    const key = macKey('our office');
+    const signed = encodeMessage(hb, SCOPE, key);
+    const text = signed.toString();
+    const body = text.slice(0, text.lastIndexOf('\n'));
+    const trailer = text.slice(text.lastIndexOf('\n'));
+    // Version 1's hole: fields after the signed ones overrode them (JSON.parse keeps the last of a name).
+    expect(decodeMessage(Buffer.from(`${body.slice(0, -1)},"used":99}${trailer}`), SCOPE, key)).toBeNull();
+    expect(decodeMessage(Buffer.concat([signed, Buffer.from(',"used":99}')]), SCOPE, key)).toBeNull();
+    expect(decodeMessage(Buffer.from(`${body} ${trailer}`), SCOPE, key)).toBeNull();
+    // The MAC inside the JSON (version 1's place) is no MAC, and a field the schema does not know.
+    expect(
+      decodeMessage(Buffer.from(`${body.slice(0, -1)},"mac":"${trailer.slice(1)}"}`), SCOPE, key),
+    ).toBeNull();
+    expect(decodeDatagram(Buffer.from(body), SCOPE, key)).toEqual({ ok: false, why: 'unsigned' });
+    expect(decodeDatagram(signed, SCOPE, null)).toEqual({ ok: false, why: 'signed-in-open-office' });
+    expect(decodeDatagram(signed, SCOPE, key)).toEqual({ ok: true, m: hb });
   });
 
   it('take terms up to 2^31 - 1 only: one above any of them is still exact, and every receiver takes it', () => {
     const json = (m: object) =>
-      Buffer.from(JSON.stringify({ p: 'assets-sync-office', v: 1, scope: SCOPE, ...m }));
+      Buffer.from(JSON.stringify({ p: 'assets-sync-office', v: 2, scope: SCOPE, ...m }));
     expect(decodeMessage(json({ ...hb, term: 2 ** 31 - 1 }), SCOPE, null)).toMatchObject({
       term: 2 ** 31 - 1,
     });
@@ -93,11 +114,12 @@ describe("a peer's bad message", () => {
 
   /** A heartbeat from a desk that does not exist (started now: it never holds), with `term`. */
   const forgedHb = (term: number) =>
-    encodeMessage({ ...hb, from: ids(7), term, start: Date.now() }, SCOPE, null);
+    encodeMessage({ ...hb, from: ids(7), term, seq: nextSeq(), start: Date.now() }, SCOPE, null);
   const grant = (from: string, to: string, term: number, n: number): Message => ({
     t: 'grant',
     from,
     term,
+    seq: nextSeq(),
     to,
     n,
     ttlMs: 10_000,
@@ -186,6 +208,7 @@ describe("a peer's bad message", () => {
       t: 'grant',
       from,
       term,
+      seq: nextSeq(),
       to: ids(2),
       n: 64,
       ttlMs: 10_000,

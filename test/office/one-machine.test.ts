@@ -59,4 +59,46 @@ describe('desks on one machine find each other', () => {
       for (const d of desks) expect(d.live, d.stderr.slice(-500)).toBe(3);
     }, 60_000);
   }
+  it('a keyed office (ASSETS_OFFICE_KEY) admits only desks with its key; `status` says it is keyed, and what it refused from where', async () => {
+    const office = join(work, 'office-keyed');
+    const desks: DeskProcess[] = keys.map((apiKey, i) =>
+      startDeskProcess({
+        work,
+        name: `keyed-${i}`,
+        baseUrl: server.baseUrl,
+        apiKey,
+        files: 3,
+        env: {
+          ASSETS_SYNC_OFFICE_DISCOVERY: 'local',
+          ASSETS_SYNC_OFFICE_DIR: office,
+          // The third desk has no key: a stranger to the other two.
+          ...(i < 2 ? { ASSETS_OFFICE_KEY: 'our office of two' } : {}),
+        },
+      }),
+    );
+    try {
+      await Promise.all(desks.slice(0, 2).map((d) => d.sees(2)));
+      const status = await runCli(['status', '--json', '--data-dir', join(work, 'keyed-0', 'data')]);
+      await expect
+        .poll(async () => {
+          const s = await runCli(['status', '--json', '--data-dir', join(work, 'keyed-0', 'data')]);
+          return s.lines.find((l) => l.event === 'office') as { refused?: { total: number } } | undefined;
+        })
+        .toMatchObject({
+          keyed: true,
+          mode: 'office',
+          desks: 2,
+          refused: { from: [{ address: '127.0.0.1' }] },
+        });
+      expect(status.lines.find((l) => l.event === 'office')).toMatchObject({ keyed: true });
+      const text = await runCli(['status', '--data-dir', join(work, 'keyed-0', 'data')]);
+      expect(text.stdout).toMatch(/Keyed office: only desks given its join code take part/);
+      expect(text.stdout).toMatch(/office messages? refused, changing nothing \(from 127\.0\.0\.1: \d+/);
+      while (desks.some((d) => d.live < 3)) await new Promise((r) => setTimeout(r, 100));
+      // The desk without the key never joined them: alone the whole run.
+      expect(desks[2]!.office.every((o) => o.mode !== 'office')).toBe(true);
+    } finally {
+      await Promise.all(desks.map((d) => d.stop()));
+    }
+  }, 60_000);
 });

@@ -1,4 +1,8 @@
-import { officeSentence } from '../../../src-shared/domain/office-text';
+import {
+  officeRefusedSentence,
+  officeSentence,
+  officeTrustSentence,
+} from '../../../src-shared/domain/office-text';
 import { formatIstTime, formatIstTimeSeconds } from '../../../src-shared/domain/time-format';
 import { readDeskStatuses, readLocalSyncStatus } from '../../core';
 import { EXIT, parseCommand, withSession } from '../common';
@@ -72,7 +76,14 @@ export async function run(argv: string[]): Promise<number> {
             `\n  ${forTerminal(p.name)} ${forTerminal(p.version)}: about ${Math.round(p.share)}/min, ${p.backlog} waiting${p.holder ? ' (holds the budget)' : ''}`,
         )
         .join('');
-      out.emit(`Office: ${officeSentence(d)}.${peers}`, { event: 'office', running: true, ...d });
+      const said = [officeTrustSentence(d), officeRefusedSentence(d)]
+        .filter(Boolean)
+        .map((x) => `\n  ${forTerminal(x)}.`);
+      out.emit(`Office: ${officeSentence(d)}.${said.join('')}${peers}`, {
+        event: 'office',
+        running: true,
+        ...d,
+      });
     }
     return EXIT.ok;
   });

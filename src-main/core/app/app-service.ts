@@ -73,6 +73,8 @@ export interface AppStats {
   /** The follower's transactions: one per batch of writes (INDEX_BATCH_MS), not one per upload. */
   indexCommits: number;
   indexStatusComputations: number;
+  /** Listeners of the app's events that threw (logged once per event name, never rethrown). */
+  listenerFailures: number;
 }
 
 /**
@@ -106,6 +108,10 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
     together: [['sync.changed', 'sync.queue']],
     onError: (name, e) =>
       log(`building the ${name} event failed: ${e instanceof Error ? e.message : String(e)}`),
+    onListenerError: (name, e) =>
+      log(
+        `listener-failed: a listener of the "${name}" event failed (said once; each is counted): ${e instanceof Error ? e.message : String(e)}`,
+      ),
   });
   // The keychain, or the encrypted file the person chose (secret-stores.ts); a store given by a test as is.
   const secrets = o.secrets ? fixedSecrets(o.secrets) : chooseSecretStore(o.dataDir, o.env ?? process.env);
@@ -220,6 +226,7 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
       indexWrites,
       indexCommits,
       indexStatusComputations: remoteFiles.statusComputations(),
+      listenerFailures: bus.listenerFailures,
     }),
     async close() {
       if (closed) return;

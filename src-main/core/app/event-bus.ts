@@ -28,6 +28,11 @@ export function createEventBus(
     together?: readonly (readonly EventName[])[];
     /** A producer that threw (its event is dropped; the next emit tries again). */
     onError?: (name: EventName, error: unknown) => void;
+    /**
+     * A listener that threw: told once per event name (a broken listener throws at every event), and
+     * counted (`listenerFailures`); the other listeners still get the event.
+     */
+    onListenerError?: (name: EventName, error: unknown) => void;
   } = {},
 ) {
   const listeners = new Set<EventListener>();
@@ -44,12 +49,22 @@ export function createEventBus(
         group.filter((m) => m !== n),
       );
 
+  let listenerFailures = 0;
+  const toldFailing = new Set<EventName>();
   const deliver = (event: AnyEvent) => {
     for (const l of [...listeners]) {
       try {
         l(event);
-      } catch {
+      } catch (e) {
         // A listener (a closed socket, a destroyed window) must not stop the others.
+        listenerFailures++;
+        if (toldFailing.has(event.event)) continue;
+        toldFailing.add(event.event);
+        try {
+          options.onListenerError?.(event.event, e);
+        } catch {
+          // Nowhere left to say it: counted.
+        }
       }
     }
   };
@@ -108,6 +123,10 @@ export function createEventBus(
         const payload = produce();
         return payload === null ? null : ({ event: name, payload } as AnyEvent);
       });
+    },
+    /** Listeners that threw (each throw counted). */
+    get listenerFailures(): number {
+      return listenerFailures;
     },
     subscribe(listener: EventListener): () => void {
       listeners.add(listener);

@@ -9,10 +9,11 @@ import {
   isAlive,
   MAX_TERM_JUMP,
 } from './election';
-import { createHolder, type GrantOut, type Holder } from './holder';
+import { createHolder, type GrantOut, type Holder, LEASE_MAX } from './holder';
 import {
   type Demand,
-  decodeMessage,
+  type DropReason,
+  decodeDatagram,
   encodeMessage,
   MAX_PEERS,
   type Message,
@@ -62,6 +63,13 @@ export interface Grant {
   probe: boolean;
 }
 
+/** Datagrams dropped (forged, replayed, unsigned in a keyed office, malformed), by the address they came from. */
+export interface Refused {
+  total: number;
+  /** The addresses of the most recent ones (at most REFUSED_ADDRESSES), the latest first. */
+  from: { address: string; count: number; why: DropReason; lastAt: number }[];
+}
+
 export interface PeerView {
   id: string;
   name: string;
@@ -89,12 +97,61 @@ export interface DeskOptions {
   log?: (line: string) => void;
 }
 
+/** A message as the desk builds it: `send` adds its counter. */
+type Out = Message extends infer M ? (M extends Message ? Omit<M, 'seq'> : never) : never;
+
+/** Addresses kept in the refused count (a spoofer cycling addresses costs a bounded map). */
+const REFUSED_ADDRESSES = 16;
+/** Senders whose counters a desk remembers; the oldest heard is forgotten first. */
+const REPLAY_SENDERS = 256;
+/** In an open office, the counters remembered per sender (a replay of an older datagram is bounded anyway). */
+const REPLAY_SEEN = 512;
+
+/**
+ * Replays: a keyed office drops a datagram whose counter is not above the last taken from its sender (a
+ * replay, or one overtaken on the way: nothing in the office needs an old datagram, the next heartbeat comes
+ * within a second). An open office cannot trust a counter (a stranger could claim a huge one in a desk's name
+ * and silence that desk): it drops only a datagram whose counter it already took from that sender, so a
+ * captured grant or bye is taken once.
+ */
+export function createReplayGuard(keyed: boolean) {
+  const last = new Map<string, number>();
+  const seen = new Map<string, Set<number>>();
+  const touch = <V>(m: Map<string, V>, k: string, v: V) => {
+    m.delete(k);
+    m.set(k, v);
+    if (m.size > REPLAY_SENDERS) m.delete(m.keys().next().value as string);
+  };
+  return {
+    /** true: take it (and it is remembered); false: a replay. */
+    take(from: string, seq: number): boolean {
+      if (keyed) {
+        if (seq <= (last.get(from) ?? 0)) return false;
+        touch(last, from, seq);
+        return true;
+      }
+      const s = seen.get(from) ?? new Set<number>();
+      if (s.has(seq)) return false;
+      s.add(seq);
+      if (s.size > REPLAY_SEEN) s.delete(s.values().next().value as number);
+      touch(seen, from, s);
+      return true;
+    },
+  };
+}
+
 export interface Desk {
   readonly id: string;
   readonly startedAt: number;
   readonly port: number;
   readonly discoveries: readonly Discovery[];
+  /** Whether the office has a key (closed to desks without it). */
+  readonly keyed: boolean;
   role(): Role;
+  /** Datagrams dropped so far, and from where. */
+  refused(): Refused;
+  /** Listeners of this desk (grants, changes) that threw: logged, counted, never the end of the process. */
+  readonly listenerFailures: number;
   /** What the heartbeat says about this desk: the budget's waiters and its last minute. */
   report(fn: () => DeskReport): void;
   ask(demand: Demand, held: number): void;
@@ -169,10 +226,45 @@ export async function startDesk(o: DeskOptions): Promise<Desk> {
   const changeListeners: (() => void)[] = [];
   let lastAsk = { at: Number.NEGATIVE_INFINITY, text: '' };
   let closed = false;
+  let seq = 0;
+  const replays = createReplayGuard(o.key !== null);
+  const refusedFrom = new Map<string, { count: number; why: DropReason; lastAt: number }>();
+  let refusedTotal = 0;
+  let listenerFailures = 0;
 
-  const send = (m: Message, to: Endpoint) => {
-    if (!closed) o.transport.send(encodeMessage(m, o.scope, o.key), to.address, to.port);
+  const send = (m: Out, to: Endpoint) => {
+    if (!closed)
+      o.transport.send(encodeMessage({ ...m, seq: ++seq } as Message, o.scope, o.key), to.address, to.port);
   };
+
+  /** A datagram that changes nothing: counted by its address, said at most once a minute. */
+  function refuse(from: Endpoint, why: DropReason): void {
+    refusedTotal++;
+    const r = refusedFrom.get(from.address);
+    refusedFrom.delete(from.address);
+    refusedFrom.set(from.address, { count: (r?.count ?? 0) + 1, why, lastAt: now() });
+    if (refusedFrom.size > REFUSED_ADDRESSES) refusedFrom.delete(refusedFrom.keys().next().value as string);
+    note(
+      'refused',
+      `office: dropped a datagram from ${from.address}:${from.port} (${why}); ${refusedTotal} dropped so far`,
+    );
+  }
+
+  /**
+   * A listener (the budget's, the app's) that throws is logged and counted, never rethrown: the desk's
+   * timers and socket callbacks run with no caller to catch it, and a throw there ends the process.
+   */
+  function guarded(what: string, fn: () => void): void {
+    try {
+      fn();
+    } catch (e) {
+      listenerFailures++;
+      note(
+        `listener:${what}`,
+        `office: a listener of the desk's ${what} failed (${listenerFailures} so far): ${e instanceof Error ? e.message : String(e)}`,
+      );
+    }
+  }
   const keyOf = (e: Endpoint) => `${e.address}:${e.port}`;
 
   function alivePeers(): Peer[] {
@@ -184,7 +276,7 @@ export async function startDesk(o: DeskOptions): Promise<Desk> {
   }
 
   function changed(): void {
-    for (const l of changeListeners) l();
+    for (const l of changeListeners) guarded('changes', l);
   }
 
   function elect(): void {
@@ -245,7 +337,7 @@ export async function startDesk(o: DeskOptions): Promise<Desk> {
     const grant = { n: g.n, ttlMs: g.ttlMs, probe: g.probe };
     if (g.to === id) {
       queueMicrotask(() => {
-        for (const l of grantListeners) l(grant);
+        for (const l of grantListeners) guarded('grants', () => l(grant));
       });
       return;
     }
@@ -276,6 +368,10 @@ export async function startDesk(o: DeskOptions): Promise<Desk> {
   }
 
   function tick(): void {
+    guarded('heartbeat', beatOnce);
+  }
+
+  function beatOnce(): void {
     if (closed) return;
     const t = now();
     for (const [k, e] of endpoints) if (t - e.found > ENDPOINT_FORGET_MS) endpoints.delete(k);
@@ -294,17 +390,48 @@ export async function startDesk(o: DeskOptions): Promise<Desk> {
   }
 
   function onMessage(data: Buffer, from: Endpoint): void {
+    guarded('datagrams', () => take(data, from));
+  }
+
+  function take(data: Buffer, from: Endpoint): void {
     if (closed) return;
-    const m = decodeMessage(data, o.scope, o.key);
-    if (!m || m.from === id) return;
+    const d = decodeDatagram(data, o.scope, o.key);
+    if (!d.ok) {
+      if (d.why !== 'another-office') refuse(from, d.why);
+      return;
+    }
+    const m = d.m;
+    if (!replays.take(m.from, m.seq)) {
+      refuse(from, 'replayed');
+      return;
+    }
+    if (m.from === id) {
+      // Its own heartbeat come back (a discovery may offer this desk's own port) is nothing. A `bye` in its
+      // name is a stranger's: refuted at once (every peer hears this desk alive).
+      if (m.t === 'bye') {
+        refuse(from, 'not-from-peer');
+        for (const p of alivePeers()) heartbeat(p.endpoint);
+      }
+      return;
+    }
     if (m.t === 'hb') {
       onHeartbeat(m, from);
       return;
     }
     const peer = peers.get(m.from);
-    if (!peer || !isAlive(peer.heard, now())) return;
+    if (!peer || !isAlive(peer.heard, now())) {
+      // Not a desk of this office (a bye after its timeout is the only honest case, and rare).
+      refuse(from, 'not-from-peer');
+      return;
+    }
     switch (m.t) {
       case 'bye':
+        // Only from where the desk speaks: a stranger's `bye` in its name would take a live holder out of
+        // the election (two holders, the term climbing with each forged one).
+        if (keyOf(from) !== keyOf(peer.endpoint)) {
+          refuse(from, 'not-from-peer');
+          return;
+        }
         forget(m.from);
         elect();
         return;
@@ -318,7 +445,7 @@ export async function startDesk(o: DeskOptions): Promise<Desk> {
         if (holder && m.term === myTerm) holder.probed(m.from);
         return;
       case 'grant':
-        onGrantMessage(m);
+        onGrantMessage(m, from);
         return;
     }
   }
@@ -372,28 +499,37 @@ export async function startDesk(o: DeskOptions): Promise<Desk> {
     if (heard === 'implausible' && m.term !== terms.highest) return;
     if (m.term < following.term) return;
     following.term = m.term;
-    office = { ...state, pauseUntil: t + Math.min(60_000, state.pauseMs) };
-    lastCeiling = state.ceiling;
+    // Never a ceiling above this desk's own (the single address's): the holder's word is advice.
+    const ceiling = Math.min(max, state.ceiling);
+    office = { ...state, ceiling, pauseUntil: t + Math.min(60_000, state.pauseMs) };
+    lastCeiling = ceiling;
   }
 
-  function onGrantMessage(m: MessageOf<'grant'>): void {
-    if (m.to !== id || !following || m.from !== following.id) return;
+  function onGrantMessage(m: MessageOf<'grant'>, from: Endpoint): void {
+    if (m.to !== id) {
+      refuse(from, 'not-from-peer');
+      return;
+    }
+    // A holder this desk does not follow (an old one, in a hand-over): honest, and dropped.
+    if (!following || m.from !== following.id) return;
     const heard = terms.hear(m.term);
     if (heard === 'implausible') implausible(m);
     if (heard !== 'current' || m.term < following.term) return;
     following.term = m.term;
     const t = now();
+    const ceiling = Math.min(max, m.ceiling);
     office = {
-      ceiling: m.ceiling,
+      ceiling,
       desks: m.desks,
       pauseUntil: t + Math.min(60_000, m.pauseMs),
       shares: office?.shares.filter((s) => s.id !== id).concat({ id, share: m.share }) ?? [
         { id, share: m.share },
       ],
     };
-    lastCeiling = m.ceiling;
-    const grant = { n: m.n, ttlMs: Math.min(m.ttlMs, 10_000), probe: m.probe };
-    for (const l of grantListeners) l(grant);
+    lastCeiling = ceiling;
+    // At most a lease's places (the budget also keeps what it holds under LEASE_MAX).
+    const grant = { n: Math.min(m.n, LEASE_MAX), ttlMs: Math.min(m.ttlMs, 10_000), probe: m.probe };
+    for (const l of grantListeners) guarded('grants', () => l(grant));
   }
 
   /** A term far above any heard (hostile or corrupt): not taken, and said at most once a minute. */
@@ -420,7 +556,8 @@ export async function startDesk(o: DeskOptions): Promise<Desk> {
       };
     }
     if (following && alive.length > 0) {
-      const desks = office?.desks ?? alive.length + 1;
+      // At most the desks this one hears itself: a holder's word of 32 desks would cut its equal share.
+      const desks = Math.min(office?.desks ?? alive.length + 1, alive.length + 1);
       const ceiling = office?.ceiling ?? lastCeiling;
       return {
         kind: 'follower',
@@ -455,7 +592,17 @@ export async function startDesk(o: DeskOptions): Promise<Desk> {
     startedAt,
     port: o.transport.port,
     discoveries: o.discoveries,
+    keyed: o.key !== null,
     role,
+    refused() {
+      return {
+        total: refusedTotal,
+        from: [...refusedFrom].map(([address, r]) => ({ address, ...r })).sort((a, b) => b.lastAt - a.lastAt),
+      };
+    },
+    get listenerFailures() {
+      return listenerFailures;
+    },
     report(fn) {
       reporter = fn;
     },

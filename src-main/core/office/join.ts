@@ -155,6 +155,8 @@ export function joinOffice(o: JoinOptions): OfficeHandle {
         officeName: o.officeName,
         peers,
         discovery: (desk?.discoveries ?? []).map((d) => ({ name: d.name, state: d.state, detail: d.detail })),
+        keyed: o.key !== null,
+        refused: desk?.refused() ?? { total: 0, from: [] },
       };
     },
     async close() {

@@ -8,7 +8,7 @@ import {
 import { DEFAULT_BACKGROUND_SHARE, type RequestBudget } from '../service/request-budget';
 import { type Aimd, createAimd, OFFICE_AIMD, probeDelayMs } from './aimd';
 import type { Desk, Grant, Role } from './desk';
-import { WINDOW_MS } from './holder';
+import { LEASE_MAX, WINDOW_MS } from './holder';
 import type { Demand } from './protocol';
 
 /**
@@ -63,6 +63,21 @@ const UNCONFIRMED_MS = 1_000;
  * full would otherwise be cut to almost nothing, and starve while desks it cannot see keep their parts.
  */
 const ALONE_FLOOR = 12;
+
+/**
+ * In an open office, a holder's word can lower the ceiling of this desk's own word (its equal share when no
+ * lease comes) to this part of its own ceiling, no lower. Its own ceiling itself (bench:office hidden-6 in the
+ * simulation: 8 refused of 458, not 3) let desks that were not refused send past an honest office's cut; half
+ * is under any cut an honest office keeps while this desk's own 429s do not say the same, and a desk's own
+ * 429s lower its own ceiling, and this with it, where the address really is that crowded.
+ */
+const OWN_WORD_FLOOR = 0.5;
+
+/** Refusals in a minute, in an open office, that make a desk plan alone for DISTRUST_MS. */
+const DISTRUST_REFUSALS = 3;
+const DISTRUST_MS = 5 * 60_000;
+/** A grant sent before the holder heard of this desk's 429 may still arrive this long after. */
+const TOLD_SLACK_MS = 1_000;
 
 /** The ceiling of a budget set to 0 (unlimited): it takes no place from the office anyway. */
 const OFFICE_AIMD_UNLIMITED = 10_000;
@@ -125,6 +140,12 @@ export function createOfficeBudget(opts: {
   }
   /** The end of the last pause seen (the office's or this desk's own). */
   let pausedTill = 0;
+  /**
+   * Since when the office's pause (a peer's word) has lasted without a break: a desk waits on it no longer than
+   * its equal share's wait, then sends on its own word as when the holder is silent. A stranger claiming to
+   * hold the office with `pauseMs: 60000` each second stalled every desk (issue 32).
+   */
+  let pausedSince: number | null = null;
   let waitingFrom: number | null = null;
   /** Alone: a small burst, then the ceiling's steady rate (as the holder paces an office). */
   let tokens = ALONE_BURST;
@@ -155,7 +176,37 @@ export function createOfficeBudget(opts: {
   let left = !opts.office;
   // Until its desk has started (or failed to: `detach`), a desk of an office is joining: on a loaded machine
   // the start can take seconds, and a desk alone meanwhile would spend a burst the others cannot see.
-  const roleNow = (): Role => desk?.role() ?? { kind: 'alone', joining: !left };
+  /**
+   * An open office whose holder let this desk be refused again and again (DISTRUST_REFUSALS in a minute) is
+   * not doing a holder's job: a stranger's grants, most likely (bench:office stranger-open-6: 155 refused of
+   * 378, each desk sending at its own ceiling on forged leases). The desk plans alone until then, as desks
+   * that cannot see each other do. An honest office is refused about once a desk beside a hidden consumer.
+   */
+  let distrustUntil = Number.NEGATIVE_INFINITY;
+  let refusedInOffice: number[] = [];
+  /**
+   * The last 429 with a Retry-After this desk told its holder, and until when: an honest holder pauses the
+   * office until then, and grants nothing meanwhile (its grants say the pause). A grant that says no pause
+   * more than a second later (a stranger's) is a holder not doing its job: the desk plans alone at once.
+   */
+  let told: { at: number; until: number } | null = null;
+  function distrust(t: number): void {
+    distrustUntil = t + DISTRUST_MS;
+    refusedInOffice = [];
+    told = null;
+    leases = [];
+    // Its 429s measure its own part of the address from now on, as a desk's that cannot see the others, the
+    // one that made it distrust the office first (cut as in an office then): a desk alone learns its part
+    // with one refusal, not two (bench:office stranger-open-6: 12 refused of 378, two a desk).
+    inOfficeAt = Number.NEGATIVE_INFINITY;
+    aimd.forget(t);
+    aimd.limited(t, { used: sent.size, floor: ALONE_FLOOR });
+    cutAlone = true;
+  }
+  const roleNow = (): Role => {
+    if (desk && !desk.keyed && now() < distrustUntil) return { kind: 'alone', joining: false };
+    return desk?.role() ?? { kind: 'alone', joining: !left };
+  };
 
   function demand(): Demand {
     const firstSync = lanes.firstIn('sync');
@@ -253,30 +304,52 @@ export function createOfficeBudget(opts: {
       }
       // Asked even while paused: the holder sends its probe to a desk that wants to send.
       if (!leases.some((l) => !l.probe && l.left > 0)) desk!.ask(demand(), held());
-      if (t < role.pauseUntil) {
+      // A keyed office's word is its desks' (docs/office.md, threat model): its pause and its ceiling are
+      // taken as they are. An open office's may be a stranger's: it can lower what this desk is granted, not
+      // what it may send on its own word (its equal share by its own ceiling, the office's pause included).
+      const open = !desk!.keyed;
+      const paused = t < role.pauseUntil;
+      if (paused) {
+        pausedSince ??= t;
         pausedTill = Math.max(pausedTill, role.pauseUntil);
-        lanes.later(Math.min(role.pauseUntil - t, 1_000));
-        return;
-      }
-      const lease = leases.find((l) => !l.probe && l.left > 0);
+      } else pausedSince = null;
+      const lease = paused ? undefined : leases.find((l) => !l.probe && l.left > 0);
       if (lease) {
+        // Used at this desk's own pace (a small burst, then its ceiling's steady rate), whatever it was
+        // granted: a stranger's grants of many places sent 119 requests in 5 s (issue 32).
+        refill(t, cap);
+        if (tokens < 1) {
+          lanes.later((1 - tokens) / (cap / WINDOW_MS));
+          return;
+        }
+        tokens -= 1;
         lease.left--;
         grant(lane, t);
         continue;
       }
       // On its own only while behind what its equal share would have given it: a holder whose window is
-      // full, or that is making up for this desk's head start, owes it nothing yet.
-      const wait = equalShareWaitMs(role.ceiling, role.desks);
-      // Time paused (the office's word or this desk's own 429) is not time waited on the holder.
-      const since = Math.max(lastPlaceAt, waitingFrom, pausedTill, notBefore);
+      // full, or that is making up for this desk's head start, owes it nothing yet. In an open office, by at
+      // least half its own ceiling (what its own 429s allow) when the holder says less (a stranger's
+      // `ceiling: 1` stalled every desk), and no longer paused on the office's word than that share's wait.
+      if (paused && !open) {
+        lanes.later(Math.min(role.pauseUntil - t, 1_000));
+        return;
+      }
+      const ceiling = open ? Math.max(role.ceiling, cap * OWN_WORD_FLOOR) : role.ceiling;
+      const wait = equalShareWaitMs(ceiling, role.desks);
+      // Time this desk's own 429 paused it is not time waited on the holder; the office's pause (a peer's
+      // word) counts from its start: a desk waits on it at most its equal share's wait.
+      const since = Math.max(lastPlaceAt, waitingFrom, pausedSince ?? pausedTill, notBefore);
       // What an equal share would have given this desk since it joined (a minute at most).
-      const owed = (role.ceiling / role.desks) * Math.min(1, (t - inOfficeSince(role, t)) / WINDOW_MS);
+      const owed = (ceiling / role.desks) * Math.min(1, (t - inOfficeSince(role, t)) / WINDOW_MS);
       if (t - since >= wait && sent.size < owed) {
         onOwn++;
         grant(lane, t);
         continue;
       }
-      lanes.later(since + wait - t);
+      lanes.later(
+        Math.min(since + wait - t, paused ? Math.max(1, role.pauseUntil - t) : Number.POSITIVE_INFINITY),
+      );
       return;
     }
   }
@@ -290,7 +363,16 @@ export function createOfficeBudget(opts: {
       return { demand: demand(), used: sent.size + held() };
     });
     d.onGrant((g: Grant) => {
-      leases.push({ left: g.n, until: now() + g.ttlMs, probe: g.probe });
+      const t = now();
+      const role = roleNow();
+      if (told && !d.keyed && role.kind === 'follower') {
+        if (t >= told.until) told = null;
+        else if (t - told.at > TOLD_SLACK_MS && role.pauseUntil <= t) return distrust(t);
+      }
+      // Never more places held than a lease's most (a replayed or forged grant adds nothing beyond them).
+      const n = Math.min(g.n, Math.max(0, LEASE_MAX - held()));
+      if (n === 0 && !g.probe) return;
+      leases.push({ left: Math.max(n, g.probe ? 1 : 0), until: now() + g.ttlMs, probe: g.probe });
       pump();
     });
     d.onChange(() => {
@@ -312,6 +394,16 @@ export function createOfficeBudget(opts: {
         expire(t);
         const role = roleNow();
         confirm();
+        if (role.kind !== 'alone' && !desk?.keyed) {
+          refusedInOffice = [...refusedInOffice.filter((at) => at > t - WINDOW_MS), t];
+          if (refusedInOffice.length >= DISTRUST_REFUSALS) distrust(t);
+          else if (
+            role.kind === 'follower' &&
+            retryAfterMs !== undefined &&
+            retryAfterMs >= 2 * TOLD_SLACK_MS
+          )
+            told = { at: t, until: t + retryAfterMs };
+        }
         // Alone (and not just out of an office), the cut goes under what this desk really sent (the address was
         // full with that much of it), and not under a floor: desks that cannot see each other then settle near their real parts at once
         // instead of after many refusals, and a late one is not starved (aimd.ts).

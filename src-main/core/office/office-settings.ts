@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { OfficeSettings } from '../../../src-shared/contract/office';
 import type { SecretStore } from '../secrets/keychain';
 import type { ServiceSettingsStore } from '../service/settings';
@@ -9,6 +10,8 @@ import { parsePeer } from './discovery/manual';
  */
 const KEYS = { enabled: 'office.enabled', name: 'office.name', peers: 'office.peers' } as const;
 export const OFFICE_KEY_ACCOUNT = 'office-key';
+/** The office key from the environment (a service, a script): it wins over the keychain's. */
+export const OFFICE_KEY_ENV = 'ASSETS_OFFICE_KEY';
 
 export interface OfficeSettingsValues {
   enabled: boolean;
@@ -32,10 +35,11 @@ function readPeers(text: string | null): string[] {
 export function readOfficeSettings(
   settings: ServiceSettingsStore,
   secrets: SecretStore,
+  env: NodeJS.ProcessEnv = process.env,
 ): OfficeSettingsValues {
-  let key: string | null = null;
+  let key: string | null = env[OFFICE_KEY_ENV]?.trim() || null;
   try {
-    key = secrets.get(OFFICE_KEY_ACCOUNT);
+    key ??= secrets.get(OFFICE_KEY_ACCOUNT);
   } catch {
     // No keychain: no office key (the office then admits every desk of the same name).
   }
@@ -49,6 +53,27 @@ export function readOfficeSettings(
 
 export function publicOfficeSettings(v: OfficeSettingsValues): OfficeSettings {
   return { enabled: v.enabled, name: v.name, peers: v.peers, hasKey: v.key !== null };
+}
+
+/**
+ * A new join code: 20 random bytes in base32 (no 0/1/8/9 to mistake), grouped by four for reading aloud.
+ * 100 bits: guessing it is out of reach; the MAC key is derived from it (protocol.ts `macKey`).
+ */
+export function newJoinCode(): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  const bytes = randomBytes(20);
+  let bits = 0;
+  let value = 0;
+  let out = '';
+  for (const b of bytes) {
+    value = (value << 8) | b;
+    bits += 8;
+    while (bits >= 5) {
+      out += alphabet[(value >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+  }
+  return out.match(/.{1,4}/g)!.join('-');
 }
 
 /** Applies a change; a peer that is not host[:port] is refused with the entry named. */

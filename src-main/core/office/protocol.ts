@@ -8,7 +8,11 @@ import { z } from 'zod';
  * office, a wrong or missing MAC) is dropped as `null`: never an exception, never a crash.
  */
 export const OFFICE_PROTOCOL = 'assets-sync-office';
-export const OFFICE_PROTOCOL_VERSION = 1;
+/**
+ * 2: the MAC moved out of the JSON (over the exact bytes sent) and every message carries its sender's counter
+ * (`seq`). A desk of version 1 and one of version 2 do not hear each other.
+ */
+export const OFFICE_PROTOCOL_VERSION = 2;
 /** A datagram larger than this is not ours. */
 export const MAX_MESSAGE_BYTES = 4096;
 /** At most this many desks in one office: more are ignored (a spoofer cannot make everyone's share tiny). */
@@ -47,7 +51,12 @@ const OfficeStateSchema = z.strictObject({
 });
 export type OfficeState = z.infer<typeof OfficeStateSchema>;
 
-const base = { from: InstanceId, term: Term };
+/**
+ * `seq`: the sender's counter, one up per datagram from its start (its instance id is new at each start: the
+ * id is the per-boot nonce). A keyed desk drops a datagram whose counter is not above the last it took from
+ * that sender (a replay, or reordered); an open one drops one it already took (desk.ts `createReplayGuard`).
+ */
+const base = { from: InstanceId, term: Term, seq: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER) };
 
 export const MessageSchema = z.discriminatedUnion('t', [
   /** Every second, to every peer: who I am, what I want, whom I follow (and, from the holder, the office). */
@@ -107,43 +116,71 @@ const EnvelopeSchema = z.looseObject({
   p: z.literal(OFFICE_PROTOCOL),
   v: z.literal(OFFICE_PROTOCOL_VERSION),
   scope: z.string().regex(/^[0-9a-f]{16}$/),
-  mac: z
-    .string()
-    .regex(/^[0-9a-f]{64}$/)
-    .optional(),
 });
 
-function mac(key: Buffer, body: string): string {
-  return createHmac('sha256', key).update(body).digest('hex');
+/** A keyed datagram: the JSON, a newline, and the 64 hex digits of the HMAC of exactly those JSON bytes. */
+const MAC_TRAILER = 65;
+
+function mac(key: Buffer, body: Buffer): Buffer {
+  return createHmac('sha256', key).update(body).digest();
 }
 
 export function encodeMessage(m: Message, scope: string, key: Buffer | null): Buffer {
-  const body = JSON.stringify({ p: OFFICE_PROTOCOL, v: OFFICE_PROTOCOL_VERSION, scope, ...m });
-  if (!key) return Buffer.from(body);
-  // The MAC covers the JSON text without it, appended as the last field.
-  return Buffer.from(`${body.slice(0, -1)},"mac":"${mac(key, body)}"}`);
+  const body = Buffer.from(JSON.stringify({ p: OFFICE_PROTOCOL, v: OFFICE_PROTOCOL_VERSION, scope, ...m }));
+  if (!key) return body;
+  // The MAC covers the bytes as sent, and sits outside them: nothing can be appended after it, or parsed
+  // before it is checked (version 1 signed the JSON text without it, and fields appended after the MAC
+  // overrode the signed ones).
+  return Buffer.concat([body, Buffer.from(`\n${mac(key, body).toString('hex')}`)]);
+}
+
+/**
+ * Why a datagram was dropped: `another-office` (another scope: a neighbour office, not a stranger), or what
+ * was wrong with it. Only `another-office` is not counted as refused (desk.ts).
+ */
+export type DropReason =
+  | 'another-office'
+  | 'malformed'
+  | 'unsigned'
+  | 'bad-mac'
+  | 'signed-in-open-office'
+  | 'replayed'
+  | 'not-from-peer';
+
+export type Decoded = { ok: true; m: Message } | { ok: false; why: DropReason };
+
+const HEX64 = /^[0-9a-f]{64}$/;
+
+/** The message in `data` or why it is not one of this office's (never an exception). */
+export function decodeDatagram(data: Buffer, scope: string, key: Buffer | null): Decoded {
+  if (data.length === 0 || data.length > MAX_MESSAGE_BYTES) return { ok: false, why: 'malformed' };
+  let body = data;
+  const trailer = data.length > MAC_TRAILER ? data.subarray(data.length - MAC_TRAILER) : null;
+  const signed =
+    trailer !== null && trailer[0] === 0x0a && HEX64.test(trailer.subarray(1).toString('latin1'));
+  if (key) {
+    if (!signed) return { ok: false, why: 'unsigned' };
+    body = data.subarray(0, data.length - MAC_TRAILER);
+    const given = Buffer.from(trailer.subarray(1).toString('latin1'), 'hex');
+    // Checked before anything of the body is parsed.
+    if (!timingSafeEqual(mac(key, body), given)) return { ok: false, why: 'bad-mac' };
+  } else if (signed) return { ok: false, why: 'signed-in-open-office' };
+  let json: unknown;
+  try {
+    json = JSON.parse(body.toString('utf8'));
+  } catch {
+    return { ok: false, why: 'malformed' };
+  }
+  const envelope = EnvelopeSchema.safeParse(json);
+  if (!envelope.success) return { ok: false, why: 'malformed' };
+  if (envelope.data.scope !== scope) return { ok: false, why: 'another-office' };
+  const { p: _p, v: _v, scope: _s, ...rest } = envelope.data;
+  const parsed = MessageSchema.safeParse(rest);
+  return parsed.success ? { ok: true, m: parsed.data } : { ok: false, why: 'malformed' };
 }
 
 /** The message in `data`, or null when it is not a well-formed message of this office. */
 export function decodeMessage(data: Buffer, scope: string, key: Buffer | null): Message | null {
-  if (data.length === 0 || data.length > MAX_MESSAGE_BYTES) return null;
-  const text = data.toString('utf8');
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return null;
-  }
-  const envelope = EnvelopeSchema.safeParse(json);
-  if (!envelope.success || envelope.data.scope !== scope) return null;
-  const { p: _p, v: _v, scope: _s, mac: given, ...rest } = envelope.data;
-  if (key) {
-    if (!given) return null;
-    const at = text.lastIndexOf(',"mac":"');
-    if (at < 0) return null;
-    const expected = Buffer.from(mac(key, `${text.slice(0, at)}}`), 'hex');
-    if (!timingSafeEqual(expected, Buffer.from(given, 'hex'))) return null;
-  } else if (given !== undefined) return null;
-  const parsed = MessageSchema.safeParse(rest);
-  return parsed.success ? parsed.data : null;
+  const d = decodeDatagram(data, scope, key);
+  return d.ok ? d.m : null;
 }

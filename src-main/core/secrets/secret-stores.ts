@@ -18,6 +18,8 @@ export interface SwitchableSecrets extends SecretStore {
   unlock(passphrase: string): Result<SecretStoreStatus, AppError>;
   /** After a switch or an unlock: what failed for want of secrets may try again. */
   onChange(listener: () => void): () => void;
+  /** Listeners of `onChange` that threw: logged once, counted, never rethrown (the switch is done). */
+  readonly listenerFailures: number;
 }
 
 const asAppError = (e: unknown): AppError =>
@@ -27,6 +29,7 @@ export function chooseSecretStore(
   dataDir: string,
   env: NodeJS.ProcessEnv = process.env,
   keychain: SecretStore = osKeychain(),
+  log: (line: string) => void = (line) => process.stderr.write(`assets-sync: ${line}\n`),
 ): SwitchableSecrets {
   const file = encryptedFileStore(join(dataDir, SECRETS_FILE_NAME));
   const choice = env.ASSETS_SECRET_STORE?.trim().toLowerCase();
@@ -59,8 +62,19 @@ export function chooseSecretStore(
     passphraseFromEnv: fromEnv,
     problem,
   });
+  let listenerFailures = 0;
   const changed = () => {
-    for (const l of listeners) l();
+    for (const l of listeners) {
+      try {
+        l();
+      } catch (e) {
+        // The store has switched or unlocked: a listener's failure must not turn that into an error.
+        if (++listenerFailures === 1)
+          log(
+            `listener-failed: a listener of the secret store's changes failed (said once; each is counted): ${e instanceof Error ? e.message : String(e)}`,
+          );
+      }
+    }
   };
   return {
     get: (a) => current().get(a),
@@ -100,6 +114,9 @@ export function chooseSecretStore(
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    get listenerFailures() {
+      return listenerFailures;
+    },
   };
 }
 
@@ -122,6 +139,7 @@ export function fixedSecrets(store: SecretStore): SwitchableSecrets {
     useEncryptedFile: refuse,
     unlock: refuse,
     onChange: () => () => {},
+    listenerFailures: 0,
   };
 }
 

@@ -1,5 +1,9 @@
 import { useEffect, useState } from 'react';
-import { officeSentence } from '../../../src-shared/domain/office-text';
+import {
+  officeRefusedSentence,
+  officeSentence,
+  officeTrustSentence,
+} from '../../../src-shared/domain/office-text';
 import { call } from '../../api/core-ref';
 import { usePendingCheck } from '../../components/use-pending-check';
 import { orToast } from '../../stores/ui-store';
@@ -15,6 +19,7 @@ export function OfficeSettings() {
   const [name, setName] = useState('');
   const [peers, setPeers] = useState('');
   const [key, setKey] = useState('');
+  const [code, setCode] = useState<{ code: string | null; fromEnv: boolean } | null>(null);
   useEffect(() => {
     void useOffice.getState().load();
   }, []);
@@ -37,6 +42,16 @@ export function OfficeSettings() {
         this network and agree on fair shares; messages carry no key, no file name and no account.
       </p>
       {status ? <p data-testid="office-sentence">{officeSentence(status)}.</p> : null}
+      {status && officeTrustSentence(status) ? (
+        <p data-testid="office-trust" className={status.keyed ? 'small' : 'small office-open'}>
+          {officeTrustSentence(status)}.
+        </p>
+      ) : null}
+      {status && officeRefusedSentence(status) ? (
+        <p data-testid="office-refused" className="small">
+          {officeRefusedSentence(status)}.
+        </p>
+      ) : null}
       {status && status.peers.length > 0 ? (
         <table className="small" data-testid="office-peers">
           <thead>
@@ -90,8 +105,41 @@ export function OfficeSettings() {
         />
       </label>
       {status?.port ? <p className="small muted">This desk listens on UDP port {status.port}.</p> : null}
+      <p className="small muted">
+        A join code closes the office: only desks given it take part, and whatever anyone else sends is
+        refused and counted. Give it to every desk of the office (here, or "assets-sync office-key set").
+      </p>
+      {code?.code ? (
+        <p data-testid="office-join-code">
+          Join code{code.fromEnv ? ' (from ASSETS_OFFICE_KEY)' : ''}: <code>{code.code}</code>
+        </p>
+      ) : null}
+      <div className="row">
+        {settings.hasKey ? (
+          <button
+            type="button"
+            className="btn"
+            onClick={() => void orToast(call('office.joinCode', {})).then((r) => r && setCode(r))}
+          >
+            Show the join code
+          </button>
+        ) : null}
+        <button
+          type="button"
+          className="btn"
+          onClick={() =>
+            void orToast(call('office.joinCode', { make: true })).then((r) => {
+              if (!r) return;
+              setCode(r);
+              void useOffice.getState().load();
+            })
+          }
+        >
+          Make a new join code
+        </button>
+      </div>
       <label className="stack">
-        Office key {settings.hasKey ? '(set; type a new one to change it, or clear it)' : '(optional)'}
+        Join code given by another desk {settings.hasKey ? '(one is set; a new one replaces it)' : ''}
         <input type="password" value={key} autoComplete="off" onChange={(e) => setKey(e.target.value)} />
       </label>
       <div className="row">
@@ -101,14 +149,19 @@ export function OfficeSettings() {
           disabled={key === ''}
           onClick={() => void save({ key }).then(() => setKey(''))}
         >
-          Save the key
+          Save the join code
         </button>
         {settings.hasKey ? (
-          <button type="button" className="btn" onClick={() => void save({ key: '' })}>
-            Clear the key
+          <button
+            type="button"
+            className="btn"
+            onClick={() => void save({ key: '' }).then(() => setCode(null))}
+          >
+            Clear the join code (open office)
           </button>
         ) : null}
       </div>
+      <p className="small muted">A new or changed join code applies at the next start.</p>
     </section>
   );
 }

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { rowsOf, SCENARIOS } from '../../../tools/bench/office/rows';
+import { SCENARIOS as BENCH_SCENARIOS, rowsOf } from '../../../tools/bench/office/rows';
 import { type Row, renderTable } from '../../../tools/bench/shared/table';
 import { installFakeClock } from './fake-clock';
 import { type SimMeasured, simulate } from './world';
@@ -11,6 +11,9 @@ import { type SimMeasured, simulate } from './world';
  * algorithm before the real benchmark. Each seed is a different draw of start-ups and latencies. `--json`
  * prints one line per run (for scripts comparing two versions).
  */
+/** The benchmark's rows but the stranger's: the simulated world has no stranger (strangers.test.ts does). */
+const SCENARIOS = BENCH_SCENARIOS.filter((s) => !s.stranger);
+
 const USAGE = `npm run sim:office -- [--row NAME[,NAME...]] [--seeds N] [--files N] [--load X] [--json]
   rows: ${SCENARIOS.map((s) => s.name).join(', ')} (default: all)`;
 

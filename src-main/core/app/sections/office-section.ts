@@ -1,7 +1,14 @@
 import { appError, err, ok } from '../../../../src-shared/errors';
 import { joinAsDesk } from '../../office/desk-of';
 import type { OfficeHandle } from '../../office/join';
-import { publicOfficeSettings, readOfficeSettings, writeOfficeSettings } from '../../office/office-settings';
+import {
+  newJoinCode,
+  OFFICE_KEY_ACCOUNT,
+  OFFICE_KEY_ENV,
+  publicOfficeSettings,
+  readOfficeSettings,
+  writeOfficeSettings,
+} from '../../office/office-settings';
 import type { AppContext } from '../context';
 import type { Section } from '../section';
 
@@ -35,6 +42,15 @@ export function officeSection(ctx: AppContext): Section {
         }
         if (!written.ok) return err(appError('OFFICE-PEER', written.message));
         return ok(publicOfficeSettings(readOfficeSettings(ctx.serviceSettings, ctx.secrets)));
+      },
+      'office.joinCode': async ({ make }) => {
+        const fromEnv = Boolean(process.env[OFFICE_KEY_ENV]?.trim());
+        try {
+          if (make && !fromEnv) ctx.secrets.set(OFFICE_KEY_ACCOUNT, newJoinCode());
+          return ok({ code: readOfficeSettings(ctx.serviceSettings, ctx.secrets).key, fromEnv });
+        } catch (e) {
+          return err(appError('KEYCHAIN-UNAVAILABLE', (e as Error).message));
+        }
       },
     },
     close: () => handle.close(),
