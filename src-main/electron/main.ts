@@ -33,7 +33,18 @@ if (!app.requestSingleInstanceLock()) {
 
 async function start() {
   await app.whenReady();
-  const core = await createAppService({ dataDir: defaultDataDir(), office: true });
+  let core: Awaited<ReturnType<typeof createAppService>>;
+  try {
+    core = await createAppService({ dataDir: defaultDataDir(), office: true });
+  } catch (e) {
+    // A data folder a later version migrated (DATA-NEWER), or one that cannot be opened: said, then quit.
+    dialog.showErrorBox(
+      'Assets Sync cannot open its data folder',
+      e instanceof Error ? e.message : String(e),
+    );
+    app.quit();
+    return;
+  }
   let win: BrowserWindow | null = null;
   let overview: SyncOverview | null = null;
   let office: OfficeStatus | null = null;

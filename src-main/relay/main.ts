@@ -109,9 +109,10 @@ export async function run(argv: string[]): Promise<number> {
     });
   } catch (error) {
     const code = (error as { code?: string }).code;
-    console.error(
-      `relay: could not start on ${f.host}:${f.port} with data in ${f.dataDir}: ${code ?? (error as Error).message}`,
-    );
+    // A database a later version wrote: its message says which version and what to do.
+    const said =
+      code === 'DATA-NEWER' ? `${code}: ${(error as Error).message}` : (code ?? (error as Error).message);
+    console.error(`relay: could not start on ${f.host}:${f.port} with data in ${f.dataDir}: ${said}`);
     return 1;
   }
   const ready = {

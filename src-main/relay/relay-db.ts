@@ -1,5 +1,5 @@
 import type { Db, Migration } from '../shared-node/sqlite';
-import { openDatabase } from '../shared-node/sqlite';
+import { type NewerDatabaseError, newerSchema, openDatabase } from '../shared-node/sqlite';
 
 /**
  * The relay's own database (`<data>/relay.sqlite`), its own ids from 1. Deliveries keep their exact
@@ -58,4 +58,9 @@ export function openRelayDatabase(file: string): Db {
   const db = openDatabase(file, RELAY_MIGRATIONS);
   db.pragma('synchronous = FULL');
   return db;
+}
+
+/** A relay database a later version migrated (NewerDatabaseError), found before the folder is touched; else null. */
+export function relayDatabaseTooNew(file: string): NewerDatabaseError | null {
+  return newerSchema(file, RELAY_MIGRATIONS);
 }

@@ -24,7 +24,7 @@ import {
   replyNotALead,
 } from '../shared-node/webhook-limits';
 import { groupCommit } from './group-commit';
-import { openRelayDatabase } from './relay-db';
+import { openRelayDatabase, relayDatabaseTooNew } from './relay-db';
 import { bearerToken, loadOrCreateKeys, sameSecret } from './relay-keys';
 import { createRelayStore, type IncomingDelivery } from './relay-store';
 
@@ -87,6 +87,9 @@ export async function startRelay(o: RelayOptions): Promise<RunningRelay> {
   const log = o.log ?? ((line: string) => process.stderr.write(`relay: ${line}\n`));
   const limit = o.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const retentionMs = (o.retentionDays ?? DEFAULT_RETENTION_DAYS) * 24 * 60 * 60 * 1000;
+  // A database a later relay migrated: refused before the folder or a file in it is touched.
+  const newer = relayDatabaseTooNew(join(o.dataDir, 'relay.sqlite'));
+  if (newer) throw newer;
   makePrivateDir(o.dataDir);
   const db = openRelayDatabase(join(o.dataDir, 'relay.sqlite'));
   const keys = loadOrCreateKeys(db, { newReadToken: o.newReadToken ?? false });

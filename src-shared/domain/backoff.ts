@@ -24,7 +24,15 @@ export function backoffDelayMs(
   retryAfterMs?: number,
   random: () => number = Math.random,
 ): number {
-  const exp = Math.min(policy.capMs, policy.baseMs * 2 ** Math.max(0, attempt - 1));
+  const exp = exponentialMs(attempt, policy);
   const jittered = Math.round(exp / 2 + random() * (exp / 2));
   return Math.max(jittered, retryAfterMs ?? 0);
+}
+
+/**
+ * The growth alone, before jitter: `base * 2^(attempt-1)`, capped. Every back-off of the app grows by it;
+ * the office's probe (office/aimd.ts) adds its own jitter (only later, never sooner, than this).
+ */
+export function exponentialMs(attempt: number, policy: Pick<BackoffPolicy, 'baseMs' | 'capMs'>): number {
+  return Math.min(policy.capMs, policy.baseMs * 2 ** Math.max(0, attempt - 1));
 }

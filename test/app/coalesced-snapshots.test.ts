@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type AppService, createAppService } from '../../src-main/core/app/app-service';
 import { createEventBus } from '../../src-main/core/app/event-bus';
 import { filesStore } from '../../src-main/core/sync/state/files-store';
@@ -208,6 +208,26 @@ describe('snapshot events are built when they go out, not on every transition', 
       expect(after.folderListings - before.folderListings).toBeLessThan(overviews + queues);
     } finally {
       await app.close();
+    }
+  });
+});
+
+describe('coalesced events across a step of the wall clock (issue 33)', () => {
+  it('a wall clock set back 10 minutes does not hold the next coalesced event', async () => {
+    vi.useFakeTimers({ now: 1_700_000_000_000 });
+    try {
+      const bus = createEventBus({ coalesce: ['activity.added'], coalesceMs: 250 });
+      const seen: AnyEvent[] = [];
+      bus.subscribe((e) => seen.push(e));
+      const entry = (id: number) => ({ id, at: 0, level: 'info' as const, message: '' });
+      bus.emit('activity.added', entry(1));
+      expect(seen).toHaveLength(1);
+      vi.setSystemTime(Date.now() - 10 * 60_000);
+      bus.emit('activity.added', entry(2));
+      await vi.advanceTimersByTimeAsync(250);
+      expect(seen).toHaveLength(2);
+    } finally {
+      vi.useRealTimers();
     }
   });
 });

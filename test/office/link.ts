@@ -87,6 +87,8 @@ export function memoryLink(o: { delay?: () => number; record?: boolean } = {}) {
       log?: (line: string) => void;
       /** The office key's MAC key (protocol.ts `macKey`): a keyed office. */
       key?: Buffer;
+      /** This desk's wall clock, when it disagrees with the others' (another machine's). */
+      wallNow?: () => number;
     }): Promise<{
       desk: Desk;
       budget: OfficeBudget;
@@ -100,7 +102,8 @@ export function memoryLink(o: { delay?: () => number; record?: boolean } = {}) {
       const t = transport();
       const desk = await startDesk({
         id: o.id,
-        startedAt: o.startedAt,
+        // The tests say when a desk started on the wall clock; the desk counts on the monotonic one.
+        startedAt: performance.now() - (Date.now() - o.startedAt),
         scope: '00000000000000aa',
         key: o.key ?? null,
         name: `desk ${o.id.slice(-2)}`,
@@ -110,6 +113,7 @@ export function memoryLink(o: { delay?: () => number; record?: boolean } = {}) {
         max: o.max ?? 115,
         random: o.random ?? (() => 0),
         ...(o.log ? { log: o.log } : {}),
+        ...(o.wallNow ? { wallNow: o.wallNow } : {}),
       });
       budget.attach(desk);
       return { desk, budget, port: t.port };

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createOfficeBudget } from '../../src-main/core/office/office-budget';
 import { createFileApiClient } from '../../src-main/core/service/file-api-client';
 import { rateLimiter } from '../../src-main/reference-server/file-hosting/rate-limit';
@@ -14,6 +14,22 @@ describe("the reference server's rate-limit modes (a test aid)", () => {
     expect(l.take('a', 1_000)).toEqual({ ok: true });
     expect(l.take('a', 2_000)).toEqual({ ok: false, retryAfterS: 58 });
     expect(l.take('a', 60_000)).toEqual({ ok: true });
+  });
+
+  it('sliding: a window of real time, which a wall clock set back 10 minutes does not stretch (issue 33)', () => {
+    vi.useFakeTimers({ now: 1_700_000_000_000 });
+    try {
+      const l = rateLimiter(2, 'sliding');
+      expect(l.take('a')).toEqual({ ok: true });
+      expect(l.take('a')).toEqual({ ok: true });
+      vi.setSystemTime(Date.now() - 10 * 60_000);
+      vi.advanceTimersByTime(1_000);
+      expect(l.take('a')).toEqual({ ok: false, retryAfterS: 59 });
+      vi.advanceTimersByTime(59_000);
+      expect(l.take('a')).toEqual({ ok: true });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('fixed-strict: clock minutes, every request counted (refused ones too), no Retry-After', () => {

@@ -57,6 +57,32 @@ describe('keeping the index fresh', () => {
     }
   });
 
+  it('waits on the clock it is given: an hour apart on a fake clock, refreshed as the clock moves (issue 33)', async () => {
+    const app = tempAppDb();
+    try {
+      const index = createRemoteIndex(app.db).forAccount({
+        service: env.srv.baseUrl,
+        clientId: env.clientId,
+      });
+      const c = countedClient(env.srv.baseUrl, env.apiKey);
+      const clock = fakeClock(Date.now());
+      const keeper = keepIndexFresh({ index, client: c.client, refreshEveryMs: 60 * 60_000, clock });
+      try {
+        await until('the first walk finished', () => index.status().walk.finishedAt !== null);
+        await until('asleep for the hour', () => clock.pending() === 1);
+        const before = c.listings();
+        await clock.advance(60 * 60_000);
+        await until('refreshed when the fake hour passed', () => c.listings() > before);
+      } finally {
+        const stopping = keeper.stop();
+        await clock.advance(0);
+        await stopping;
+      }
+    } finally {
+      app.close();
+    }
+  });
+
   it('a key that stops working stops the keeper and says why', async () => {
     const app = tempAppDb();
     try {

@@ -267,3 +267,30 @@ describe('request budget lanes', () => {
     expect(log.map((g) => g.lane)).toEqual(['sync', 'sync', 'background', 'background']);
   });
 });
+
+describe('request budget across a step of the wall clock (issue 33)', () => {
+  // vitest's fake timers move the wall clock (Date) and the monotonic one (performance) together;
+  // setSystemTime moves the wall clock alone, as NTP after a sleep does.
+  it.each([
+    ['back 10 minutes', -10 * 60_000],
+    ['forward an hour', 60 * 60_000],
+  ])(
+    'the window runs on the monotonic clock: a step %s neither holds the next request nor frees the window early',
+    async (_, step) => {
+      const budget = createRequestBudget({ perMinute: 3 });
+      const times = grantTimes(budget, 3);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(times.length).toBe(3);
+      vi.setSystemTime(Date.now() + step);
+      let next = false;
+      void budget.take().then(() => {
+        next = true;
+      });
+      // The window is full: the 4th waits a minute of monotonic time, whatever the wall clock did.
+      await vi.advanceTimersByTimeAsync(59_000);
+      expect(next).toBe(false);
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(next).toBe(true);
+    },
+  );
+});

@@ -9,9 +9,10 @@ import { filesStore } from '../../src-main/core/sync/state/files-store';
 import { foldersStore } from '../../src-main/core/sync/state/folders-store';
 import { scanMarksStore } from '../../src-main/core/sync/state/scan-marks-store';
 import { SERVER_MIGRATIONS } from '../../src-main/reference-server/db/migrations';
+import { RELAY_MIGRATIONS } from '../../src-main/relay/relay-db';
 import { type Db, type Migration, migrate, openDatabase } from '../../src-main/shared-node/sqlite';
 import { FILE_STATES } from '../../src-shared/contract/sync';
-import { APP_ROWS, asBefore, SERVER_ROWS, seed, snapshot, tablesOf } from './seed-rows';
+import { APP_ROWS, asBefore, RELAY_ROWS, SERVER_ROWS, seed, snapshot, tablesOf } from './seed-rows';
 
 // Migrations with data (issue 22). For each migration: a database migrated to just before it, rows in
 // every table it has then (seed-rows.ts), the migration, and then every row still there with every
@@ -246,9 +247,21 @@ function acrossMigration(
   }
 }
 
+/** The relay's database (issue 33: every database's migrations with rows, not only the app's and the server's). */
+const RELAY_EXPECT: Record<number, Expectation> = {
+  1: {
+    check: (_db, before, after) => {
+      createsEmpty('relay_keys', 'deliveries', 'marks')?.(_db, before, after);
+      // The sequence starts at 0, in its one row.
+      expect(after.relay_seq).toEqual([{ id: 1, last: 0 }]);
+    },
+  },
+};
+
 const DATABASES = [
   { name: 'app', migrations: APP_MIGRATIONS, rows: APP_ROWS, expect: APP_EXPECT, reads: readsAppRows },
   { name: 'server', migrations: SERVER_MIGRATIONS, rows: SERVER_ROWS, expect: SERVER_EXPECT, reads: null },
+  { name: 'relay', migrations: RELAY_MIGRATIONS, rows: RELAY_ROWS, expect: RELAY_EXPECT, reads: null },
 ] as const;
 
 describe.each(DATABASES)('the $name database migrated with rows in every table', (d) => {

@@ -480,7 +480,62 @@ export const SERVER_ROWS: Rows = {
   kb_delivery_attempts: [{ delivery_id: 1, number: 1, at_ms: T0, status: 500, error: null, duration_ms: 12 }],
 };
 
-/** The tables of a database now, but schema_migrations. */
+/**
+ * The relay's database (src-main/relay/relay-db.ts): its keys (one row), the sequence (the migration's own
+ * row, replaced), two deliveries and two marks. The read token and webhook secret are fixtures, not real.
+ */
+export const RELAY_ROWS: Rows = {
+  relay_keys: [
+    { id: 1, webhook_secret: 'whsec-fixture', read_token: 'rt-fixture', created_at: '2025-11-24T00:00:00Z' },
+  ],
+  relay_seq: [{ id: 1, last: 4 }],
+  deliveries: [
+    {
+      seq: 1,
+      received_at: T0,
+      bot_id: 7,
+      conversation_id: 70,
+      event: 'LEAD-CAPTURED',
+      signature: 'sig-1',
+      content_type: 'application/json',
+      body: Buffer.from('{"lead":1}'),
+    },
+    {
+      seq: 2,
+      received_at: T0 + 1_000,
+      bot_id: 7,
+      conversation_id: 71,
+      event: null,
+      signature: 'sig-2',
+      content_type: null,
+      body: Buffer.from('{"lead":2}'),
+    },
+  ],
+  marks: [
+    {
+      seq: 3,
+      received_at: T0 + 2_000,
+      bot_id: 7,
+      conversation_id: 70,
+      handled: 1,
+      by: 'desk a',
+      at: '2025-11-24 05:30',
+      sig: 'm-1',
+    },
+    {
+      seq: 4,
+      received_at: T0 + 3_000,
+      bot_id: 7,
+      conversation_id: 70,
+      handled: 0,
+      by: 'desk b',
+      at: '2025-11-24 05:31',
+      sig: 'm-2',
+    },
+  ],
+};
+
+/** The tables of a database now, but schema_migrations and schema_meta (the migrations' own record). */
 export function tablesOf(db: Db): string[] {
   return (
     db
@@ -490,7 +545,7 @@ export function tablesOf(db: Db): string[] {
       .all() as { name: string }[]
   )
     .map((r) => r.name)
-    .filter((n) => n !== 'schema_migrations');
+    .filter((n) => n !== 'schema_migrations' && n !== 'schema_meta');
 }
 
 export const columnsOf = (db: Db, table: string): string[] =>
@@ -511,7 +566,8 @@ export function seed(db: Db, rows: Rows): void {
       if (missing.length)
         throw new Error(`test/state/seed-rows.ts: ${table} has no value for ${missing.join(', ')}`);
       const insert = db.prepare(
-        `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
+        // OR REPLACE: a row a migration inserts itself (the relay's sequence) takes the seed's values.
+        `INSERT OR REPLACE INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
       );
       for (const row of list) insert.run(...columns.map((c) => row[c]));
     }

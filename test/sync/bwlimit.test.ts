@@ -144,6 +144,23 @@ describe('the rate limiter on a fake clock', () => {
     // 400 KiB at 100 KiB/s: four seconds, less the burst.
     expect(clock.now() - 1_000).toBe(4_000);
   });
+  it('a wall clock set back 10 minutes mid-upload holds nothing (issue 33)', async () => {
+    const clock = fakeClock(1_700_000_000_000);
+    const lim = createRateLimiter(clock, 100 * KiB);
+    let granted = 0;
+    const run = (async () => {
+      for (let i = 0; i < 20; i++) {
+        await lim.take(10 * KiB);
+        granted += 10 * KiB;
+      }
+    })();
+    await clock.advance(500);
+    clock.stepWall(-10 * 60_000);
+    await clock.advance(2_000);
+    await run;
+    expect(granted).toBe(200 * KiB);
+  });
+
   it('unlimited waits for nothing; a new rate applies at once', async () => {
     const clock = fakeClock();
     const lim = createRateLimiter(clock, null);

@@ -1,13 +1,25 @@
 import type { Clock } from '../../src-main/core/sync/engine/bandwidth';
 
-/** A clock that moves only when told: sleeps resolve in time order as `advance` passes them. */
-export function fakeClock(start = 0): Clock & { advance(ms: number): Promise<void>; pending(): number } {
+/**
+ * A clock that moves only when told: sleeps resolve in time order as `advance` passes them. `stepWall`
+ * moves the wall clock (`now`) alone, as NTP or a person does; the monotonic reading and the sleeps go on.
+ */
+export function fakeClock(start = 0): Clock & {
+  advance(ms: number): Promise<void>;
+  pending(): number;
+  stepWall(ms: number): void;
+} {
   let t = start;
+  let wallOffset = 0;
   let seq = 0;
   const sleepers: { at: number; seq: number; resolve: () => void }[] = [];
   const flush = () => new Promise<void>((r) => setImmediate(r));
   return {
-    now: () => t,
+    now: () => t + wallOffset,
+    monotonic: () => t,
+    stepWall(ms) {
+      wallOffset += ms;
+    },
     sleep(ms, signal) {
       return new Promise((resolve, reject) => {
         if (signal?.aborted) return reject(signal.reason);

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { CoreApi } from '../../../src-shared/contract';
 import type { AppError, Result } from '../../../src-shared/errors';
 import { openDataDir } from '../../shared-node/private-files';
-import { openDatabase } from '../../shared-node/sqlite';
+import { newerSchema, openDatabase } from '../../shared-node/sqlite';
 import { createRemoteIndex } from '../remote-index/remote-index';
 import type { SecretStore } from '../secrets/keychain';
 import { chooseSecretStore, fixedSecrets } from '../secrets/secret-stores';
@@ -94,6 +94,9 @@ export interface AppService extends CoreApi {
 }
 
 export async function createAppService(o: AppServiceOptions): Promise<AppService> {
+  // A database a later version migrated: refused (NewerDatabaseError, DATA-NEWER) before anything is touched.
+  const newer = newerSchema(join(o.dataDir, 'app.sqlite'), APP_MIGRATIONS);
+  if (newer) throw newer;
   const dataDir = openDataDir(o.dataDir, 'app.sqlite', true);
   if (!dataDir.ok) throw new Error(`${dataDir.error.code}: ${dataDir.error.message}`);
   const db = openDatabase(join(o.dataDir, 'app.sqlite'), APP_MIGRATIONS);

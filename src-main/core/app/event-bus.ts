@@ -1,4 +1,5 @@
 import type { AnyEvent, EventName, PayloadOf } from '../../../src-shared/contract';
+import { monotonicNow } from '../service/clock';
 
 export type EventListener = (event: AnyEvent) => void;
 
@@ -78,7 +79,8 @@ export function createEventBus(
       return;
     }
     if (!event) return;
-    lastSent.set(name, Date.now());
+    // The monotonic clock: a wall clock set back 10 minutes held every coalesced event (the UI's sync view) 10 minutes.
+    lastSent.set(name, monotonicNow());
     deliver(event);
   };
 
@@ -88,7 +90,7 @@ export function createEventBus(
       return;
     }
     const every = options.coalesceMsOf?.[name] ?? coalesceMs;
-    const since = Date.now() - (lastSent.get(name) ?? 0);
+    const since = monotonicNow() - (lastSent.get(name) ?? Number.NEGATIVE_INFINITY);
     if (since >= every && !timers.has(name)) {
       produceAndDeliver(name, produce);
       return;

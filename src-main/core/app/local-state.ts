@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { type AppError, appError, err, ok, type Result } from '../../../src-shared/errors';
 import { openDataDir } from '../../shared-node/private-files';
-import { type Db, openDatabase } from '../../shared-node/sqlite';
+import { type Db, NewerDatabaseError, newerSchema, openDatabase } from '../../shared-node/sqlite';
 import { createRemoteIndex } from '../remote-index/remote-index';
 import type { SecretStore } from '../secrets/keychain';
 import { chooseSecretStore } from '../secrets/secret-stores';
@@ -43,12 +43,16 @@ export function openLocalState(
   o: { readOnly?: boolean } = {},
 ): Result<LocalState, AppError> {
   const tighten = o.readOnly !== true;
+  // A database a later version migrated: refused before the folder or a file in it is touched.
+  const newer = newerSchema(join(dataDir, 'app.sqlite'), APP_MIGRATIONS);
+  if (newer) return err(appError(newer.code, newer.message));
   const folder = openDataDir(dataDir, 'app.sqlite', tighten);
   if (!folder.ok) return folder;
   let db: Db;
   try {
     db = openDatabase(join(dataDir, 'app.sqlite'), APP_MIGRATIONS, { tighten });
   } catch (e) {
+    if (e instanceof NewerDatabaseError) return err(appError(e.code, e.message));
     return err(appError('DATA-DIR', `The app state in ${dataDir} cannot be opened: ${(e as Error).message}`));
   }
   const settings = serviceSettingsStore(db);

@@ -1,3 +1,4 @@
+import { exponentialMs, OFFICE_PROBE_BACKOFF } from '../service/retry-policy';
 /**
  * The office's ceiling, additive increase and multiplicative decrease (AIMD, as TCP shares a link): a 429
  * lowers it (at most once per `decreaseGapMs`, since one crowded moment answers several requests with 429),
@@ -185,6 +186,6 @@ export function createAimd(opts: AimdOptions, start: number): Aimd {
  * refused probe, plus up to a quarter more at random so that desks and offices do not probe in step.
  */
 export function probeDelayMs(attempt: number, random: () => number = Math.random): number {
-  const base = Math.min(60_000, 2_000 * 2 ** Math.max(0, attempt - 1));
+  const base = exponentialMs(attempt, OFFICE_PROBE_BACKOFF);
   return Math.round(base * (1 + 0.25 * random()));
 }

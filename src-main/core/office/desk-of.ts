@@ -2,22 +2,11 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { type OfficeStatus, OfficeStatusSchema } from '../../../src-shared/contract/office';
-import { PROJECT_ROOT } from '../../shared-node/project-paths';
+import { appVersion } from '../../shared-node/app-version';
 import type { SecretStore } from '../secrets/keychain';
 import type { ServiceSettingsStore } from '../service/settings';
 import { type JoinOptions, joinOffice, type OfficeHandle } from './join';
 import { readOfficeSettings } from './office-settings';
-
-/** This program's version, as peers see it (package.json; '?' when it cannot be read). */
-export function appVersion(): string {
-  try {
-    const v = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version?: unknown })
-      .version;
-    return typeof v === 'string' ? v : '?';
-  } catch {
-    return '?';
-  }
-}
 
 /**
  * Joins the office as a running engine of this data folder (the app, or `assets-sync sync`): the settings of

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { monotonicNow } from '../service/clock';
 import type { Discovery, Endpoint } from './discovery/discovery';
 import {
   chooseHolder,
@@ -89,9 +90,13 @@ export interface DeskOptions {
   discoveries: Discovery[];
   /** The office's highest ceiling. */
   max: number;
+  /** The monotonic clock every liveness check, lease and term runs on (monotonicNow by default). */
   now?: () => number;
+  /** The wall clock, only for the start time desks of an earlier version read. */
+  wallNow?: () => number;
   random?: () => number;
   id?: string;
+  /** When this desk started, on `now`'s clock. */
   startedAt?: number;
   /** Where a line about what peers did wrong goes (a hostile or corrupt term), at most once a minute. */
   log?: (line: string) => void;
@@ -196,7 +201,8 @@ function createNotes(log: (line: string) => void, now: () => number) {
 }
 
 export async function startDesk(o: DeskOptions): Promise<Desk> {
-  const now = o.now ?? Date.now;
+  const now = o.now ?? monotonicNow;
+  const wallNow = o.wallNow ?? Date.now;
   const id = o.id ?? newInstanceId();
   const startedAt = o.startedAt ?? now();
   const self = { id, start: startedAt };
@@ -266,6 +272,18 @@ export async function startDesk(o: DeskOptions): Promise<Desk> {
     }
   }
   const keyOf = (e: Endpoint) => `${e.address}:${e.port}`;
+
+  /**
+   * When a peer started, on this desk's own monotonic clock: the time its heartbeat arrived less how long it
+   * said it had been up (`up`), the earliest such reading kept (a datagram's transit only makes it later).
+   * No two machines' clocks are compared: the holder choice holds when a wall clock steps or machines
+   * disagree. A desk of an earlier version says only its wall-clock start (`start`), read against this
+   * desk's wall clock as before.
+   */
+  function startOf(m: MessageOf<'hb'>, t: number, known: Peer | undefined): number {
+    const heard = m.up !== undefined ? t - m.up : t - Math.max(0, wallNow() - m.start);
+    return known ? Math.min(known.start, heard) : heard;
+  }
 
   function alivePeers(): Peer[] {
     const t = now();
@@ -355,7 +373,9 @@ export async function startDesk(o: DeskOptions): Promise<Desk> {
         // A follower says the highest term it heard: a stray claim that reached it and not the holder then
         // reaches the holder too, which takes a term above it (elect).
         term: holder ? myTerm : terms.highest,
-        start: startedAt,
+        // Its start as a wall-clock time, for desks of an earlier version; `up` is what this version reads.
+        start: Math.max(0, Math.round(wallNow() - (now() - startedAt))),
+        up: Math.max(0, Math.round(now() - startedAt)),
         name: o.name,
         ver: o.version,
         demand: r.demand,
@@ -456,7 +476,7 @@ export async function startDesk(o: DeskOptions): Promise<Desk> {
     if (!known && alivePeers().length >= MAX_PEERS - 1) return;
     const peer: Peer = {
       id: m.from,
-      start: m.start,
+      start: startOf(m, t, known),
       name: m.name,
       version: m.ver,
       endpoint: from,
@@ -552,7 +572,8 @@ export async function startDesk(o: DeskOptions): Promise<Desk> {
         desks: s.desks,
         ceiling: s.ceiling,
         share: holder.shareOf(id),
-        pauseUntil: t + s.pauseMs,
+        // No pause: 0, not `t` (a reading of the clock taken after the caller's own would look like a pause).
+        pauseUntil: s.pauseMs > 0 ? t + s.pauseMs : 0,
       };
     }
     if (following && alive.length > 0) {

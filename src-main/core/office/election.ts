@@ -1,8 +1,8 @@
 import { TERM_MAX } from './protocol';
 
 /**
- * Who holds the office's budget: of the desks alive, the one that started first (start time, then instance
- * id, so that two desks never disagree on a tie). A desk is alive while its heartbeats arrive: every second,
+ * Who holds the office's budget: of the desks alive, the one that started first (start time, each desk's on
+ * its own monotonic clock, then instance id, so that two desks never disagree on a tie). A desk is alive while its heartbeats arrive: every second,
  * and three missed ones (plus half a beat for delivery) make it gone. Each change of holder opens a new
  * term, one above the highest term any desk has seen: a lease of an older term is refused, so a holder that
  * was thought dead and speaks again cannot hand out places the new holder also counts.
@@ -18,14 +18,31 @@ export interface Candidate {
   start: number;
 }
 
+/**
+ * Starts this close are a tie, decided by the lowest id. Each desk places the others' starts on its own
+ * monotonic clock from how long they say they have been up (desk.ts), so its reading of a peer's start is
+ * late by a datagram's transit: two desks started within that of each other would each find itself first.
+ * With the band, they disagree only when their starts are this far apart within a transit, never when
+ * started together (a script starting two commands).
+ */
+export const START_TIE_MS = 50;
+
 export function earlier(a: Candidate, b: Candidate): boolean {
-  return a.start < b.start || (a.start === b.start && a.id < b.id);
+  if (Math.abs(a.start - b.start) <= START_TIE_MS) return a.id < b.id;
+  return a.start < b.start;
 }
 
-/** The holder among `self` and the peers alive: the earliest start, then the lowest id. */
+/** The holder among `self` and the peers alive: of the earliest start (within START_TIE_MS), the lowest id. */
 export function chooseHolder(self: Candidate, alive: readonly Candidate[]): Candidate {
+  const all = [self, ...alive];
+  const first = Math.min(...all.map((c) => c.start));
   let best = self;
-  for (const c of alive) if (earlier(c, best)) best = c;
+  let found = false;
+  for (const c of all)
+    if (c.start <= first + START_TIE_MS && (!found || c.id < best.id)) {
+      best = c;
+      found = true;
+    }
   return best;
 }
 

@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import type { OfficeStatus } from '../../../src-shared/contract/office';
+import { monotonicNow } from '../service/clock';
 import { forgetBudget, setOfficeBudgetMaker } from '../service/request-budget';
 import { type Desk, newInstanceId, startDesk } from './desk';
 import type { Discovery } from './discovery/discovery';
@@ -66,10 +67,10 @@ export function joinOffice(o: JoinOptions): OfficeHandle {
   let tellTimer: ReturnType<typeof setTimeout> | null = null;
   const tell = () => {
     if (!o.onChange || tellTimer) return;
-    const wait = Math.max(0, lastTold + HEARTBEAT_MS - Date.now());
+    const wait = Math.max(0, lastTold + HEARTBEAT_MS - monotonicNow());
     tellTimer = setTimeout(() => {
       tellTimer = null;
-      lastTold = Date.now();
+      lastTold = monotonicNow();
       if (!closed) o.onChange?.();
     }, wait);
     tellTimer.unref?.();
@@ -150,7 +151,7 @@ export function joinOffice(o: JoinOptions): OfficeHandle {
         sharePerMinute: Math.round(budget.share * 10) / 10,
         ceiling: role.kind === 'alone' ? budget.ownCeiling : role.ceiling,
         holder: role.kind === 'alone' ? null : role.kind === 'holder' ? 'self' : 'peer',
-        pausedForMs: role.kind === 'alone' ? 0 : Math.max(0, role.pauseUntil - Date.now()),
+        pausedForMs: role.kind === 'alone' ? 0 : Math.max(0, role.pauseUntil - monotonicNow()),
         port: desk?.port ?? null,
         officeName: o.officeName,
         peers,

@@ -1,3 +1,4 @@
+import { monotonicNow } from '../service/clock';
 import {
   createLaneQueue,
   createLaneWindow,
@@ -98,7 +99,7 @@ export function createOfficeBudget(opts: {
   now?: () => number;
   random?: () => number;
 }): OfficeBudget {
-  const now = opts.now ?? Date.now;
+  const now = opts.now ?? monotonicNow;
   const random = opts.random ?? Math.random;
   let desk: Desk | null = null;
   let perMinute = opts.perMinute;

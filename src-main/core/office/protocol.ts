@@ -64,6 +64,8 @@ export const MessageSchema = z.discriminatedUnion('t', [
     t: z.literal('hb'),
     ...base,
     start: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+    /** How long this desk has been up (ms, its monotonic clock): peers place its start on their own clocks. */
+    up: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
     name: Label,
     ver: Label,
     demand: DemandSchema,

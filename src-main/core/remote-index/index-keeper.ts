@@ -23,7 +23,7 @@ export interface KeeperOptions {
   /** A refusal that needs the user (401, account closed): the keeper has stopped. */
   onStopped?: (error: ApiError) => void;
   now?: () => number;
-  /** The wait between refreshes (tests move it by hand). */
+  /** What the waits between refreshes and after a failed one run on (tests move it by hand). */
   clock?: Clock;
 }
 
@@ -38,11 +38,11 @@ export interface KeeperOptions {
 export function keepIndexFresh(o: KeeperOptions): { stop(): Promise<void> } {
   const every = o.refreshEveryMs ?? DEFAULT_REFRESH_EVERY_MS;
   const clock = o.clock ?? realClock;
-  const now = o.now ?? clock.now;
+  const now = o.now ?? (() => clock.now());
   const controller = new AbortController();
   const { signal } = controller;
   // A refresh that failed (offline, the service down) is asked again after a longer wait.
-  const pacer = createPacer({ policy: indexRefreshBackoff(every) });
+  const pacer = createPacer({ policy: indexRefreshBackoff(every), clock });
 
   const stopsFor = (e: ApiError) => e.reaction === 'auth' || e.reaction === 'closed';
 

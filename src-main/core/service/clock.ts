@@ -2,9 +2,16 @@
  * Time as the core's waiting code sees it: the pacer's sleeps between attempts, the upload rate
  * limiter, the bandwidth timetable. Injected so that tests move time by hand (test/sync/fake-clock.ts)
  * instead of waiting on the wall clock.
+ *
+ * Two readings (docs/architecture.md "Time"): `now()` is the wall clock (epoch ms), for what a person
+ * sees, what is stored and the service's dates; `monotonic()` never steps, for every duration (a window,
+ * a lease, a liveness check, a timer). A wall clock set back 10 minutes (NTP after a sleep, a dual-boot
+ * machine) or forward an hour moves `now()` only.
  */
 export interface Clock {
   now(): number;
+  /** Milliseconds on a source that never steps (its origin is arbitrary: compare two readings only). */
+  monotonic(): number;
   /** Resolves after `ms`; rejects with the signal's reason at once when `signal` aborts. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
@@ -15,6 +22,7 @@ export interface Clock {
  */
 export const realClock: Clock = {
   now: () => Date.now(),
+  monotonic: () => monotonicNow(),
   sleep: (ms, signal) =>
     new Promise((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason);
@@ -29,3 +37,12 @@ export const realClock: Clock = {
       signal?.addEventListener('abort', onAbort, { once: true });
     }),
 };
+
+/**
+ * The monotonic source for code without an injected clock (the request budgets, the office): read at
+ * each call, so vitest's fake timers (which fake `performance`) move it and `setSystemTime` moves only
+ * the wall clock.
+ */
+export function monotonicNow(): number {
+  return performance.now();
+}

@@ -2,6 +2,7 @@ import {
   FILE_API_BUDGET_DEFAULT_PER_MINUTE,
   KB_API_BUDGET_DEFAULT_PER_MINUTE,
 } from '../../../src-shared/domain/limits';
+import { monotonicNow } from './clock';
 import { createLaneQueue, createLaneWindow, type Lane, type LaneReadings, withLanes } from './lane-queue';
 import { DEFAULT_RATE_LIMIT_WAIT_MS } from './retry-policy';
 
@@ -34,11 +35,12 @@ export interface RequestBudget {
    */
   take(signal?: AbortSignal, lane?: Lane, first?: boolean): Promise<void>;
   /**
-   * A 429's Retry-After: nobody on this budget sends before `epochMs`, and after it the budget starts
+   * A 429's Retry-After: nobody on this budget sends before `atMs` (on the budget's own clock, `now`:
+   * monotonic unless a test injects one), and after it the budget starts
    * from a full window (requests resume at the steady rate, not in a burst): the service counted
    * requests this budget did not see (another program at the same address).
    */
-  deferUntil(epochMs: number): void;
+  deferUntil(atMs: number): void;
   /**
    * The service answered 429 to a request granted by this budget, with its Retry-After if it said one.
    * Called by the pacer on every 429 (pacer.ts), by nothing else. Contract: no take() on this budget
@@ -71,9 +73,10 @@ const WINDOW_MS = 60_000;
 export function createRequestBudget(opts: {
   perMinute: number;
   backgroundShare?: number;
+  /** The window's clock: monotonic by default, so that a step of the wall clock delays no request. */
   now?: () => number;
 }): RequestBudget {
-  const now = opts.now ?? Date.now;
+  const now = opts.now ?? monotonicNow;
   let perMinute = 0;
   let backgroundShare = DEFAULT_BACKGROUND_SHARE;
   /** Grants within the last window ('deferred' stands for the service's own count after a 429). */
@@ -115,15 +118,15 @@ export function createRequestBudget(opts: {
     }
   }
 
-  function deferUntil(epochMs: number): void {
-    if (epochMs <= notBefore) return;
-    notBefore = epochMs;
+  function deferUntil(atMs: number): void {
+    if (atMs <= notBefore) return;
+    notBefore = atMs;
     // A full window ending at the deadline, spread evenly: places free one by one at the steady rate.
     if (perMinute > 0) {
       const step = WINDOW_MS / perMinute;
       granted.reset(
         Array.from({ length: perMinute }, (_, i) => ({
-          at: epochMs - WINDOW_MS + (i + 1) * step,
+          at: atMs - WINDOW_MS + (i + 1) * step,
           lane: 'deferred' as const,
         })),
       );

@@ -1,6 +1,6 @@
 import type { BackoffPolicy } from '../../../src-shared/domain/backoff';
 
-export { type BackoffPolicy, backoffDelayMs } from '../../../src-shared/domain/backoff';
+export { type BackoffPolicy, backoffDelayMs, exponentialMs } from '../../../src-shared/domain/backoff';
 
 /**
  * Retry policy: the table of how long each caller waits before trying again (the delay function itself
@@ -76,6 +76,39 @@ export const indexRefreshBackoff = (everyMs: number): BackoffPolicy => ({
   capMs: 4 * everyMs,
   maxAttempts: Number.POSITIVE_INFINITY,
 });
+
+/**
+ * The shared sandbox (shared-sandbox.ts): taking over when the process that ran it stopped, 5 tries about a
+ * second apart (another process may be taking over at the same time: its door then answers).
+ */
+export const SANDBOX_TAKE_OVER_BACKOFF: BackoffPolicy = { baseMs: 1_000, capMs: 2_000, maxAttempts: 5 };
+
+/**
+ * The sandbox's port held at start: another process may be starting it right now (its door opens once its
+ * key is minted), looked for about 5 s in all, soon at first.
+ */
+export const SANDBOX_PORT_WAIT_BACKOFF: BackoffPolicy = { baseMs: 100, capMs: 400, maxAttempts: 18 };
+
+/** A folder's scan that failed, tried again: the engine's own base, never more than a minute apart. */
+export const scanAgainBackoff = (backoff: Pick<BackoffPolicy, 'baseMs'>): BackoffPolicy => ({
+  baseMs: backoff.baseMs,
+  capMs: 60_000,
+  maxAttempts: Number.POSITIVE_INFINITY,
+});
+
+/** Looking again for a synced folder that vanished (an unplugged disk): from a second to a minute apart. */
+export const FOLDER_LOOK_AGAIN_BACKOFF: BackoffPolicy = {
+  baseMs: 1_000,
+  capMs: 60_000,
+  maxAttempts: Number.POSITIVE_INFINITY,
+};
+
+/** The office's one probe after a 429 without Retry-After (office/aimd.ts): 2 s, 4 s, 8 s ... up to 60 s. */
+export const OFFICE_PROBE_BACKOFF: BackoffPolicy = {
+  baseMs: 2_000,
+  capMs: 60_000,
+  maxAttempts: Number.POSITIVE_INFINITY,
+};
 
 /** When a 429 carries no (readable) Retry-After: the wait before anyone on the budget sends again. */
 export const DEFAULT_RATE_LIMIT_WAIT_MS = 15_000;

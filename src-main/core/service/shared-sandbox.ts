@@ -3,6 +3,8 @@ import type { AppError, Result } from '../../../src-shared/errors';
 import { err, ok } from '../../../src-shared/errors';
 import type { SecretStore } from '../secrets/keychain';
 import type { Connection } from './connection';
+import { type Attempt, createPacer, done, retry } from './pacer';
+import { SANDBOX_PORT_WAIT_BACKOFF, SANDBOX_TAKE_OVER_BACKOFF } from './retry-policy';
 import { runningSandbox } from './running-sandbox';
 import { type Sandbox, startSandbox } from './sandbox';
 import { type DoorVisit, knock } from './sandbox-door';
@@ -38,17 +40,25 @@ export async function shareSandbox(o: {
   let ownerPid: number | null = null;
   let adminToken: string | undefined;
   let closed = false;
+  /** Ends the waits of a take-over or of a port held, when this connection closes. */
+  const stop = new AbortController();
+  const takeOver = createPacer({ policy: SANDBOX_TAKE_OVER_BACKOFF });
+  const portWait = createPacer({ policy: SANDBOX_PORT_WAIT_BACKOFF });
 
   const watch = (v: DoorVisit) => {
     void v.closed.then(async () => {
       if (closed || visit !== v) return;
       visit = null;
       // The owner stopped: take over (or, if another process was quicker, use its sandbox).
-      for (let attempt = 0; attempt < 5 && !closed && !owned && !visit; attempt++) {
-        const r = await reach();
-        if (r.ok) return;
-        await new Promise((resolve) => setTimeout(resolve, 1_000).unref());
-      }
+      await takeOver
+        .call(
+          async (): Promise<Attempt<boolean>> => {
+            if (closed || owned || visit) return done(true);
+            return (await reach()).ok ? done(true) : retry(false);
+          },
+          { signal: stop.signal },
+        )
+        .catch(() => undefined);
     });
   };
 
@@ -81,12 +91,16 @@ export async function shareSandbox(o: {
     if (started.error.code !== 'SANDBOX-PORT-TAKEN') return started;
     // The port is held: another process may be starting this sandbox right now (its door opens once
     // its key is minted), or a stranger holds it.
-    for (let waited = 0; waited < 5_000; waited += 100) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      const late = await knock(dir);
-      if (late) return ok(attach(late));
-    }
-    return started;
+    const late = await portWait
+      .call(
+        async () => {
+          const door = await knock(dir);
+          return door ? done(door) : retry(null);
+        },
+        { signal: stop.signal },
+      )
+      .catch(() => null);
+    return late ? ok(attach(late)) : started;
   }
 
   function attach(door: DoorVisit) {
@@ -118,6 +132,7 @@ export async function shareSandbox(o: {
     },
     async close() {
       closed = true;
+      stop.abort();
       visit?.leave();
       visit = null;
       const mine = owned;

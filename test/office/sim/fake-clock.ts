@@ -125,6 +125,8 @@ export function installFakeClock(start: number, seed: number): FakeClock {
   g.clearTimeout = cancel;
   g.clearInterval = cancel;
   Date.now = () => now;
+  // The desks' monotonic clock (service/clock.ts monotonicNow) moves with the simulated one.
+  Object.defineProperty(performance, 'now', { value: () => now, configurable: true, writable: true });
   Math.random = seeded(seed);
 
   const drain = () => new Promise<void>((r) => realImmediate(r));

@@ -39,11 +39,11 @@ export async function findLiveCopy(
     listings.set(ctx, cache);
   }
   let entry = cache.get(bucket);
-  if (!entry || ctx.now() - entry.at > LISTING_TTL_MS) {
+  if (!entry || ctx.clock.monotonic() - entry.at > LISTING_TTL_MS) {
     const listed = await listBucketCopies(ctx.client, bucket);
     // A failed listing links nothing: the file is sent as without dedupe.
     if (!listed.ok) return null;
-    entry = { at: ctx.now(), copies: listed.value };
+    entry = { at: ctx.clock.monotonic(), copies: listed.value };
     cache.set(bucket, entry);
   }
   return entry.copies.find(size, md5, '');

@@ -36,7 +36,7 @@ export function createRateLimiter(
     setRate(r) {
       const next = r && r > 0 ? r : null;
       // What was reserved at the old rate no longer holds back slices at the new one.
-      if (next !== rate) tat = Math.min(tat, clock.now());
+      if (next !== rate) tat = Math.min(tat, clock.monotonic());
       rate = next;
     },
     rate: () => rate,
@@ -46,7 +46,8 @@ export function createRateLimiter(
       rate === null ? Number.POSITIVE_INFINITY : Math.max(256, Math.min(MAX_SLICE, Math.floor(rate / 4))),
     async take(bytes, signal) {
       if (rate === null || bytes <= 0) return;
-      const t = clock.now();
+      // The monotonic clock: a wall clock set back 10 minutes held every upload's bytes 10 minutes.
+      const t = clock.monotonic();
       const burstMs = BURST_SECONDS * 1000;
       tat = Math.max(tat, t) + (bytes / rate) * 1000;
       const wait = tat - t - burstMs;

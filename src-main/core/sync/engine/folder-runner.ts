@@ -1,4 +1,4 @@
-import { backoffDelayMs } from '../../service/retry-policy';
+import { backoffDelayMs, FOLDER_LOOK_AGAIN_BACKOFF, scanAgainBackoff } from '../../service/retry-policy';
 import type { SyncContext } from '../context';
 import { applyChanges } from '../local/apply-changes';
 import { scanFolder } from '../local/scanner';
@@ -12,7 +12,7 @@ import { roomTimers } from './timers';
 /** The end of a batch: changes to one folder within this window are recorded together. */
 export const BATCH_MS = 100;
 /** A folder that vanished is looked for again after 1 s, then 2 s, 4 s ... up to a minute, until it is back. */
-export const LOOK_AGAIN = { baseMs: 1_000, capMs: 60_000 } as const;
+export const LOOK_AGAIN = FOLDER_LOOK_AGAIN_BACKOFF;
 
 /**
  * One synced folder's runner (Syncthing's folder service in lib/model is the model): it owns the
@@ -142,7 +142,7 @@ export function createFolderRunner(
     } catch (e) {
       if (stopped) return;
       scanFailures++;
-      const wait = backoffDelayMs(scanFailures, { baseMs: ctx.options.backoff.baseMs, capMs: 60_000 });
+      const wait = backoffDelayMs(scanFailures, scanAgainBackoff(ctx.options.backoff));
       const message = `Scanning ${label()} failed: ${e instanceof Error ? e.message : String(e)}; it is scanned again in ${Math.ceil(wait / 1000)} s.`;
       ctx.events.emit('error', { folderId, code: 'SCAN-FAILED', message });
       timers.set('rescan', wait, { what: `Scanning ${label()} again`, folderId }, () => scan());

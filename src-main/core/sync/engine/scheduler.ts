@@ -12,6 +12,7 @@ import type { EngineState } from './engine-state';
 import type { FolderRunners } from './folder-runners';
 import type { ProgressBookkeeping } from './progress-bookkeeping';
 import { roomTimers } from './timers';
+import { wallSteps } from './wall-steps';
 
 export interface Scheduler {
   /** Asks for a turn soon (coalesced: many wakes, one turn). */
@@ -49,6 +50,13 @@ export function createScheduler(
   const timers = roomTimers<'due' | 'reconcile'>(ctx);
   /** The retry or stability window the due timer is set for. */
   let dueFor: number | null = null;
+  /** The wall clock against the monotonic one: a step back moves the stored waits back with it. */
+  const steps = wallSteps(ctx.clock);
+  /**
+   * A wait stored before this start ends at most the policy's longest delay from now: the wall clock may
+   * have been set back while nothing ran (docs/sync-engine.md "Time").
+   */
+  files.capWaits(now() + Math.max(options.backoff.capMs, options.stabilityMs));
   /** Everything the scheduler started and nobody awaits: stop() waits for it. */
   const inFlight = new Set<Promise<void>>();
   const start = (task: BackgroundTask, fn: () => unknown): Promise<void> => {
@@ -72,6 +80,11 @@ export function createScheduler(
     if (state.stopped || state.startingUp) {
       book.checkInSync();
       return;
+    }
+    const back = steps.back();
+    if (back > 0) {
+      files.shiftWaits(-back);
+      dueFor = null;
     }
     const t = now();
     const pausedFolders = folders

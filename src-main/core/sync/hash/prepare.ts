@@ -27,7 +27,13 @@ export async function prepareFile(ctx: SyncContext, row: FileRow): Promise<void>
     return;
   }
   const now = ctx.now();
-  const stableAt = Math.min(before.mtimeMs, now) + ctx.options.stabilityMs;
+  // An mtime ahead of the clock (the wall clock set back, a file from a machine whose clock is ahead)
+  // says nothing of when it was last written: the window already waited with this same stat counts,
+  // or it would wait until the clock passed that mtime.
+  const stableAt =
+    before.mtimeMs <= now
+      ? before.mtimeMs + ctx.options.stabilityMs
+      : (row.notBefore ?? now + ctx.options.stabilityMs);
   if (!sameStat(row, before) || now < stableAt) {
     // Still being written (or just changed): look again once the window has passed without a change.
     ctx.transition(

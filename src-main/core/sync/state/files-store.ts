@@ -361,6 +361,44 @@ export function filesStore(db: Db, now: () => number = Date.now) {
         .all(at, limit)
         .map(toFileRow);
     },
+    /**
+     * Moves every stored wait (retry times, stability windows, remote-delete retries) by `ms`: the wall
+     * clock stepped while the engine ran (engine/wall-steps.ts), and a wait stored before the step
+     * must still end when it was meant to.
+     */
+    shiftWaits(ms: number): void {
+      db.transaction(() => {
+        prep<[number]>(
+          'UPDATE sync_files SET next_retry_at = next_retry_at + ? WHERE next_retry_at IS NOT NULL',
+        ).run(ms);
+        prep<[number]>('UPDATE sync_files SET not_before = not_before + ? WHERE not_before IS NOT NULL').run(
+          ms,
+        );
+        prep<[number]>(
+          'UPDATE sync_trash SET next_retry_at = next_retry_at + ? WHERE next_retry_at IS NOT NULL',
+        ).run(ms);
+      })();
+    },
+    /**
+     * No stored wait ends after `latest`: one stored before the wall clock stepped back while the engine
+     * was not running waits at most the policy's longest delay, not the step too.
+     */
+    capWaits(latest: number): void {
+      db.transaction(() => {
+        prep<[number, number]>('UPDATE sync_files SET next_retry_at = ? WHERE next_retry_at > ?').run(
+          latest,
+          latest,
+        );
+        prep<[number, number]>('UPDATE sync_files SET not_before = ? WHERE not_before > ?').run(
+          latest,
+          latest,
+        );
+        prep<[number, number]>('UPDATE sync_trash SET next_retry_at = ? WHERE next_retry_at > ?').run(
+          latest,
+          latest,
+        );
+      })();
+    },
     /** The earliest time a waiting row becomes due (retry or stability window), or null. */
     nextDue(): number | null {
       // One MIN per state, so that each is read from the end of an index instead of a scan.

@@ -42,6 +42,19 @@ export async function reconcileJournal(ctx: SyncContext, inFlight: ReadonlySet<n
         code: 'RECONCILE-FAILED',
         message: `Could not list bucket ${bucket} to settle uploads: ${message}`,
       });
+      // Each failed listing counts on the rows it was to settle: after the policy's attempts they end
+      // FAILED saying why, so a run (`sync --once`) ends instead of listing again for ever.
+      for (const entry of open.filter((e) => e.bucket === bucket)) {
+        try {
+          settleFailed(ctx, entry, {
+            code: RECONCILE_FAILED,
+            reason: `Its outcome could not be checked: listing bucket ${bucket} failed (${message}).`,
+            log: `listing its bucket to check its upload failed (${message})`,
+          });
+        } catch {
+          // Not even that could be written: the next listing tries again.
+        }
+      }
       continue;
     }
     const owned = ctx.files.remoteIdsOwned();
@@ -54,7 +67,12 @@ export async function reconcileJournal(ctx: SyncContext, inFlight: ReadonlySet<n
         // a bounded number of times (settleFailed), and the others go on.
         allListed = false;
         try {
-          settleFailed(ctx, entry, e);
+          const error = e instanceof Error ? e.message : String(e);
+          settleFailed(ctx, entry, {
+            code: RECORD_FAILED,
+            reason: `Its outcome could not be recorded: ${error}.`,
+            log: `to record its upload (${error})`,
+          });
         } catch {
           // Not even that could be written: the next listing tries again.
         }
@@ -111,20 +129,28 @@ export async function reconcileJournal(ctx: SyncContext, inFlight: ReadonlySet<n
   return allListed;
 }
 
+/** An upload whose outcome its bucket's listing could not check (the listing failed every time). */
+export const RECONCILE_FAILED = 'RECONCILE-FAILED';
+
 /**
- * An entry whose settlement threw (a write refused): counted on its row; the next listing tries again,
- * until the row's attempts are used up. Then the row ends FAILED for good, saying why, and the entry
- * is closed, so a run ends. The service may hold the copy that could not be recorded: the duplicate
- * report finds it.
+ * An entry that could not be settled (its bucket's listing failed, or a write was refused): counted on
+ * its row; the next listing tries again, until the row's attempts are used up. Then the row ends FAILED
+ * for good, saying why, and the entry is closed, so a run ends. The service may hold the copy that could
+ * not be checked or recorded: the duplicate report finds it.
  */
-function settleFailed(ctx: SyncContext, entry: JournalEntry, e: unknown): void {
+function settleFailed(
+  ctx: SyncContext,
+  entry: JournalEntry,
+  why: { code: string; reason: string; log: string },
+): void {
   const row = ctx.files.get(entry.fileId);
   if (row?.state !== 'UPLOADING') return;
   const attempts = row.attempts + 1;
-  const error = e instanceof Error ? e.message : String(e);
-  const reason = `Its outcome could not be recorded: ${error}.`;
+  const { reason } = why;
   if (attempts < ctx.options.backoff.maxAttempts) {
-    ctx.transition(row.id, 'UPLOADING', { attempts, reasonCode: RECORD_FAILED, reason }, ['UPLOADING']);
+    // A failed listing keeps the row's reason (why it was sent, an account check): only counted.
+    const patch = why.code === RECONCILE_FAILED ? { attempts } : { attempts, reasonCode: why.code, reason };
+    ctx.transition(row.id, 'UPLOADING', patch, ['UPLOADING']);
     return;
   }
   ctx.db.transaction(() => {
@@ -134,14 +160,14 @@ function settleFailed(ctx: SyncContext, entry: JournalEntry, e: unknown): void {
       'FAILED',
       {
         attempts,
-        reasonCode: RECORD_FAILED,
+        reasonCode: why.code,
         reason: `${reason} The service may hold a copy (the duplicate report shows it).`,
         nextRetryAt: null,
       },
       ['UPLOADING'],
     );
   })();
-  ctx.log('gave-up', `${row.name}: gave up after ${attempts} attempts to record its upload (${error}).`, {
+  ctx.log('gave-up', `${row.name}: gave up after ${attempts} attempts ${why.log}.`, {
     folderId: row.folderId,
     fileId: row.id,
   });
