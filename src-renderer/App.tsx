@@ -1,15 +1,15 @@
 import { useEffect } from 'react';
-import { SYNC_STATE_LABEL } from '../src-shared/domain/sync-state';
 import { AccountBanner } from './components/AccountBanner';
 import { Announcer } from './components/Announcer';
 import { DropZone } from './components/DropZone';
 import { installDialogFocusTrap } from './components/dialog-focus';
+import { installDialogFocusReturn } from './components/focus-return';
 import { Icon, Logo } from './components/Icon';
 import { OfflineBanner } from './components/OfflineBanner';
 import { Toasts } from './components/Toasts';
 import { formatRupees } from './lib/format';
 import { useAccount } from './stores/account-store';
-import { useSync } from './stores/sync-store';
+import { useAppStatus, useKnowledgeFacts } from './stores/app-status';
 import { useUi } from './stores/ui-store';
 import { FirstRunView } from './views/first-run/FirstRunView';
 import { viewsFor } from './views/registry';
@@ -22,6 +22,7 @@ export function App() {
   const view = useUi((s) => s.view);
 
   useEffect(() => installDialogFocusTrap(), []);
+  useEffect(() => installDialogFocusReturn(), []);
   useEffect(() => {
     const dark =
       settings?.theme === 'dark' ||
@@ -36,8 +37,13 @@ export function App() {
   const View = current.component;
   return (
     <div className="shell">
+      {/* The first Tab stop: past the sidebar's nine stops to the view (issue 34). A button that moves
+          focus itself: a #fragment link would be a navigation to the Electron shell. */}
+      <button type="button" className="skip-link" onClick={() => document.getElementById('main')?.focus()}>
+        Skip to the view
+      </button>
       <Sidebar />
-      <main className="main" aria-labelledby="view-title">
+      <main id="main" className="main" aria-labelledby="view-title" tabIndex={-1}>
         <OfflineBanner />
         <AccountBanner />
         <View key={current.id} />
@@ -49,26 +55,16 @@ export function App() {
   );
 }
 
-function Sidebar() {
+export function Sidebar() {
   const view = useUi((s) => s.view);
   const go = useUi((s) => s.go);
   const session = useUi((s) => s.session);
   const link = useUi((s) => s.link);
-  const state = useSync((s) => s.overview?.state ?? 'idle');
-  // From the overview's counts: the queue lists at most 200 problems, the counts are whole.
-  const problems = useSync((s) => s.overview?.folders.reduce((n, f) => n + f.counts.failed, 0) ?? 0);
-  const offline = useSync((s) => s.overview?.offline != null);
-  const held = useSync((s) => s.overview?.held != null);
   const account = useAccount((s) => s.account);
-  // The core's state in words; failed files alone are counted ("3 need attention"), never "In sync".
-  const owes = (account?.value?.arrears.paise ?? 0) > 0;
-  const label = offline
-    ? 'Offline'
-    : owes && state === 'idle'
-      ? 'Rent unpaid'
-      : state === 'error' && problems > 0 && !held
-        ? `${problems.toLocaleString('en')} need${problems === 1 ? 's' : ''} attention`
-        : SYNC_STATE_LABEL[state];
+  // The app's one word (src-shared/domain/status-model.ts): files, holds and the knowledge outbox.
+  useKnowledgeFacts();
+  const status = useAppStatus();
+  const problems = status.attention;
   const groups = (['files', 'bots', 'app'] as const).filter((g) => viewsFor(session, g).length > 0);
   return (
     <nav className="sidebar" aria-label="Sections">
@@ -96,10 +92,12 @@ function Sidebar() {
       ))}
       <div className="sidebar-foot stack" style={{ gap: '0.35rem' }}>
         <span
-          className={`badge ${state === 'error' ? 'danger' : state === 'paused' || offline || owes ? 'warn' : 'ok'}`}
+          className={`badge ${status.tone}`}
           data-testid="sync-state"
+          data-state={status.state}
+          title={status.detail ?? undefined}
         >
-          <span className="dot" /> {label}
+          <span className="dot" /> {status.word}
         </span>
         {account?.value ? (
           <span className="num">

@@ -14,6 +14,7 @@ const TOOLS: Record<string, () => Promise<Tool>> = {
   'remote-child': () => import('./bench/remote/index-child'),
   sync: () => import('./bench/sync/main'),
   office: () => import('./bench/office/main'),
+  estimate: () => import('./bench/estimate'),
   webhooks: () => import('./bench/webhooks'),
   relay: () => import('./bench/relay'),
   soak: () => import('./soak/main'),

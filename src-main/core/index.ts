@@ -18,10 +18,11 @@
 export type { AppService, AppServiceOptions, AppStats } from './app/app-service';
 export { createAppService } from './app/app-service';
 export { savedBandwidth, trayPresets, whenText } from './app/bandwidth-settings';
+export { readAppHolds } from './app/holds-file';
 export type { LocalState, ServiceSession } from './app/local-state';
 export { openLocalState, openServiceSession } from './app/local-state';
 export type { LocalFolderStatus } from './app/local-status';
-export { readLocalSyncStatus } from './app/local-status';
+export { readKnowledgeFacts, readLocalSyncStatus } from './app/local-status';
 export { defaultDataDir } from './config/paths';
 export type { LeadsInbox } from './leads/leads-inbox';
 export { openLeadsInbox } from './leads/leads-inbox';

@@ -7,6 +7,7 @@ import {
   type Settings,
   type SyncOverview,
 } from '../../src-shared/contract';
+import type { KbBotView } from '../../src-shared/contract/kb';
 import { createAppService, defaultDataDir, trayPresets } from '../core';
 import { APP_ORIGIN, APP_SCHEME, serveAppRequest } from './app-protocol';
 import { denyPermissions, hardenContents } from './harden';
@@ -47,6 +48,7 @@ async function start() {
   }
   let win: BrowserWindow | null = null;
   let overview: SyncOverview | null = null;
+  let bots: readonly KbBotView[] = [];
   let office: OfficeStatus | null = null;
   const saved = await core.call('settings.get', {});
   if (!saved.ok)
@@ -112,10 +114,17 @@ async function start() {
     win?.webContents.send(IPC.event, e);
     if (e.event === 'sync.changed') {
       overview = e.payload;
-      tray.update(overview, office);
+      tray.update(overview, office, bots);
     } else if (e.event === 'office.changed') {
       office = e.payload;
-      tray.update(overview, office);
+      tray.update(overview, office, bots);
+    } else if (e.event === 'kb.botsChanged' || e.event === 'kb.changed') {
+      // The knowledge outbox is in the app's one word too ("2 knowledge edits waiting: offline").
+      bots =
+        e.event === 'kb.botsChanged'
+          ? e.payload.bots
+          : bots.map((b) => (b.id === e.payload.bot.id ? e.payload.bot : b));
+      tray.update(overview, office, bots);
     } else if (e.event === 'settings.changed') {
       settings = e.payload;
       applyLogin(e.payload);

@@ -1,27 +1,33 @@
 import type { OfficeStatus, SyncOverview } from '../../src-shared/contract';
+import type { KbBotView } from '../../src-shared/contract/kb';
 import { officeSentence } from '../../src-shared/domain/office-text';
-import { SYNC_STATE_LABEL, SYNC_STATES } from '../../src-shared/domain/sync-state';
+import { appStatusOf } from '../../src-shared/domain/status-facts';
+import type { AppState } from '../../src-shared/domain/status-model';
 
 /**
- * The tray's icon: the overall sync state, or offline. Offline is the engine's connectivity (the
- * service gives no answer), not one of the sync states: the core's state stays "syncing" while files
- * wait, so the tray asks the overview's `offline` first, as the sidebar badge does.
+ * The tray's icon: the app's state in the one status model (src-shared/domain/status-model.ts), which
+ * the sidebar's badge shows too: offline is one of them, and a hold (the schedule, the wallet) is said
+ * by the same word on both.
  */
-export const TRAY_STATES = [...SYNC_STATES, 'offline'] as const;
+export const TRAY_STATES = [
+  'idle',
+  'syncing',
+  'paused',
+  'error',
+  'offline',
+] as const satisfies readonly AppState[];
 export type TrayState = (typeof TRAY_STATES)[number];
 
-const TRAY_LABEL: Record<TrayState, string> = { ...SYNC_STATE_LABEL, offline: 'Offline' };
-
 /** Which icon the tray shows: `build/icons/tray-<state>.png`. */
-export function trayState(o: SyncOverview | null): TrayState {
-  if (o?.offline) return 'offline';
-  return o?.state ?? 'idle';
+export function trayState(o: SyncOverview | null, bots: readonly KbBotView[] = []): TrayState {
+  return appStatusOf(o, { bots }).state;
 }
 
 /** What the tray shows for an overview: its icon state, tooltip and the pause/resume item. */
 export function trayView(
   o: SyncOverview | null,
   office: OfficeStatus | null = null,
+  bots: readonly KbBotView[] = [],
 ): {
   state: TrayState;
   tooltip: string;
@@ -31,24 +37,13 @@ export function trayView(
   /** "Sharing this address with 3 other desks: about 30 requests a minute for this desk" in an office. */
   office: string | null;
 } {
-  const state = trayState(o);
-  const pending = o?.folders.reduce((n, f) => n + f.counts.pending, 0) ?? 0;
-  const problem = o?.folders.find((f) => f.problem)?.problem;
-  const detail = o?.offline
-    ? ` — ${o.offline.waiting} file${o.offline.waiting === 1 ? '' : 's'} waiting`
-    : o?.held
-      ? ` — ${o.held.message}`
-      : state === 'error' && problem
-        ? ` — ${problem}`
-        : state === 'syncing'
-          ? ` — ${pending} file${pending === 1 ? '' : 's'} to go`
-          : '';
+  const m = appStatusOf(o, { bots, office });
   const sharing = office && office.mode === 'office' ? officeSentence(office) : null;
   return {
-    state,
-    tooltip: `Assets Sync: ${TRAY_LABEL[state]}${detail}${sharing ? `\n${sharing}` : ''}`,
+    state: m.state,
+    tooltip: `Assets Sync: ${m.word}${m.detail ? ` — ${m.detail}` : ''}${sharing ? `\n${sharing}` : ''}`,
     office: sharing,
-    toggle: o?.held?.code === 'USER-PAUSED' ? 'Resume syncing' : 'Pause syncing',
+    toggle: m.toggle === 'resume' ? 'Resume syncing' : 'Pause syncing',
     limit: o?.bandwidth && o.bandwidth.kind !== 'off' ? o.bandwidth.text : null,
   };
 }

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { Menu, nativeImage, Tray } from 'electron';
 import type { OfficeStatus, SyncOverview } from '../../src-shared/contract';
+import type { KbBotView } from '../../src-shared/contract/kb';
 import { type TrayState, trayView } from './tray-state';
 
 /** The tray icon: idle / syncing / paused / error / offline, with open, pause or resume, and quit. */
@@ -23,8 +24,12 @@ export function createTray(o: {
     return img;
   };
   const tray = new Tray(icon('idle'));
-  const update = (overview: SyncOverview | null, office: OfficeStatus | null = null) => {
-    const v = trayView(overview, office);
+  const update = (
+    overview: SyncOverview | null,
+    office: OfficeStatus | null = null,
+    bots: readonly KbBotView[] = [],
+  ) => {
+    const v = trayView(overview, office, bots);
     tray.setImage(icon(v.state));
     tray.setToolTip(v.tooltip);
     tray.setContextMenu(

@@ -24,6 +24,8 @@ export function mainWindowOptions(preloadPath: string): BrowserWindowConstructor
       experimentalFeatures: false,
       spellcheck: false,
       navigateOnDragDrop: false,
+      // The built-in PDF viewer is a plugin: a PDF's preview (an <embed> the CSP lets read only http(s)).
+      plugins: true,
     },
   };
 }

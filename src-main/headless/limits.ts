@@ -1,4 +1,5 @@
 import type { Server, ServerOptions } from 'node:http';
+import { type ConnectionGuard, guardConnections } from '../shared-node/connection-guard';
 
 /**
  * How long a peer may take and how many may be connected at once. Anything on this machine can
@@ -17,8 +18,9 @@ export const HEADLESS_LIMITS = {
   keepAliveTimeoutMs: 5_000,
   maxHeaderBytes: 16 * 1024,
   /**
-   * A page needs a handful (six per host and its WebSocket); past this, new connections are closed
-   * unread until the timeouts above free a place.
+   * A page needs a handful (six per host and its WebSocket); past this the oldest idle connection is
+   * closed for the newcomer (the connection guard of shared-node, as the relay's), and the newcomer
+   * only when every one is busy. An open WebSocket is never the one closed.
    */
   maxConnections: 256,
 } as const;
@@ -35,9 +37,18 @@ export function headlessServerOptions(limits: HeadlessLimits): ServerOptions {
   };
 }
 
-/** What can only be set on the server once made. */
-export function applyHeadlessLimits(server: Server, limits: HeadlessLimits): void {
-  server.maxConnections = limits.maxConnections;
+/**
+ * What can only be set on the server once made. Not `server.maxConnections`: Node closes every new
+ * connection once it is reached, so 300 slow or 2,000 idle sockets from anything on this machine
+ * locked the page out until the timeouts freed a place (issue 32).
+ */
+export function applyHeadlessLimits(server: Server, limits: HeadlessLimits): ConnectionGuard {
   // No 'timeout' listener: Node destroys a socket idle this long.
   server.timeout = limits.idleTimeoutMs;
+  // Every peer is on this machine (127.0.0.1 only): the cap is the whole limit, no per-address one.
+  return guardConnections(server, {
+    maxConnections: limits.maxConnections,
+    maxPerPeer: limits.maxConnections,
+    requestsPerPeerPerMinute: 0,
+  });
 }

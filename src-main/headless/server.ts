@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { resolve } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { TOKEN_HEADER, UPLOAD_PATH, WS_PATH, WS_PROTOCOL } from '../../src-shared/transport/ws-messages';
@@ -55,7 +55,7 @@ export async function startHeadlessShell(options: HeadlessShellOptions): Promise
     serveStatic(root, origin, url, req, res);
   });
 
-  applyHeadlessLimits(server, limits);
+  const guard = applyHeadlessLimits(server, limits);
 
   server.on('upgrade', (req, socket, head) => {
     // Node takes its own error listener off an upgraded socket: a reset before ws adopts it (or
@@ -72,6 +72,8 @@ export async function startHeadlessShell(options: HeadlessShellOptions): Promise
         ? checkRequest(req, origin, token, given)
         : ({ ok: false, status: 404, reason: 'no such socket' } as const);
     if (!access.ok) return refuseUpgrade(socket, access.status, 'Refused');
+    // The page's own socket: busy for as long as it is open, never closed to make room.
+    guard.claim(socket as Socket);
     bridge.upgrade(req, socket, head);
   });
 

@@ -109,9 +109,13 @@ export async function run(argv: string[]): Promise<number> {
     });
   } catch (error) {
     const code = (error as { code?: string }).code;
-    // A database a later version wrote: its message says which version and what to do.
+    // A database a later version wrote, a folder refused: the message says which and what to do.
     const said =
-      code === 'DATA-NEWER' ? `${code}: ${(error as Error).message}` : (code ?? (error as Error).message);
+      code === 'DATA-NEWER'
+        ? `${code}: ${(error as Error).message}`
+        : code?.startsWith('DATA-DIR')
+          ? (error as Error).message
+          : (code ?? (error as Error).message);
     console.error(`relay: could not start on ${f.host}:${f.port} with data in ${f.dataDir}: ${said}`);
     return 1;
   }

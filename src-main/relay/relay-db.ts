@@ -45,6 +45,39 @@ export const RELAY_MIGRATIONS: Migration[] = [
       CREATE INDEX marks_received ON marks (received_at);
     `,
   },
+  {
+    id: 2,
+    name: 'deliveries: one row per distinct bytes, not per signature',
+    // Issue 32: a copy with altered bytes and the genuine signature, posted first, took the unique
+    // (bot, conversation, signature) place and the service's real delivery became a "duplicate" no
+    // desk ever saw. Dedup now also compares the bytes (relay-store.ts); the rebuild drops the
+    // unique key, which SQLite cannot drop in place.
+    up: `
+      CREATE TABLE deliveries_v2 (
+        seq INTEGER PRIMARY KEY,
+        received_at INTEGER NOT NULL,
+        bot_id INTEGER NOT NULL,
+        conversation_id INTEGER NOT NULL,
+        event TEXT,
+        signature TEXT NOT NULL,
+        content_type TEXT,
+        body BLOB NOT NULL
+      );
+      INSERT INTO deliveries_v2 (seq, received_at, bot_id, conversation_id, event, signature, content_type, body)
+        SELECT seq, received_at, bot_id, conversation_id, event, signature, content_type, body FROM deliveries;
+      DROP TABLE deliveries;
+      ALTER TABLE deliveries_v2 RENAME TO deliveries;
+      CREATE INDEX deliveries_received ON deliveries (received_at);
+      CREATE INDEX deliveries_conversation ON deliveries (bot_id, conversation_id, signature);
+    `,
+  },
+  {
+    id: 3,
+    name: 'the seqs of deliveries retention deleted',
+    // Issue 32: a desk that pulls after retention deleted leads it never read is told how many
+    // (RelayFeed.expired). A seq is a few bytes: kept for good, so a desk away longer still learns it.
+    up: 'CREATE TABLE expired (seq INTEGER PRIMARY KEY)',
+  },
 ];
 
 /**

@@ -14,7 +14,7 @@ import {
   RelayMarkInputSchema,
 } from '../../src-shared/api/relay';
 import { type GuardLimits, guardConnections } from '../shared-node/connection-guard';
-import { makePrivateDir } from '../shared-node/private-files';
+import { openDataDir } from '../shared-node/private-files';
 import {
   DEFAULT_MAX_BODY_BYTES,
   RECEIVER_LIMITS,
@@ -41,8 +41,10 @@ export interface RelayOptions {
   limits?: Partial<GuardLimits>;
   /** Replace the read token (a stolen one stops working; desks need the new one). */
   newReadToken?: boolean;
-  /** Open long polls at once; past it a feed request is answered at once, without waiting. */
+  /** Long polls waiting at once, all tokens together (default RELAY_POLL_LIMITS). */
   maxWaiters?: number;
+  /** Long polls waiting at once with one read token (default RELAY_POLL_LIMITS). */
+  maxWaitersPerToken?: number;
   now?: () => number;
   log?: (line: string) => void;
   /** Called when a feed request starts waiting (tests await it instead of sleeping). */
@@ -65,6 +67,26 @@ export const DEFAULT_RELAY_PORT = 8790;
 const SWEEP_EVERY_MS = 60 * 60 * 1000;
 const MARKS_BODY_LIMIT = 64 * 1024;
 const SIGNATURE_FORMAT = /^sha256=[0-9a-fA-F]{64}$/;
+
+/**
+ * Long polls hold a connection each, and every desk has the read token: without their own cap, 256
+ * polls filled the 256 connections and the service's deliveries were refused (issue 32). So polls
+ * may take at most half the connections, a token at most a quarter; a poll past its cap answers the
+ * oldest waiting one of its token at once (that desk asks again; nobody waits forever), and a
+ * server full of busy connections answers its oldest poll and closes it to let a delivery in.
+ */
+export const RELAY_POLL_LIMITS = {
+  maxWaiters: Math.floor(RECEIVER_LIMITS.maxConnections / 2),
+  maxWaitersPerToken: Math.floor(RECEIVER_LIMITS.maxConnections / 4),
+} as const;
+
+interface Waiter {
+  token: string;
+  /** Something was committed (or the relay closes): answer with what follows the cursor. */
+  wake(): void;
+  /** Answer now, empty, to make room; `close` ends its connection after the answer (for a delivery). */
+  answerEarly(close: boolean): void;
+}
 
 const notFound = (res: ServerResponse) => replyJson(res, 404, { ok: false, error: 'Nothing here.' });
 const onlyMethod = (res: ServerResponse, method: string) => {
@@ -90,14 +112,33 @@ export async function startRelay(o: RelayOptions): Promise<RunningRelay> {
   // A database a later relay migrated: refused before the folder or a file in it is touched.
   const newer = relayDatabaseTooNew(join(o.dataDir, 'relay.sqlite'));
   if (newer) throw newer;
-  makePrivateDir(o.dataDir);
+  // A shared or foreign folder is refused untouched (never chmod'ed 0700 under everyone, nothing written).
+  const folder = openDataDir(o.dataDir, 'relay.sqlite', true);
+  if (!folder.ok)
+    throw Object.assign(new Error(`${folder.error.code}: ${folder.error.message}`), {
+      code: folder.error.code,
+    });
   const db = openRelayDatabase(join(o.dataDir, 'relay.sqlite'));
   const keys = loadOrCreateKeys(db, { newReadToken: o.newReadToken ?? false });
   const store = createRelayStore(db, now);
-  const waiters = new Set<() => void>();
+  // Oldest first: a Set keeps insertion order.
+  const waiters = new Set<Waiter>();
+  const maxWaiters = o.maxWaiters ?? RELAY_POLL_LIMITS.maxWaiters;
+  const maxPerToken = o.maxWaitersPerToken ?? RELAY_POLL_LIMITS.maxWaitersPerToken;
   let closed = false;
   const wakeAll = () => {
-    for (const w of [...waiters]) w();
+    for (const w of [...waiters]) w.wake();
+  };
+  const oldestWaiter = (token?: string): Waiter | null => {
+    for (const w of waiters) if (token === undefined || w.token === token) return w;
+    return null;
+  };
+  /** Before a poll waits: the oldest one of its token (or of all) answers if a cap is reached. */
+  const roomForPoll = (token: string) => {
+    let mine = 0;
+    for (const w of waiters) if (w.token === token) mine++;
+    if (mine >= maxPerToken) oldestWaiter(token)?.answerEarly(false);
+    else if (waiters.size >= maxWaiters) oldestWaiter()?.answerEarly(false);
   };
   const storeDelivery = groupCommit((items: IncomingDelivery[]) => {
     const r = store.storeDeliveries(items);
@@ -161,32 +202,48 @@ export async function startRelay(o: RelayOptions): Promise<RunningRelay> {
     return Number(v);
   }
 
-  async function onFeed(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  async function onFeed(req: IncomingMessage, res: ServerResponse, url: URL, token: string): Promise<void> {
     if (req.method !== 'GET') return onlyMethod(res, 'GET');
     const after = intParam(url, 'after', 0, Number.MAX_SAFE_INTEGER);
     const wait = intParam(url, 'wait', 0, RELAY_MAX_WAIT_S);
     const max = intParam(url, 'limit', RELAY_MAX_BATCH, RELAY_MAX_BATCH);
     for (const v of [after, wait, max])
       if (typeof v === 'string') return replyJson(res, 400, { ok: false, error: v });
+    // Between polls its connection is the first closed when room is needed: polls are what anyone
+    // with the read token can flood with, deliveries are what must get in.
+    guard.expendable(req.socket);
     const read = () => store.feed(after as number, Math.max(1, max as number));
     let feed = read();
-    const empty = feed.deliveries.length === 0 && feed.marks.length === 0;
+    const empty = feed.deliveries.length === 0 && feed.marks.length === 0 && feed.expired === 0;
     // Closing: answer at once, so a poll that came on a kept-alive connection does not hold the stop.
-    if (empty && !closed && (wait as number) > 0 && waiters.size < (o.maxWaiters ?? 256)) {
+    if (empty && !closed && (wait as number) > 0 && maxWaiters > 0 && maxPerToken > 0) {
+      roomForPoll(token);
+      let early = false;
       await new Promise<void>((resolve) => {
         const done = () => {
-          waiters.delete(done);
+          waiters.delete(waiter);
           clearTimeout(timer);
           res.off('close', done);
           resolve();
         };
+        const waiter: Waiter = {
+          token,
+          wake: () => done(),
+          answerEarly(close) {
+            if (close) res.setHeader('connection', 'close');
+            early = true;
+            done();
+          },
+        };
         const timer = setTimeout(done, (wait as number) * 1000);
-        waiters.add(done);
+        waiters.add(waiter);
         res.once('close', done);
         o.onPollWaiting?.();
       });
       if (res.destroyed) return;
-      feed = read();
+      // Answered early to make room, nothing came: the empty answer read before waiting still holds
+      // (what came meanwhile would have woken it), and a flood of polls costs no read of the database.
+      if (!early) feed = read();
     }
     replyJson(res, 200, feed);
   }
@@ -249,7 +306,7 @@ export async function startRelay(o: RelayOptions): Promise<RunningRelay> {
       res.setHeader('www-authenticate', 'Bearer');
       return replyJson(res, 401, { ok: false, error: 'The read token is missing or wrong.' });
     }
-    if (path === RELAY_FEED_PATH) return onFeed(req, res, url);
+    if (path === RELAY_FEED_PATH) return onFeed(req, res, url, token);
     if (path === RELAY_MARKS_PATH) return onMarks(req, res);
     if (req.method !== 'GET') return onlyMethod(res, 'GET');
     return replyJson(res, 200, {
@@ -274,6 +331,13 @@ export async function startRelay(o: RelayOptions): Promise<RunningRelay> {
       ...o.limits,
     },
     now,
+    {
+      makeRoom() {
+        const oldest = oldestWaiter();
+        oldest?.answerEarly(true);
+        return oldest !== null;
+      },
+    },
   );
 
   try {

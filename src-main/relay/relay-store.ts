@@ -35,7 +35,7 @@ export function createRelayStore(db: Db, now: () => number = Date.now) {
   const nextSeq = () =>
     (prep('UPDATE relay_seq SET last = last + 1 WHERE id = 1 RETURNING last').get() as { last: number }).last;
   const existing = prep(
-    'SELECT seq FROM deliveries WHERE bot_id = ? AND conversation_id = ? AND signature = ?',
+    'SELECT seq FROM deliveries WHERE bot_id = ? AND conversation_id = ? AND signature = ? AND body = ?',
   );
   const insertDelivery = prep(
     `INSERT INTO deliveries (seq, received_at, bot_id, conversation_id, event, signature, content_type, body)
@@ -50,13 +50,16 @@ export function createRelayStore(db: Db, now: () => number = Date.now) {
   );
 
   /**
-   * Dedup per bot and conversation, among copies with the same signature: the service's retries carry
-   * the same bytes and signature, so they are one row; a forged copy claiming the same conversation
-   * (another signature) is kept beside it rather than hiding the real one, and every desk rejects it.
+   * Dedup on the exact bytes and signature: the service's retries carry both unchanged, so they are
+   * one row. Any copy that differs, in its signature or in one byte, is kept beside the others: the
+   * relay cannot tell the genuine one (it holds no secret), each desk can, and rejects the rest. (On
+   * bot, conversation and signature alone, an altered copy posted first hid the real lead.)
    */
   const storeDeliveries = db.transaction((items: IncomingDelivery[]) =>
     items.map((d) => {
-      const found = existing.get(d.botId, d.conversationId, d.signature) as { seq: number } | undefined;
+      const found = existing.get(d.botId, d.conversationId, d.signature, d.body) as
+        | { seq: number }
+        | undefined;
       if (found) return { seq: found.seq, duplicate: true };
       const seq = nextSeq();
       insertDelivery.run(seq, now(), d.botId, d.conversationId, d.event, d.signature, d.contentType, d.body);
@@ -111,16 +114,29 @@ export function createRelayStore(db: Db, now: () => number = Date.now) {
           at: m.at,
           sig: m.sig,
         }));
-      const next = Math.max(after, deliveries.at(-1)?.seq ?? 0, marks.at(-1)?.seq ?? 0);
+      let next = Math.max(after, deliveries.at(-1)?.seq ?? 0, marks.at(-1)?.seq ?? 0);
+      // Deliveries after the cursor that retention deleted before this desk read them: counted once,
+      // the cursor moved past them (up to where this answer ends, when it was cut at `limit`).
+      const upTo = bound === Number.MAX_SAFE_INTEGER ? bound : next;
+      const gone = prep('SELECT COUNT(*) AS n, MAX(seq) AS last FROM expired WHERE seq > ? AND seq <= ?').get(
+        after,
+        upTo,
+      ) as { n: number; last: number | null };
+      next = Math.max(next, gone.last ?? 0);
       const waiting = (prep('SELECT COUNT(*) AS n FROM deliveries WHERE seq > ?').get(next) as { n: number })
         .n;
-      return { ok: true, deliveries, marks, next, waiting };
+      return { ok: true, deliveries, marks, next, waiting, expired: gone.n };
     },
 
     /** Retention: deliveries and marks taken before `cutoff` (ms) go. */
     sweep(cutoff: number): { deliveries: number; marks: number } {
       return db.transaction(() => ({
-        deliveries: prep('DELETE FROM deliveries WHERE received_at < ?').run(cutoff).changes,
+        deliveries: (() => {
+          prep('INSERT OR IGNORE INTO expired (seq) SELECT seq FROM deliveries WHERE received_at < ?').run(
+            cutoff,
+          );
+          return prep('DELETE FROM deliveries WHERE received_at < ?').run(cutoff).changes;
+        })(),
         marks: prep('DELETE FROM marks WHERE received_at < ?').run(cutoff).changes,
       }))();
     },

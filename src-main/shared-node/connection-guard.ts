@@ -24,15 +24,37 @@ export interface GuardLimits {
   limitLoopback?: boolean;
 }
 
+export interface GuardHooks {
+  /**
+   * Called when the server is full and no connection is idle: the server may free one that is busy
+   * only with waiting (the relay answers its oldest long poll at once, and closes its connection).
+   * True lets the newcomer in: it is over the cap until the freed connection has closed.
+   */
+  makeRoom?: () => boolean;
+}
+
 export interface ConnectionGuard {
   /** Call first in the request handler: false means a 429 was answered and the handler must stop. */
   admit(req: IncomingMessage, res: ServerResponse): boolean;
-  stats(): { open: number; idle: number; evicted: number; refused: number; limited: number };
+  /** The socket is taken for good (an upgraded WebSocket): busy until it closes, never closed to make room. */
+  claim(socket: Socket): void;
+  /** Its last request was one that may be cut first when room is needed (the relay's long polls). */
+  expendable(socket: Socket): void;
+  stats(): {
+    open: number;
+    idle: number;
+    evicted: number;
+    refused: number;
+    limited: number;
+    madeRoom: number;
+  };
 }
 
 interface Tracked {
   peer: string;
   busy: number;
+  /** What its requests were: `expendable` (said by the server, e.g. a long poll's) or not, or none yet. */
+  kind: 'fresh' | 'expendable' | 'kept';
 }
 
 const WINDOW_MS = 60_000;
@@ -43,16 +65,30 @@ export function guardConnections(
   server: Server,
   limits: GuardLimits,
   now: () => number = Date.now,
+  hooks: GuardHooks = {},
 ): ConnectionGuard {
   const sockets = new Map<Socket, Tracked>();
   // Idle sockets in the order they became idle: the first is the one to close.
   const idle = new Set<Socket>();
   const perPeer = new Map<string, Set<Socket>>();
   const hits = new Map<string, number[]>();
-  const counts = { evicted: 0, refused: 0, limited: 0 };
+  const counts = { evicted: 0, refused: 0, limited: 0, madeRoom: 0 };
   const limited = (peer: string) => limits.limitLoopback === true || !isLoopback(peer);
 
-  const oldestIdle = (): Socket | null => idle.values().next().value ?? null;
+  // Which idle connection goes first: one the server called expendable (the relay's answered long
+  // polls: every desk has the read token, so polls are what a stranger floods with), then one that
+  // has sent no request yet, then one that served others (a kept-alive delivery between two posts).
+  const oldestIdle = (): Socket | null => {
+    let fresh: Socket | null = null;
+    let kept: Socket | null = null;
+    for (const s of idle) {
+      const kind = sockets.get(s)?.kind;
+      if (kind === 'expendable') return s;
+      if (kind === 'fresh') fresh ??= s;
+      else kept ??= s;
+    }
+    return fresh ?? kept;
+  };
   const evict = (s: Socket) => {
     counts.evicted++;
     forget(s);
@@ -82,25 +118,28 @@ export function guardConnections(
     }
     if (sockets.size >= limits.maxConnections) {
       const victim = oldestIdle();
-      if (!victim) {
+      if (victim) evict(victim);
+      else if (hooks.makeRoom?.()) counts.madeRoom++;
+      else {
         counts.refused++;
         socket.destroy();
         return;
       }
-      evict(victim);
     }
-    sockets.set(socket, { peer, busy: 0 });
+    sockets.set(socket, { peer, busy: 0, kind: 'fresh' });
     idle.add(socket);
     if (!perPeer.has(peer)) perPeer.set(peer, new Set());
     perPeer.get(peer)!.add(socket);
     socket.once('close', () => forget(socket));
   });
 
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+  // First of the request listeners: the server's handler may then call this request's socket expendable.
+  server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
     const socket = req.socket;
     const t = sockets.get(socket);
     if (!t) return;
     t.busy++;
+    t.kind = 'kept';
     idle.delete(socket);
     res.once('close', () => {
       t.busy--;
@@ -141,6 +180,16 @@ export function guardConnections(
       });
       res.end(body);
       return false;
+    },
+    expendable(socket) {
+      const t = sockets.get(socket);
+      if (t) t.kind = 'expendable';
+    },
+    claim(socket) {
+      const t = sockets.get(socket);
+      if (!t) return;
+      t.busy++;
+      idle.delete(socket);
     },
     stats: () => ({ open: sockets.size, idle: idle.size, ...counts }),
   };

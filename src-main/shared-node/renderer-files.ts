@@ -23,8 +23,11 @@ export function contentTypeOf(file: string): string {
 
 /**
  * The page's Content-Security-Policy: scripts and styles only from the shell itself, connections
- * only back to it (plus `connectTo`, the headless shell's WebSocket origin), no frames, no plugins.
- * Images may come from anywhere over http(s) because file previews come from the CDN.
+ * only back to it (plus `connectTo`, the headless shell's WebSocket origin). The preview of a file
+ * reads it from the CDN, so what a preview shows may come from any http(s) address: images, a PDF in
+ * the browser's viewer (`object-src`), a video or a sound (`media-src`), and a text or JSON file in a
+ * frame the page sandboxes (`frame-src`: no scripts, no forms, an origin of its own). Nothing else:
+ * no data:, blob: or file: objects, frames or media, no workers, no fonts or scripts from elsewhere.
  */
 export function rendererCsp(connectTo?: string): string {
   return [
@@ -32,12 +35,14 @@ export function rendererCsp(connectTo?: string): string {
     "script-src 'self'",
     "style-src 'self'",
     "img-src 'self' data: http: https:",
+    'object-src http: https:',
+    'media-src http: https:',
+    'frame-src http: https:',
     "font-src 'self'",
     connectTo ? `connect-src 'self' ${connectTo}` : "connect-src 'self'",
     "base-uri 'none'",
     "form-action 'none'",
     "frame-ancestors 'none'",
-    "object-src 'none'",
   ].join('; ');
 }
 

@@ -1,6 +1,6 @@
 import { formatRupees } from '../../src-shared/domain/money';
 import { RUNWAY_ALERT_DAYS_DEFAULT, runwayWarnings } from '../../src-shared/domain/runway-alerts';
-import { formatServiceTime, formatServiceTimeBare } from '../../src-shared/domain/time-format';
+import { formatServiceTime } from '../../src-shared/domain/time-format';
 import { lowBalanceSentence } from '../../src-shared/domain/wallet-text';
 import { clockTime } from '../lib/clock-time';
 import { parseServiceDate, timeLeft } from '../lib/dates';
@@ -57,9 +57,7 @@ export function AccountBanner() {
     return (
       <Banner tone="danger" title={`Uploads paused: ${formatRupees(account.arrears.paise)} of rent unpaid`}>
         Files stay online and can be downloaded and deleted; new uploads wait in the queue.
-        {account.arrears.since
-          ? ` In arrears since ${left !== undefined ? formatServiceTimeBare(account.arrears.since) : formatServiceTime(account.arrears.since)}.`
-          : ''}{' '}
+        {account.arrears.since ? ` In arrears since ${formatServiceTime(account.arrears.since)}.` : ''}{' '}
         {left !== undefined && account.arrears.deadline ? (
           <strong className="num" data-testid="banner-countdown">
             {left

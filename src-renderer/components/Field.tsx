@@ -1,4 +1,5 @@
-import { type InputHTMLAttributes, type ReactNode, useId } from 'react';
+import { type InputHTMLAttributes, type ReactNode, type Ref, useId } from 'react';
+import { withoutCodes } from '../../src-shared/domain/words';
 import type { AppError } from '../../src-shared/errors';
 import { usePendingCheck } from './use-pending-check';
 
@@ -31,11 +32,14 @@ export function FormError({
   message: string | null | undefined;
   as?: 'span' | 'p';
 }) {
-  return message ? (
-    <Tag className="error-text" role="alert">
-      {message}
+  if (!message) return null;
+  // The sentence on screen, the code ("(FETCH-FAILED)") in the tooltip (issue 34).
+  const m = withoutCodes(message);
+  return (
+    <Tag className="error-text" role="alert" title={m.codes.length ? m.codes.join(', ') : undefined}>
+      {m.text}
     </Tag>
-  ) : null;
+  );
 }
 
 /** "n / max" characters, red past the limit. */
@@ -82,7 +86,12 @@ export function LabelledInput({
   error,
   hint,
   ...input
-}: InputHTMLAttributes<HTMLInputElement> & { label: ReactNode; error?: string | null; hint?: ReactNode }) {
+}: InputHTMLAttributes<HTMLInputElement> & {
+  label: ReactNode;
+  error?: string | null;
+  hint?: ReactNode;
+  ref?: Ref<HTMLInputElement>;
+}) {
   const id = useId();
   const described = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
   // The hint and the error are outside the label, so the field's name stays its label alone.

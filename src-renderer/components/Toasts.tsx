@@ -1,3 +1,4 @@
+import { withoutCodes } from '../../src-shared/domain/words';
 import { useUi } from '../stores/ui-store';
 
 export function Toasts() {
@@ -7,7 +8,7 @@ export function Toasts() {
     <div className="toasts" aria-live="polite">
       {toasts.map((t) => (
         <div key={t.id} className={`toast ${t.tone}`} role={t.tone === 'error' ? 'alert' : 'status'}>
-          <span>{t.text}</span>
+          <Words text={t.text} />
           <button type="button" onClick={() => dismiss(t.id)} aria-label="Dismiss">
             ✕
           </button>
@@ -15,4 +16,10 @@ export function Toasts() {
       ))}
     </div>
   );
+}
+
+/** A toast in words; a code it carries ("(URL-IMPORT-FAILED)") is in its tooltip (issue 34). */
+function Words({ text }: { text: string }) {
+  const m = withoutCodes(text);
+  return <span title={m.codes.length ? m.codes.join(', ') : undefined}>{m.text}</span>;
 }

@@ -59,6 +59,11 @@ export const RelayFeedSchema = z.object({
   next: z.number().int().min(0),
   /** Deliveries stored after `next`: what this desk has still to read. */
   waiting: z.number().int().min(0),
+  /**
+   * Deliveries after `after` that the relay's retention deleted before this desk read them (`next`
+   * is past them): leads this desk can no longer get. Absent from relays before issue 32.
+   */
+  expired: z.number().int().min(0).default(0),
 });
 export type RelayFeed = z.infer<typeof RelayFeedSchema>;
 

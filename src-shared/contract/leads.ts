@@ -49,6 +49,8 @@ export const RelayViewSchema = z.object({
   waiting: z.number().int(),
   /** Deliveries this desk refused (forged, altered, or of a bot whose secret is not set up here). */
   rejected: z.number().int(),
+  /** Leads the relay's retention deleted before this desk read them: they cannot be read any more. */
+  expired: z.number().int(),
   error: AppErrorSchema.nullable(),
   /**
    * Where the sandbox's demo bot posts its leads: to the relay (its webhook URL was given here), or

@@ -14,7 +14,7 @@ const IST_DAY = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date is YYYY-MM-DD (I
 
 export const IndexFilterSchema = z
   .object({
-    /** A case-insensitive part of the name. */
+    /** A part of the name, accents and case not counting (search-fold.ts). */
     search: z.string().max(255).optional(),
     bucket: BucketSchema.optional(),
     /** Extensions without the dot, any case; a file matches one of them. */

@@ -43,6 +43,12 @@ export const SANDBOX_ADVANCE_DAYS = [1, 7, 31] as const;
 
 export const sandboxCommands = {
   'sandbox.state': command(Empty, SandboxStateSchema),
+  /**
+   * The sandbox's address and its file API key, for trying the API by hand (curl) beside the app
+   * (issue 34: it was nowhere but in a socket). A key of the local sandbox only, never an account's;
+   * the panel shows it on request. It is never logged: no transport logs a reply.
+   */
+  'sandbox.apiKey': command(Empty, z.object({ baseUrl: z.string(), apiKey: z.string() })),
   /** Moves the service clock; every midnight crossed is billed and every webhook retry due is sent. */
   'sandbox.advanceClock': command(
     z.object({ days: z.number().int().min(1).max(366) }).strict(),

@@ -28,6 +28,10 @@ export const FolderCountsSchema = z.object({
   skipped: z.number().int(),
   /** Deleted from the CDN in the Files view with "stop syncing them": kept locally, not sent. */
   removedByYou: z.number().int(),
+  /** Of pending: files that failed and wait for their automatic retry (state/transitions.ts). */
+  retrying: z.number().int().default(0),
+  /** Of pending: files a worker holds now (hashing, uploading). */
+  active: z.number().int().default(0),
 });
 
 export const FolderViewSchema = z.object({
@@ -41,16 +45,35 @@ export const FolderViewSchema = z.object({
   counts: FolderCountsSchema,
   /** A watcher problem in words (a vanished folder, a full inotify table), else null. */
   problem: z.string().nullable(),
+  /** The folder's runner has nothing left to do: no change waiting to be read, no scan, no pending file. */
+  inSync: z.boolean().default(true),
 });
 export type FolderView = z.infer<typeof FolderViewSchema>;
 
 export const SyncStateSchema = z.enum(SYNC_STATES);
 export type { SyncState };
 
+const Until = z.object({ until: z.number().nullable() });
+/**
+ * The holds in force, as facts for the one status model (src-shared/domain/status-model.ts `Holds`):
+ * what keeps files from being sent, each surface's words are derived from these.
+ */
+export const HoldsSchema = z.object({
+  stopped: AppErrorSchema.pick({ code: true, message: true }).nullable(),
+  account: AppErrorSchema.pick({ code: true, message: true }).nullable(),
+  userPaused: z.boolean(),
+  schedule: Until.nullable(),
+  offline: z.object({ nextTryAt: z.number().nullable() }).nullable(),
+  rateLimited: Until.nullable(),
+  officeWait: Until.nullable(),
+});
+
 export const SyncOverviewSchema = z.object({
   state: SyncStateSchema,
   /** Why uploads are held (402, 401, 403, or the user's pause), with what to do. */
   held: AppErrorSchema.nullable(),
+  /** The holds in force one by one (the status model's facts); `held` is the first of them. */
+  holds: HoldsSchema.optional(),
   folders: z.array(FolderViewSchema),
   budget: z.object({ perMinute: z.number().int(), usedLastMinute: z.number().int() }),
   concurrency: z.number().int(),
@@ -78,7 +101,7 @@ export const SyncOverviewSchema = z.object({
     .nullable()
     .optional(),
   /** Time left for what is queued, and what bounds it: the request budget or the bytes. */
-  etaBound: z.enum(['requests', 'bytes']).nullable().optional(),
+  etaBound: z.enum(['requests', 'bytes', 'pace', 'retry', 'schedule']).nullable().optional(),
   etaSeconds: z.number().nullable().optional(),
 });
 export type SyncOverview = z.infer<typeof SyncOverviewSchema>;

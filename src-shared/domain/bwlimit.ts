@@ -268,3 +268,35 @@ export function weekFromRates(
   // Re-read through the grid so that the result is in the one canonical form.
   return { schedule: formatWeekSchedule(gridToWeek(weekGrid(cells))), limitedRate };
 }
+
+const DAY_WORDS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;
+const CELL_WORDS: Record<GridCell, string> = { normal: 'normal hours', limited: 'limited', pause: 'paused' };
+
+/**
+ * A weekly schedule in words, for the line under the grid (issue 34: it showed its own text, "Sun-00:00,
+ * normal Sat-21:00,pause"): "Normal hours from Sunday 00:00, paused from Saturday 21:00, limited from
+ * Saturday 22:00, the week then wrapping around." The text stays in the line's tooltip and the settings file.
+ */
+export function weekScheduleText(entries: readonly WeekEntry[]): string {
+  if (entries.length === 0) return 'No schedule: the upload limit applies at all hours.';
+  const p2 = (n: number) => String(n).padStart(2, '0');
+  const parts = entries.map(
+    (e) =>
+      `${CELL_WORDS[e.cell]} from ${DAY_WORDS[e.day]} ${p2(Math.floor(e.minute / 60))}:${p2(e.minute % 60)}`,
+  );
+  const text = parts.join(', ');
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}, the week then starting again.`;
+}
+
+/**
+ * Whether the limited hours' limit lets more through than the normal one (issue 34: taken without a
+ * word): "limited" then uploads faster than "normal". Off (no limit) in the limited hours beside a
+ * normal rate is faster too; a limit that does not parse is for its own field's error, not this.
+ */
+export function limitedFasterThanNormal(normalText: string, limitedText: string): boolean {
+  const n = parseLimit(normalText);
+  const l = parseLimit(limitedText);
+  if (!n.ok || !l.ok || n.value.kind === 'off' || n.value.kind === 'pause') return false;
+  if (l.value.kind === 'off') return true;
+  return l.value.kind === 'rate' && l.value.bytesPerSecond > n.value.bytesPerSecond;
+}

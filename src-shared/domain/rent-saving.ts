@@ -10,7 +10,13 @@ const GIB = 2 ** 30;
  * sentence says why and gives the files' share of the list price a month, which is what they would
  * cost on a larger account.
  */
-export function rentSavingSentence(bytesUsed: number, bytes: number, perGbMonthPaise: Paise): string {
+export function rentSavingSentence(
+  bytesUsed: number,
+  bytes: number,
+  perGbMonthPaise: Paise,
+  /** How many files the bytes are, when known: one file is "This file's share" (issue 34). */
+  files?: number,
+): string {
   const price = `at ${formatRupees(perGbMonthPaise)} per GiB a month, charged at midnight IST`;
   const day = rentSavedPaise(bytesUsed, bytes, perGbMonthPaise);
   if (day > 0)
@@ -21,6 +27,6 @@ export function rentSavingSentence(bytesUsed: number, bytes: number, perGbMonthP
   const left = dailyRentPaise(Math.max(0, bytesUsed - bytes), perGbMonthPaise);
   return (
     `Saves less than ₹0.01 a day: rent is charged in whole paise, rounded down, so the daily charge stays ${formatRupees(left)}. ` +
-    `These files' share of the rent is ${shareText} a month (${price}).`
+    `${files === 1 ? "This file's" : "These files'"} share of the rent is ${shareText} a month (${price}).`
   );
 }

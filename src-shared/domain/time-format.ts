@@ -54,6 +54,15 @@ export function formatServiceTimeBare(text: string): string {
   return ms === null ? text : formatIstTimeBare(ms);
 }
 
+/**
+ * A CSV's time column says its form in its header ("received_at (ISO 8601 in IST +05:30)"): the cells are
+ * for machines and spreadsheets, and a person opening the file sees why they differ from the app's
+ * "28 Nov 2026, 21:19 IST" (issue 34).
+ */
+export function csvTimeHeader(column: string): string {
+  return `${column} (ISO 8601 in IST +05:30)`;
+}
+
 /** A time the service wrote, for a CSV: ISO 8601 with +05:30; as given when unreadable (or empty). */
 export function csvTime(text: string | null | undefined): string {
   if (!text) return '';

@@ -84,3 +84,73 @@ export function capitalised(word: string): string {
 export function codeAsWord(code: string): string {
   return capitalised(code.toLowerCase().replace(/[-_]+/g, ' '));
 }
+
+/**
+ * What kind of file a media type is, in words ("a Word document", "a video"): said where a file has no
+ * preview, in place of the type ("No preview for application/vnd.openxmlformats-officedocument..."). The
+ * file's extension decides when the type says little ("application/octet-stream").
+ */
+const KIND_BY_EXTENSION: Record<string, string> = {
+  pdf: 'a PDF document',
+  doc: 'a Word document',
+  docx: 'a Word document',
+  odt: 'a text document',
+  xls: 'a spreadsheet',
+  xlsx: 'a spreadsheet',
+  ods: 'a spreadsheet',
+  ppt: 'a presentation',
+  pptx: 'a presentation',
+  txt: 'a text file',
+  json: 'a JSON file',
+  psd: 'a Photoshop image',
+  ai: 'an Illustrator drawing',
+  tiff: 'an image',
+  ttf: 'a font',
+  eot: 'a font',
+  otf: 'a font',
+  woff: 'a font',
+  woff2: 'a font',
+};
+
+export function fileKindText(mime: string, name: string): string {
+  const ext = /\.([A-Za-z0-9]+)$/.exec(name)?.[1]?.toLowerCase() ?? '';
+  if (KIND_BY_EXTENSION[ext]) return KIND_BY_EXTENSION[ext];
+  const top = mime.split('/')[0];
+  if (top === 'video') return 'a video';
+  if (top === 'audio') return 'a sound file';
+  if (top === 'image') return 'an image';
+  if (top === 'font') return 'a font';
+  if (top === 'text') return 'a text file';
+  return ext ? `a .${ext} file` : 'a file of unknown type';
+}
+
+/**
+ * The lead webhook's event codes in words, as the Leads view's badge and filter say them (issue 23); the
+ * app's details and the leads CSV (beside the code, which machines read) take them from here. Unknown
+ * codes are said as one (`codeAsWord`).
+ */
+const LEAD_EVENT: Record<string, string> = {
+  'LEAD-CAPTURED': 'Lead captured',
+  'HANDOFF-REQUESTED': 'Wants a person',
+};
+
+export function leadEventText(event: string): string {
+  return LEAD_EVENT[event] ?? codeAsWord(event);
+}
+
+/** A service or app code in brackets inside a sentence: "(STORAGE-FAILED)", "(NETWORK)", "(HTTP-429)". */
+const CODE_IN_BRACKETS = / ?\(([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+|[A-Z]{4,})\)/g;
+
+/**
+ * A log line as a person reads it, with the codes taken out for a tooltip (issue 34): "Upload of a.txt
+ * failed (STORAGE-FAILED); retried at 20:31." reads "Upload of a.txt failed; retried at 20:31." and
+ * keeps STORAGE-FAILED for the title. The log keeps the code: `--json` and the tooltip show it.
+ */
+export function withoutCodes(message: string): { text: string; codes: string[] } {
+  const codes: string[] = [];
+  const text = message.replace(CODE_IN_BRACKETS, (_m, code: string) => {
+    codes.push(code);
+    return '';
+  });
+  return { text, codes };
+}

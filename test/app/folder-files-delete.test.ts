@@ -114,10 +114,14 @@ describe('a delete in the Files view knows the watched folder its files came fro
     expect(again.id).not.toBe(c.id);
     expect((await fetch(again.url)).status).toBe(200);
     const activity = await app.call('activity.list', { limit: 50 });
-    const said = activity.ok ? activity.value.map((x) => x.message) : [];
-    expect(
-      said.some((m) => /^c\.png was deleted in this app's Files view \(seen .*\); sending it again/.test(m)),
-    ).toBe(true);
+    const said = activity.ok ? activity.value : [];
+    const line = said.find((m) =>
+      /^c\.png was deleted in this app's Files view \(seen .*\); sending it again, as you chose\./.test(
+        m.message,
+      ),
+    );
+    // The person chose it: news, not a Warning (issue 34).
+    expect(line?.level).toBe('info');
     expect((await overviewFolder()).counts).toMatchObject({ live: 4, removedByYou: 2, pending: 0 });
   });
 });

@@ -58,11 +58,20 @@ describe('a folder holding a file that failed and waits for its automatic retry'
       const o = await app.call('sync.overview', {});
       if (!o.ok) throw new Error(o.error.message);
       const [view] = o.value.folders;
-      expect(view?.counts).toEqual({ live: 0, pending: 1, failed: 0, skipped: 0, removedByYou: 0 });
+      expect(view?.counts).toEqual({
+        live: 0,
+        pending: 1,
+        failed: 0,
+        skipped: 0,
+        removedByYou: 0,
+        retrying: 1,
+        active: 0,
+      });
       expect(o.value.state).toBe('syncing');
       const tray = trayView(o.value);
       expect(tray.state).toBe('syncing');
-      expect(tray.tooltip).toBe('Assets Sync: Syncing — 1 file to go');
+      // The status model's word for files that only wait for their retry (issue 31): not "Syncing".
+      expect(tray.tooltip).toBe('Assets Sync: Waiting to retry — 1 file waiting to retry');
 
       const cli = await runCli(['status', '--json', '--data-dir', join(root, 'data')]);
       expect(cli.code).toBe(0);

@@ -103,6 +103,14 @@ describe('the sandbox shows every state', () => {
     );
     await value(app.call('kb.syncNow', { botId }));
     await expect.poll(async () => (await synced())?.state).toBe('conflict');
+    // Activity says so, once, as a warning (issue 34: conflicts were only in Knowledge).
+    const lines = async () =>
+      (await value<{ message: string; level: string }[]>(app.call('activity.list', { limit: 50 }))).filter(
+        (a) => a.message.startsWith('The knowledge entry "Opening hours"'),
+      );
+    await expect.poll(async () => (await lines()).length).toBe(1);
+    expect((await lines())[0]!.level).toBe('warn');
+    expect((await lines())[0]!.message).toContain('open it in Knowledge to choose which to keep');
   });
 
   it('a file deleted on the service is gone there, and the sentence says what the real service does', async () => {

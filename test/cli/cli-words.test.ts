@@ -122,4 +122,26 @@ describe('the CLI says what it does', { timeout: 180_000 }, () => {
     const folders = status.lines.filter((l) => l.event === 'folder').map((l) => l.path);
     expect(folders).not.toContain(dir);
   });
+
+  it('the lines for people say a folder mode and the account state in words, the codes only in --json', async () => {
+    const dir = join(work, 'modes');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'a.txt'), 'a\n');
+    const sync = await cli('sync', dir, '--once', '--keep');
+    expect(sync.code, sync.stderr).toBe(0);
+    const said = `${sync.stdout}\n${sync.stderr}`;
+    // "Syncing … to bucket "default" (upload-only)" before.
+    expect(said).toMatch(/to bucket "[a-z0-9-]+" \(upload only\)/);
+    expect(said).not.toContain('upload-only');
+    const status = await cli('status');
+    // "… -> default (upload-only): …" before: the bucket unnamed, the mode its key.
+    expect(status.stdout).toMatch(/ -> bucket [a-z0-9-]+ \(upload only/);
+    expect(status.stdout).not.toContain('upload-only');
+    const account = await cli('account');
+    // "(client 1, ACTIVE)" before.
+    expect(account.stdout).toMatch(/\(client \d+, active\)/);
+    expect(account.stdout).not.toContain('ACTIVE');
+    const json = await cli('account', '--json');
+    expect(JSON.stringify(json.lines)).toContain('"ACTIVE"');
+  });
 });

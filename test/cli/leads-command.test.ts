@@ -35,7 +35,7 @@ it('pulls from the relay first, then lists, searches and exports what is verifie
   expect((await runCli(['leads', '--json', '--handled', '--data-dir', dataDir], env)).lines).toEqual([]);
 
   const csv = await runCli(['leads', '--csv', '--no-pull', '--data-dir', dataDir], env);
-  expect(csv.stdout.split('\r\n')[0]).toMatch(/^received_at,event,handoff,name,/);
+  expect(csv.stdout.split('\r\n')[0]).toMatch(/^received_at \(ISO 8601 in IST \+05:30\),event,handoff,name,/);
   expect(csv.stdout).toContain('Asha Rao');
   // Four CLI processes: over a minute beside the whole suite on a busy machine.
 }, 180_000);
@@ -56,3 +56,25 @@ it('says what is wrong: flags that exclude each other, a relay that refuses the 
   expect(badPort.code).toBe(2);
   expect(badPort.stderr).toMatch(/--port must be a whole number/);
 }, 180_000);
+
+it('says how many leads the relay deleted (retention) before this desk pulled them', async () => {
+  const dir = r.dir();
+  let now = Date.parse('2025-01-01T00:00:00Z');
+  const old = await r.start({ dataDir: dir, retentionDays: 90, now: () => now });
+  for (const id of [21, 22]) {
+    const body = leadBody(id, 7, 'Gone Lead');
+    await deliver(old.webhookUrl, body, { 'x-service-signature': signBody(body, SECRET) });
+  }
+  await old.close();
+  now += 95 * 24 * 3600 * 1000;
+  const swept = await r.start({ dataDir: dir, retentionDays: 90, now: () => now });
+  const late = await runCli(['leads', '--data-dir', r.dir()], {
+    ASSETS_RELAY_URL: swept.url,
+    ASSETS_RELAY_TOKEN: swept.token,
+    ASSETS_SIGNING_SECRET: SECRET,
+  });
+  expect(late.code, late.stderr).toBe(0);
+  expect(late.stderr).toContain(
+    '2 leads were deleted by the relay (older than its retention) before this desk read them',
+  );
+}, 120_000);

@@ -203,7 +203,7 @@ describe.sequential('the desktop app in Chromium (headless shell, real core, rea
     writeFileSync(join(folder, 'late.txt'), 'written while in arrears');
     const banner = page.getByTestId('account-banner');
     await expect.poll(() => banner.textContent(), { timeout: 20_000 }).toMatch(/rent unpaid/);
-    await expect.poll(() => page.getByTestId('sync-state').textContent()).toMatch(/Paused/);
+    await expect.poll(() => page.getByTestId('sync-state').textContent()).toMatch(/Waiting for the wallet/);
     expect(await count('pending')).toBe('1');
     await shot('folders-arrears');
     await nav('Account');

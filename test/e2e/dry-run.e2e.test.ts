@@ -53,7 +53,9 @@ describe.sequential('the dry run in Chromium', () => {
     expect(await page.getByTestId('dry-skip').textContent()).toBe('2');
     expect(await report.textContent()).toMatch(/file types the service does not accept: 1 /);
     expect(await report.textContent()).toMatch(/Identical content/);
-    expect(await page.getByTestId('dry-wallet').textContent()).toMatch(/covers the upload floor now/);
+    expect(await page.getByTestId('dry-wallet').textContent()).toMatch(
+      /holds the ₹[\d.,]+ it must for uploads now/,
+    );
     // Nothing was uploaded by the preview.
     const listed = (await stack.fileApi('GET', '/files?bucket=preview')).json as { data: unknown[] };
     expect(listed.data).toHaveLength(0);

@@ -95,7 +95,7 @@ describe.sequential('Files view: select many, delete, copy, export', () => {
     expect(csv.suggestedFilename()).toMatch(/^files-\d{4}-\d\d-\d\d\.csv$/);
     const csvText = readFileSync((await csv.path())!, 'utf8');
     const lines = csvText.trim().split('\r\n');
-    expect(lines[0]).toBe('id,name,bucket,url,size,md5,created_at,mime');
+    expect(lines[0]).toBe('id,name,bucket,url,size,md5,created_at (ISO 8601 in IST +05:30),mime');
     expect(lines).toHaveLength(FILES + 1);
     const [json] = await Promise.all([
       page.waitForEvent('download'),

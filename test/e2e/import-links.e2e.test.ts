@@ -67,7 +67,7 @@ describe.sequential('import from URLs and entry links in Chromium', () => {
     const dialog = page.getByRole('region', { name: 'Import from URLs' });
     await dialog.getByLabel('List name').fill('moving off saveToLocal');
     await dialog
-      .getByLabel('List', { exact: true })
+      .getByLabel('Or paste the lines', { exact: true })
       .fill(
         [
           'source_url,bucket,md5',
@@ -132,12 +132,12 @@ describe.sequential('import from URLs and entry links in Chromium', () => {
 
   it('tells which old cdn_ids are live (with their URL) and which are gone', async () => {
     const dialog = page.getByRole('region', { name: 'Import from URLs' });
-    await dialog.getByRole('button', { name: 'Old cdn_ids' }).click();
+    await dialog.getByRole('button', { name: 'Old file ids' }).click();
     const live = (await stack.fileApi('GET', '/files?page=1')).json as {
       data: { id: number; url: string }[];
     };
     const id = live.data[0]!.id;
-    await dialog.getByLabel('List', { exact: true }).fill(`cdn_id\n${id}\n999999\nabc`);
+    await dialog.getByLabel('Or paste the ids', { exact: true }).fill(`cdn_id\n${id}\n999999\nabc`);
     await dialog.getByRole('button', { name: 'Check ids' }).click();
     const table = dialog.getByRole('table', { name: 'Id check results' });
     await table.waitFor();

@@ -50,6 +50,33 @@ describe.sequential('layout at 800x600 and 200% zoom', () => {
     }
   });
 
+  it('at 200% the wallet stays in the bar beside the sync state (issue 34: nothing said it)', async () => {
+    await page.setViewportSize({ width: 640, height: 410 });
+    try {
+      const wallet = page.locator('.sidebar-foot', { hasText: 'Wallet' }).getByText(/Wallet ₹/);
+      await wallet.waitFor();
+      const box = await wallet.boundingBox();
+      expect(box).not.toBeNull();
+      expect(box!.y + box!.height).toBeLessThanOrEqual(410);
+    } finally {
+      await page.setViewportSize(ZOOMABLE.viewport);
+    }
+  });
+
+  it('at 200% the Files list, scrolled to, has the window, not a box of about four rows', async () => {
+    await page.setViewportSize({ width: 640, height: 410 });
+    try {
+      await f.nav(page, 'Files');
+      const list = page.locator('.files-main');
+      await list.waitFor();
+      const h = (await list.boundingBox())!.height;
+      // It was max(18rem, 55vh): 288 of 410 px, the toolbar, the header and the total leaving four rows.
+      expect(h).toBeGreaterThanOrEqual(410 - 48);
+    } finally {
+      await page.setViewportSize(ZOOMABLE.viewport);
+    }
+  });
+
   it('Files at 800x600: a row’s Open link is drawn as its Delete button is, borderless and as wide', async () => {
     await page.setViewportSize({ width: 800, height: 600 });
     try {
@@ -98,14 +125,17 @@ describe.sequential('layout at 800x600 and 200% zoom', () => {
     await page.locator('label.field input[placeholder]').first().waitFor();
     const weights = async () =>
       page.evaluate(() =>
-        [...document.querySelectorAll('label.field :is(input, select, textarea)')].map((el) => ({
-          tag: el.tagName.toLowerCase(),
-          label: getComputedStyle(el.closest('label')!).fontWeight,
-          value: getComputedStyle(el).fontWeight,
-          placeholder: el.hasAttribute('placeholder')
-            ? getComputedStyle(el, '::placeholder').fontWeight
-            : '400',
-        })),
+        // A field inside its label, or beside it in a div.field (the Import list's box: issue 34).
+        [...document.querySelectorAll(':is(label.field, div.field) :is(input, select, textarea)')].map(
+          (el) => ({
+            tag: el.tagName.toLowerCase(),
+            label: getComputedStyle(el.closest('.field')!).fontWeight,
+            value: getComputedStyle(el).fontWeight,
+            placeholder: el.hasAttribute('placeholder')
+              ? getComputedStyle(el, '::placeholder').fontWeight
+              : '400',
+          }),
+        ),
       );
     // The filter's search, bucket, type and extensions; a textarea in the Import dialog.
     const filters = await weights();

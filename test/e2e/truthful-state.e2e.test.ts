@@ -68,15 +68,16 @@ describe.sequential('the app tells the truth: offline, failures, money', () => {
     await screens(page, 'truth-in-sync');
   });
 
-  it('failed files: never "In sync"; a file waiting for its automatic retry is pending (Syncing), listed with one sentence each', async () => {
+  it('failed files: never "In sync"; a file waiting for its automatic retry is pending (Waiting to retry), listed with one sentence each', async () => {
     expect((await service.admin('PUT', '/faults', { storage_fail_rate: 1 })).status).toBe(200);
     for (const n of ['c', 'd', 'e']) writeFileSync(join(folder, `${n}.txt`), n);
     // A file the service refused with a retry to come is pending everywhere, not "needs attention"
-    // (one tally, state/transitions.ts, issue 18): the folder says Syncing, never "In sync".
+    // (one tally, state/transitions.ts, issue 18): the folder says it waits to retry (issue 31: the status
+    // model's word), never "In sync", never "Syncing" while nothing is being sent.
     await expect.poll(() => page.getByTestId('problem-reason').count(), { timeout: 20_000 }).toBe(3);
     expect(await count('pending')).toBe('3');
     expect(await count('failed')).toBe('0');
-    await expect.poll(status).toContain('Syncing');
+    await expect.poll(status).toContain('Waiting to retry');
     expect(await status()).not.toContain('In sync');
     expect(await sidebar()).not.toContain('In sync');
     // The list's header counts the rows it lists (the folders' tally holds them as pending).
@@ -139,7 +140,8 @@ describe.sequential('the app tells the truth: offline, failures, money', () => {
     expect((await wallet(-100_000)).balance_paise).toBe(0);
     writeFileSync(join(folder, 'h.txt'), 'h');
     const banner = page.getByTestId('account-banner');
-    await expect.poll(() => sidebar(), { timeout: 20_000 }).toContain('Paused');
+    // The status model's word names the hold (issue 31), as the folder's badge does.
+    await expect.poll(() => sidebar(), { timeout: 20_000 }).toContain('Waiting for the wallet');
     await expect
       .poll(() => banner.locator('.body').textContent(), { timeout: 20_000 })
       .toMatch(/^The wallet holds ₹0\.00; uploads need ₹50\.00\. Top up to resume\./);

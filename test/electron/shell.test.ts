@@ -55,6 +55,8 @@ describe('window options', () => {
       webSecurity: true,
       allowRunningInsecureContent: false,
       webviewTag: false,
+      // The PDF preview is Chromium's PDF viewer, a plugin.
+      plugins: true,
     });
   });
 });
@@ -204,6 +206,10 @@ describe('app:// protocol', () => {
     expect(index.headers.get('content-security-policy')).toBe(CSP);
     expect(CSP).toContain("script-src 'self'");
     expect(CSP).not.toContain('unsafe');
+    // Previews read the CDN over http(s) and nothing else: no data:, blob: or file: objects or frames.
+    expect(CSP).toContain('object-src http: https:;');
+    expect(CSP).toContain('frame-src http: https:;');
+    expect(CSP).not.toMatch(/(object|frame|media)-src[^;]*(data:|blob:|file:|\*)/);
     expect((await serveAppRequest(dir, 'app://renderer/assets/a.js')).headers.get('content-type')).toMatch(
       /javascript/,
     );
@@ -236,11 +242,17 @@ describe('tray', () => {
       paused: false,
       followOutsideLinks: false,
       problem: null,
+      inSync: true,
     };
     const syncing = trayView(
       overview({
         state: 'syncing',
-        folders: [{ ...folder, counts: { live: 1, pending: 3, failed: 0, skipped: 0, removedByYou: 0 } }],
+        folders: [
+          {
+            ...folder,
+            counts: { live: 1, pending: 3, failed: 0, skipped: 0, removedByYou: 0, retrying: 0, active: 0 },
+          },
+        ],
       }),
     );
     expect(syncing).toMatchObject({ state: 'syncing', toggle: 'Pause syncing' });
@@ -254,12 +266,25 @@ describe('tray', () => {
     );
     expect(money.tooltip).toContain('Rent unpaid.');
     expect(money.state).toBe('paused');
-    expect(trayView(overview({ state: 'error' })).state).toBe('error');
+    // The state is the status model's, from the facts: a file failed for good is "error".
+    const failed = trayView(
+      overview({
+        state: 'error',
+        folders: [
+          {
+            ...folder,
+            counts: { live: 0, pending: 0, failed: 1, skipped: 0, removedByYou: 0, retrying: 0, active: 0 },
+          },
+        ],
+      }),
+    );
+    expect(failed.state).toBe('error');
+    expect(failed.tooltip).toBe('Assets Sync: 1 needs attention — 1 file failed');
     const stopped = trayView(
       overview({ state: 'error', held: { code: 'UNAUTHENTICATED', message: 'The API key was refused.' } }),
     );
     expect(stopped).toMatchObject({ state: 'error', toggle: 'Pause syncing' });
-    expect(stopped.tooltip).toBe('Assets Sync: Needs attention — The API key was refused.');
+    expect(stopped.tooltip).toBe('Assets Sync: Key refused — The API key was refused.');
     const vanished = trayView(
       overview({
         state: 'error',
@@ -267,7 +292,7 @@ describe('tray', () => {
           {
             ...folder,
             problem: 'The folder /a is gone.',
-            counts: { live: 0, pending: 0, failed: 0, skipped: 0, removedByYou: 0 },
+            counts: { live: 0, pending: 0, failed: 0, skipped: 0, removedByYou: 0, retrying: 0, active: 0 },
           },
         ],
       }),
@@ -279,9 +304,25 @@ describe('tray', () => {
     const offline = { since: 1, nextTryAt: 2, waiting: 3, message: 'connect ECONNREFUSED' };
     // Files waiting keep the core's state at "syncing"; nothing waiting leaves it "idle": both are offline.
     for (const state of ['idle', 'syncing'] as const) {
-      const v = trayView(overview({ state, offline }));
+      const pending = state === 'syncing' ? 3 : 0;
+      const counts = { live: 0, pending, failed: 0, skipped: 0, removedByYou: 0, retrying: 0, active: 0 };
+      const folders = [
+        {
+          id: 1,
+          path: '/a',
+          bucket: 'b',
+          mode: 'upload-only' as const,
+          paused: false,
+          followOutsideLinks: false,
+          problem: null,
+          inSync: pending === 0,
+          counts,
+        },
+      ];
+      const v = trayView(overview({ state, offline, folders }));
       expect(v.state).toBe('offline');
-      expect(v.tooltip).toBe('Assets Sync: Offline — 3 files waiting');
+      // The files waiting are the folders' (the status model's count), said only when some wait.
+      expect(v.tooltip).toBe(pending ? 'Assets Sync: Offline — 3 files waiting' : 'Assets Sync: Offline');
     }
     expect(trayView(overview({ state: 'idle', offline: null })).state).toBe('idle');
   });

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createAppService } from '../../src-main/core/app/app-service';
+import { startRelay } from '../../src-main/relay/relay-server';
 import { runCli } from '../cli/run-cli';
 import { memorySecrets } from '../support/secrets';
 
@@ -109,6 +110,15 @@ describe("a data folder that is not the app's is never chmod'ed", () => {
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toContain('DATA-DIR-SHARED');
     expect(r.stderr).toContain(shared);
+    // Nothing is written into it either: the encrypted secrets file the environment asks for was
+    // made there before the folder was refused (issue 32).
+    const filed = await runCli(['status', '--data-dir', shared], {
+      ASSETS_SECRET_STORE: 'file',
+      ASSETS_SECRETS_PASSPHRASE: 'a passphrase long enough',
+    });
+    expect(filed.stderr).toContain('DATA-DIR-SHARED');
+    // The relay refuses it too, rather than chmod'ing it 0700 under everyone.
+    await expect(startRelay({ dataDir: shared, port: 0, log: () => {} })).rejects.toThrow(/DATA-DIR-SHARED/);
     expect(modeOf4(shared)).toBe('1777');
     expect(readdirSync(shared)).toEqual(['theirs.txt']);
   });

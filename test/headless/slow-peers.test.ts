@@ -111,19 +111,43 @@ describe('headless shell and slow or greedy peers', () => {
     }
   });
 
-  it('refuses connections past the cap without reading them', async () => {
+  it("at its cap closes the oldest idle connection for a newcomer, never the page's open WebSocket", async () => {
     await start({ maxConnections: 8 });
-    await Promise.all(
-      Array.from({ length: 8 }, async () => {
+    // The page's socket, open first: the oldest, but busy for as long as it is open.
+    const page = new WebSocket(
+      `${shell.origin.replace('http', 'ws')}/ws`,
+      [WS_PROTOCOL, `t.${shell.token}`],
+      {
+        headers: { Origin: shell.origin },
+      },
+    );
+    await new Promise((resolve, reject) => {
+      page.once('open', resolve);
+      page.once('error', reject);
+    });
+    // 7 kept-alive connections, each answered once and then idle: the cap is full.
+    const kept = await Promise.all(
+      Array.from({ length: 7 }, async () => {
         const s = open();
         const answered = new Promise<string>((resolve) => s.once('data', (d) => resolve(String(d))));
         s.write(`GET / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
         expect(await answered).toMatch(/^HTTP\/1\.1 200/);
+        return s;
       }),
     );
-    expect(await exchange(port, `GET / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`)).toMatchObject({
-      statuses: [],
-      closed: true,
-    });
+    // A newcomer now, before any timeout frees a place: the oldest idle connection makes room.
+    expect(await getStatus(port, '/')).toBe(200);
+    await closedWithin(kept[0]!);
+    // 300 slow peers (issue 32: they locked the page out until the timeouts freed a place).
+    const slow = Array.from({ length: 300 }, () => open(`GET / HTTP/1.1\r\n`));
+    expect(await getStatus(port, '/')).toBe(200);
+    expect(slow.filter((s) => !s.destroyed).length).toBeLessThanOrEqual(8);
+    expect(page.readyState).toBe(WebSocket.OPEN);
+    page.send(JSON.stringify({ t: 'call', id: 2, name: 'settings.get', request: {} }));
+    const reply = await new Promise<unknown>((resolve) =>
+      page.once('message', (m) => resolve(JSON.parse(String(m)))),
+    );
+    expect(reply).toMatchObject({ t: 'reply', id: 2, result: { ok: true } });
+    page.close();
   });
 });

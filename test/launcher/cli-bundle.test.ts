@@ -138,7 +138,7 @@ describe('the CLI runs from its bundle (out/cli)', () => {
     expect(existsSync(join(cliOutDir(root), 'tools.mjs'))).toBe(true);
     expect(bundled.code).toBe(2);
     expect(bundled.stderr).toMatch(
-      /^tools: name one of: server, remote, remote-child, sync, office, webhooks, relay, soak/,
+      /^tools: name one of: server, remote, remote-child, sync, office, estimate, webhooks, relay, soak/,
     );
     expect(bundled).toEqual(await tools({ ASSETS_SYNC_TSX: '1' }));
   });

@@ -30,6 +30,7 @@ describe('searching the leads inbox, and one lead in full', () => {
       note: 'Bulk order of 100% cotton',
     });
     add(3, { name: 'Meera', email: 'meera_k@example.com', phone: '', note: 'Do you deliver on Sundays?' });
+    add(4, { name: 'Zoë Müller', email: 'zoe@example.de', phone: '', note: 'Mon résumé' });
     leads = createLeadsService({ db, secrets: keychain, botIds: () => [1], onLead: () => {} });
   });
   afterAll(() => {
@@ -48,7 +49,15 @@ describe('searching the leads inbox, and one lead in full', () => {
     expect(names('sundays')).toEqual(['Meera']);
     expect(names('example.com rao')).toEqual(['Asha Rao']);
     expect(names('nobody')).toEqual([]);
-    expect(names('   ')).toHaveLength(3);
+    expect(names('   ')).toHaveLength(4);
+  });
+
+  it('finds a word whatever its accents and case (issue 34)', () => {
+    expect(names('muller')).toEqual(['Zoë Müller']);
+    expect(names('ZOË')).toEqual(['Zoë Müller']);
+    expect(names('zoe muller')).toEqual(['Zoë Müller']);
+    expect(names('RESUME')).toEqual(['Zoë Müller']);
+    expect(names('Résumé')).toEqual(['Zoë Müller']);
   });
 
   it('takes % and _ as the characters they are, not as wildcards', () => {

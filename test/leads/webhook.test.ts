@@ -182,7 +182,11 @@ describe('leads delivered by the reference server', () => {
     expect(all.map((l) => l.name)).toEqual(['Neha', 'Arjun', 'Kavya']);
     expect(leads.list({ event: 'HANDOFF-REQUESTED' }).map((l) => l.name)).toEqual(['Kavya']);
     const csv = leads.exportCsv().csv.split('\r\n');
-    expect(csv[0]).toMatch(/^received_at,event,handoff,name,email,phone/);
+    expect(csv[0]).toMatch(/^received_at \(ISO 8601 in IST \+05:30\),event,handoff,name,email,phone/);
+    // Issue 34: the header says the times' form; the event's words follow its code, last.
+    expect(csv[0]).toMatch(
+      /,started_at \(ISO 8601 in IST \+05:30\),handled_at \(ISO 8601 in IST \+05:30\),event_in_words$/,
+    );
     expect(csv).toHaveLength(5);
     expect(csv[1]).toContain('neha@example.com');
     expect(csv[1]).toContain('+91 90000 22222');

@@ -53,6 +53,55 @@ describe('the office budget: leases from the holder', () => {
     for (const d of desks) await d.desk.close();
   });
 
+  it("a fresh drop takes the window's free room at once; a backlog is paced", async () => {
+    const { desks } = await office(2);
+    const b = desks[1]!;
+    expect(b.desk.role().kind).toBe('follower');
+    // 100 files just dropped into b's watched folder (class `now`: each upload asks with `first`), the
+    // holder's desk idle: all granted inside one second of the window (paced, a place every half second).
+    const drop = { n: 0 };
+    for (let i = 0; i < 100; i++)
+      void b.budget.take(undefined, 'sync', true).then(() => {
+        drop.n++;
+        setTimeout(() => b.budget.replied(201), 5);
+      });
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(drop.n).toBe(100);
+    expect(b.budget.sentOnOwn).toBe(0);
+    // A backlog after it is paced, and the burst borrowed from the pace: its places come once the steady rate
+    // has caught up with the drop's 100 (52 s at 115 a minute), not into the window's last 15 at once.
+    await vi.advanceTimersByTimeAsync(30_000);
+    const backlog = takes(b.budget, 15);
+    await vi.advanceTimersByTimeAsync(15_000);
+    expect(backlog.n).toBe(0);
+    await vi.advanceTimersByTimeAsync(20_000);
+    // All 15 in the minute: asks sent before a grant arrived, granted again, had spent places of it for nothing.
+    expect(backlog.n).toBe(15);
+    expect(b.budget.sentOnOwn).toBe(0);
+    for (const d of desks) await d.desk.close();
+  });
+
+  it('a lone request of the class (a /me, a listing) goes at the pace: only a drop, several at once, bursts', async () => {
+    const { desks } = await office(2);
+    const b = desks[1]!;
+    // One user request after another, each asked once the one before went: never two waiting at once.
+    const got = { n: 0 };
+    void (async () => {
+      for (let i = 0; i < 10; i++) {
+        await b.budget.take(undefined, 'user');
+        got.n++;
+        b.budget.replied(200);
+      }
+    })();
+    // The holder's burst of 2, then a place every half second: let through, all ten went at once, and at the
+    // start of a run every desk's first requests borrowed from the pace (own-word sends, the simulation's once-6).
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(got.n).toBeLessThanOrEqual(4);
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(got.n).toBe(10);
+    for (const d of desks) await d.desk.close();
+  });
+
   it("a request counts from its answer: one answered seconds after its place was taken stays in the desk's minute", async () => {
     const { desks } = await office(2);
     const b = desks[1]!;
@@ -261,23 +310,28 @@ describe('the office budget: 429s', () => {
     for (const d of desks) await d.desk.close();
   });
 
-  it('a desk alone runs the same AIMD on its own window, and never trusts a lease over its own 429s', async () => {
+  it('a desk alone spends the whole free window at once, then the steady rate; it runs the same AIMD on its own window', async () => {
     const link = memoryLink();
     const { desk, budget } = await link.desk({ id: ids(1), startedAt: Date.now() - 10_000 });
     await vi.advanceTimersByTimeAsync(2_000);
     expect(desk.role().kind).toBe('alone');
-    // Each request answered at once.
+    // Each request answered 5 ms after its place (a small file's upload on a fast link).
     const got = { n: 0 };
-    for (let i = 0; i < 200; i++)
+    for (let i = 0; i < 400; i++)
       void budget.take(undefined, 'sync').then(() => {
         got.n++;
-        budget.replied(200);
+        setTimeout(() => budget.replied(201), 5);
       });
-    // A burst of 8, then the ceiling's steady rate, the window's 115 at most.
-    await vi.advanceTimersByTimeAsync(100);
-    expect(got.n).toBe(8);
-    await vi.advanceTimersByTimeAsync(59_000);
+    // A drop of 100 goes up at once: all granted inside one second of the window (paced after a burst of 8,
+    // a place every half second, it took 50 s).
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(got.n).toBeGreaterThanOrEqual(100);
+    // Then the window: never more than the ceiling in any 60 s ...
+    await vi.advanceTimersByTimeAsync(58_900);
     expect(got.n).toBe(115);
+    // ... and the ceiling a minute in the long run (the minute's places free as they come a minute old).
+    await vi.advanceTimersByTimeAsync(120_000);
+    expect(got.n).toBe(3 * 115);
     budget.rateLimited(1_000);
     expect(budget.ownCeiling).toBeLessThan(115);
     await desk.close();
@@ -335,6 +389,69 @@ describe('the office budget: 429s', () => {
     a.budget.rateLimited(1_000);
     expect(a.budget.ownCeiling).toBeGreaterThanOrEqual(100);
     await a.desk.close();
+  });
+
+  it('alone, a 429 in the seconds of its burst cuts to the floor: the part it got of a race says nothing', async () => {
+    // Desks that cannot see each other each burst, and the address fills within seconds: cut under what each
+    // got, the simulation's blocked-6 kept parts of 11 to 31 for minutes (the last desk done 2.45x after the first).
+    const link = memoryLink();
+    const { desk, budget } = await link.desk({ id: ids(1), startedAt: Date.now() - 10_000 });
+    await vi.advanceTimersByTimeAsync(2_000);
+    for (let i = 0; i < 30; i++)
+      void budget.take(undefined, 'sync').then(() => setTimeout(() => budget.replied(201), 5));
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(budget.used).toBe(30);
+    budget.rateLimited(57_000);
+    expect(budget.ownCeiling).toBe(12);
+    await desk.close();
+  });
+
+  it("joining, a drop's first requests go at once (/me twice, the listing, the first upload), then one as one of two desks", async () => {
+    const link = memoryLink();
+    // A desk found (its port offered) and never heard: a process stalled on a loaded machine.
+    const stalled = await link.desk({ id: ids(2), startedAt: Date.now() - 60_000 });
+    link.kill(stalled.port);
+    const { desk, budget } = await link.desk({ id: ids(1), startedAt: Date.now() });
+    expect(desk.role()).toEqual({ kind: 'alone', joining: true });
+    const answered = (n: number) => {
+      const got = { n: 0 };
+      for (let i = 0; i < n; i++)
+        void budget.take(undefined, 'sync').then(() => {
+          got.n++;
+          budget.replied(201);
+        });
+      return got;
+    };
+    const got = answered(10);
+    await vi.advanceTimersByTimeAsync(50);
+    expect(got.n).toBe(4);
+    // Then a place per equal share of two desks (about a second) while the desk found is not heard.
+    await vi.advanceTimersByTimeAsync(900);
+    expect(got.n).toBe(4);
+    await vi.advanceTimersByTimeAsync(200);
+    expect(got.n).toBe(5);
+    // Joining ends 1.5 s after the start: alone, the rest at once.
+    await vi.advanceTimersByTimeAsync(500);
+    expect(got.n).toBe(10);
+    await desk.close();
+    await stalled.desk.close();
+  });
+
+  it('a desk whose discoveries found no other desk is alone after half a second: a drop goes at once', async () => {
+    const link = memoryLink();
+    const { desk, budget } = await link.desk({ id: ids(1), startedAt: Date.now() });
+    const got = { n: 0 };
+    for (let i = 0; i < 30; i++)
+      void budget.take(undefined, 'sync').then(() => {
+        got.n++;
+        budget.replied(201);
+      });
+    await vi.advanceTimersByTimeAsync(50);
+    expect(got.n).toBe(4);
+    await vi.advanceTimersByTimeAsync(500);
+    expect(desk.role()).toEqual({ kind: 'alone', joining: false });
+    expect(got.n).toBe(30);
+    await desk.close();
   });
 
   it('alone, one request on its way at a time: an unanswered one holds the next for a second', async () => {

@@ -51,15 +51,16 @@ export function memoryLink(o: { delay?: () => number; record?: boolean } = {}) {
   }
 
   /** Discovery by the link itself: every desk is offered every port now open. */
-  function discovery(): Discovery {
+  function discovery(own?: number): Discovery {
     let timer: ReturnType<typeof setInterval> | null = null;
     return {
       name: 'local',
       state: 'on',
       detail: null,
       async start(found) {
+        // Not its own port, as the real discoveries (a desk alone finds nobody).
         const offer = () => {
-          for (const port of sockets.keys()) found({ address: '127.0.0.1', port });
+          for (const port of sockets.keys()) if (port !== own) found({ address: '127.0.0.1', port });
         };
         offer();
         timer = setInterval(offer, 1_000);
@@ -109,7 +110,7 @@ export function memoryLink(o: { delay?: () => number; record?: boolean } = {}) {
         name: `desk ${o.id.slice(-2)}`,
         version: 'test',
         transport: t,
-        discoveries: [discovery()],
+        discoveries: [discovery(t.port)],
         max: o.max ?? 115,
         random: o.random ?? (() => 0),
         ...(o.log ? { log: o.log } : {}),

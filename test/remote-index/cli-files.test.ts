@@ -122,7 +122,7 @@ describe('assets-sync files', () => {
     ]);
     expect(r.code, r.stderr).toBe(0);
     const rows = r.stdout.trimEnd().split('\r\n');
-    expect(rows[0]).toBe('id,name,bucket,url,size,md5,created_at,mime');
+    expect(rows[0]).toBe('id,name,bucket,url,size,md5,created_at (ISO 8601 in IST +05:30),mime');
     expect(rows.length).toBe(3);
     const cells = parseCsvLine(rows[1]!)!;
     expect(cells[1]).toBe('\'=HYPERLINK("http://evil","click").pdf');

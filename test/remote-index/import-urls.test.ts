@@ -177,6 +177,43 @@ describe('import-urls', () => {
     expect(again.ok && again.value).toMatchObject({ uploaded: 3, skipped: 0 });
   });
 
+  it("never writes a source URL's credentials back: not in the results, not in a message, and a second run still knows the line", async () => {
+    const list = join(work, 'credentials.txt');
+    const withCreds = src.replace('http://', 'http://reader:s3cret-pass@');
+    writeFileSync(
+      list,
+      [
+        `${withCreds}/brochure.png`,
+        'http//reader:s3cret-pass@example.com/a.pdf',
+        'ftp://reader:s3cret-pass@example.com/a.pdf',
+        `${src.replace('http://', 'http://tokenonly@')}/q/report.pdf`,
+      ].join('\n'),
+    );
+    const said: string[] = [];
+    const c = countedClient(env.srv.baseUrl, env.apiKey);
+    const first = await importUrls(c.client, list, { onResult: (r) => said.push(JSON.stringify(r)) });
+    expect(first.ok && first.value).toMatchObject({ lines: 4, uploaded: 2, failed: 2 });
+    const text = readFileSync(`${list}.results.csv`, 'utf8');
+    for (const where of [text, said.join('\n')]) {
+      expect(where).not.toContain('s3cret-pass');
+      expect(where).not.toContain('tokenonly');
+    }
+    expect(
+      results(list)
+        .slice(1)
+        .map((row) => row[1]),
+    ).toEqual([
+      `${src.replace('http://', 'http://***@')}/brochure.png`,
+      'http//reader:***@example.com/a.pdf',
+      'ftp://***@example.com/a.pdf',
+      `${src.replace('http://', 'http://***@')}/q/report.pdf`,
+    ]);
+    await posts();
+    const again = await importUrls(c.client, list);
+    expect(again.ok && again.value).toMatchObject({ alreadyDone: 2, uploaded: 0 });
+    expect(await posts()).toBe(0);
+  });
+
   it('a run aborted while it waits to send a line again stops at once: no sleep outlives the abort', async () => {
     const list = join(work, 'abort.txt');
     writeFileSync(list, `${src}/price-list.pdf\n${src}/brochure.png\n`);

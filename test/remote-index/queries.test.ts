@@ -5,6 +5,7 @@ import { createRemoteIndex } from '../../src-main/core/remote-index/remote-index
 import type { RemoteFile } from '../../src-shared/api/file-hosting';
 import type { IndexedFile, IndexQuery, IndexSort } from '../../src-shared/contract/remote-index';
 import { formatIstMinute, parseIst } from '../../src-shared/domain/ist-time';
+import { foldForSearch } from '../../src-shared/domain/search-fold';
 import { tempAppDb } from './helpers';
 
 // The index's answers against a plain in-memory model of the same files (real SQLite, no server).
@@ -65,11 +66,12 @@ function toRemote(i: number, f: Spec): RemoteFile {
 const bytesCmp = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
 
 function model(files: RemoteFile[], q: IndexQuery): number[] {
-  const search = q.search?.toLowerCase();
+  // Accents and case do not count, in the search and in the order by name (issue 34).
+  const search = q.search === undefined ? undefined : foldForSearch(q.search);
   const exts = q.extensions?.map((e) => e.toLowerCase());
   let rows = files.filter(
     (f) =>
-      (!search || f.name.toLowerCase().includes(search)) &&
+      (!search || foldForSearch(f.name).includes(search)) &&
       (!q.bucket || f.bucket === q.bucket) &&
       (!exts || exts.includes(f.extension)) &&
       (!q.type || f.mime.startsWith(q.type.includes('/') ? q.type : `${q.type}/`)),
@@ -82,7 +84,7 @@ function model(files: RemoteFile[], q: IndexQuery): number[] {
       : sort === 'size'
         ? f.size_bytes
         : sort === 'name'
-          ? f.name.toLowerCase()
+          ? foldForSearch(f.name)
           : f.bucket;
   rows = [...rows].sort((a, b) => {
     const ka = key(a);

@@ -195,6 +195,10 @@ describe('file API client against the reference server', () => {
       422,
       'reject',
     ]);
+    // Said once: the service's sentence names the URL and the rule; ours said the rule again before it.
+    const said = bad.ok ? '' : bad.error.message;
+    expect(said).toMatch(/^http:\/\/127\.0\.0\.1:9\/nothing\.txt /);
+    expect(said.match(/HTTP 200/g)).toHaveLength(1);
   });
 
   it('reads usage snapshots and refuses a bad range with VALIDATION', async () => {

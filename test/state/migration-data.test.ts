@@ -142,6 +142,13 @@ const APP_EXPECT: Record<number, Expectation> = {
       expect(new Set(column(after, 'leads', 'handled_by'))).toEqual(new Set([null]));
     },
   },
+  // Nothing was counted before the relay said it (issue 32): every cursor starts at 0 lost.
+  211: {
+    check: (_db, before, after) => {
+      expect(column(before, 'leads_relay_cursor', 'expired')).toEqual([undefined]);
+      expect(column(after, 'leads_relay_cursor', 'expired')).toEqual([0]);
+    },
+  },
   300: { check: createsEmpty('app_settings', 'app_view_cache', 'app_remote_files') },
   // The listing's offline copy moved to service_cache (91); the next refresh fills it again.
   301: { drops: ['app_view_cache', 'app_remote_files'] },
@@ -256,6 +263,21 @@ const RELAY_EXPECT: Record<number, Expectation> = {
       expect(after.relay_seq).toEqual([{ id: 1, last: 0 }]);
     },
   },
+  // Every delivery kept with every byte; the unique (bot, conversation, signature) key is gone, so a
+  // copy with other bytes and the same signature is a row of its own (issue 32).
+  2: {
+    check: (db) => {
+      db.prepare(
+        `INSERT INTO deliveries (seq, received_at, bot_id, conversation_id, event, signature, content_type, body)
+         VALUES (99, 0, 7, 70, NULL, 'sig-1', NULL, ?)`,
+      ).run(Buffer.from('{"lead":"altered"}'));
+      expect(
+        (db.prepare('SELECT COUNT(*) AS n FROM deliveries WHERE signature = ?').get('sig-1') as { n: number })
+          .n,
+      ).toBe(2);
+    },
+  },
+  3: { check: createsEmpty('expired') },
 };
 
 const DATABASES = [

@@ -273,7 +273,9 @@ export const APP_ROWS: Rows = {
   ],
   leads_receiver: [{ id: 1, host: '127.0.0.1', port: 4545, path: '/leads' }],
   leads_relay: [{ id: 1, url: 'https://relay.example', desk_name: 'front desk', allow_insecure: 0 }],
-  leads_relay_cursor: [{ url: 'https://relay.example', cursor: 12, last_pull_at: IST, waiting: 0 }],
+  leads_relay_cursor: [
+    { url: 'https://relay.example', cursor: 12, last_pull_at: IST, waiting: 0, expired: 2 },
+  ],
   leads_rejected: [
     {
       id: 1,
@@ -533,6 +535,8 @@ export const RELAY_ROWS: Rows = {
       sig: 'm-2',
     },
   ],
+  // A delivery retention deleted (relay migration 3): its seq alone, after the rows above.
+  expired: [{ seq: 5 }],
 };
 
 /** The tables of a database now, but schema_migrations and schema_meta (the migrations' own record). */

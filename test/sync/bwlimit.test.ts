@@ -8,7 +8,6 @@ import { multipartBody } from '../../src-main/core/service/multipart-body';
 import { createRateLimiter } from '../../src-main/core/sync/engine/bandwidth';
 import { createEngineState } from '../../src-main/core/sync/engine/engine-state';
 import { createBandwidthSchedule, type InForce } from '../../src-main/core/sync/engine/schedule';
-import { timeLeft } from '../../src-main/core/sync/progress';
 import { trayView } from '../../src-main/electron/tray-state';
 import type { SyncOverview } from '../../src-shared/contract';
 import {
@@ -21,6 +20,7 @@ import {
   parseSchedule,
   resolveWeek,
 } from '../../src-shared/domain/bwlimit';
+import { estimateTimeLeft } from '../../src-shared/domain/time-left';
 import { fakeClock } from './fake-clock';
 
 // The machine's zone for this file: local time is IST, so a schedule's change is said once.
@@ -292,26 +292,83 @@ describe('the schedule follows the clock', () => {
   });
 });
 
+const START = { now: 100_000, startedAt: 100_000, filesDone: 0 };
+
 describe('time left at the limit', () => {
-  it('10,000 small files at 115 a minute take 87 minutes, bound by requests', () => {
-    const r = timeLeft({
-      bytes: 10_000 * 2_000,
-      files: 10_000,
+  // The budget is a sliding window: an idle one lets a minute's allowance go at once, then 115 a minute.
+  it('10,000 small files at 115 a minute take 86 minutes, bound by requests', () => {
+    const r = estimateTimeLeft({
+      ...START,
+      bytesLeft: 10_000 * 2_000,
+      filesLeft: 10_000,
       bytesPerSecond: 50 * MiB,
       limitBytesPerSecond: null,
       requestsPerMinute: 115,
     });
     expect(r.bound).toBe('requests');
-    expect(Math.round(r.seconds! / 60)).toBe(87);
+    expect(Math.round(r.seconds! / 60)).toBe(86);
   });
   it('a large file at the bandwidth limit is bound by bytes, at the limited rate', () => {
-    const r = timeLeft({
-      bytes: 50 * MiB,
-      files: 1,
+    const r = estimateTimeLeft({
+      ...START,
+      bytesLeft: 50 * MiB,
+      filesLeft: 1,
       bytesPerSecond: 40 * MiB,
       limitBytesPerSecond: 2 * MiB,
       requestsPerMinute: 115,
     });
     expect(r).toEqual({ seconds: 25, bound: 'bytes' });
+  });
+  // Issue 31: "3 s left (bound by bandwidth)" for files that were only waiting to retry.
+  it('a full window: the next request goes when its oldest grant is a minute old', () => {
+    const recent = Array.from({ length: 115 }, (_, i) => START.now - 30_000 + i);
+    const r = estimateTimeLeft({
+      ...START,
+      bytesLeft: 2_000,
+      filesLeft: 1,
+      bytesPerSecond: 50 * MiB,
+      limitBytesPerSecond: null,
+      requestsPerMinute: 115,
+      recentRequests: recent,
+    });
+    expect(r).toEqual({ seconds: 30, bound: 'requests' });
+  });
+  it('files only waiting for their retry count by their retry time, never as bandwidth', () => {
+    const r = estimateTimeLeft({
+      ...START,
+      bytesLeft: 0,
+      filesLeft: 0,
+      bytesPerSecond: 0,
+      limitBytesPerSecond: null,
+      requestsPerMinute: 115,
+      retryAts: [START.now + 600_000],
+    });
+    expect(r).toEqual({ seconds: 600, bound: 'retry' });
+  });
+  it('a run of small files is bound by the pace of files so far once three are done', () => {
+    // 17 files, 5 done in 5 s: 12 left at a file a second, not the 6 s the budget alone would say.
+    const r = estimateTimeLeft({
+      now: 105_000,
+      startedAt: 100_000,
+      filesDone: 5,
+      bytesLeft: 12 * 3_000,
+      filesLeft: 12,
+      bytesPerSecond: 100 * MiB,
+      limitBytesPerSecond: null,
+      requestsPerMinute: 115,
+    });
+    expect(r).toEqual({ seconds: 12, bound: 'pace' });
+  });
+  it('a schedule pause in force adds the time until it ends', () => {
+    const r = estimateTimeLeft({
+      ...START,
+      bytesLeft: 10 * MiB,
+      filesLeft: 1,
+      bytesPerSecond: MiB,
+      limitBytesPerSecond: null,
+      requestsPerMinute: 0,
+      pausedUntil: START.now + 60_000,
+    });
+    expect(r).toEqual({ seconds: 70, bound: 'schedule' });
   });
 });

@@ -120,3 +120,42 @@ describe('the engine when the hasher worker dies under a file', () => {
     }
   });
 });
+
+describe("a folder just added: the hasher's worker starts beside the listing", () => {
+  let server: SyncTestServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it("is warmed by addFolder before the first file is hashed (a drop's first file does not wait a thread start)", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'a.txt'), 'first');
+    const inner = createHasher(1);
+    const calls: string[] = [];
+    const hasher = {
+      md5: (path: string) => {
+        calls.push('md5');
+        return inner.md5(path);
+      },
+      warm: () => {
+        calls.push('warm');
+        inner.warm?.();
+      },
+      close: () => inner.close(),
+    };
+    const h = makeEngine(testClient(server.baseUrl, server.demoKey), { hasher });
+    try {
+      await h.engine.start();
+      expect((await h.engine.addFolder({ path: dir, bucket: 'warm' })).ok).toBe(true);
+      await until('the file live', () => h.engine.listFiles({ state: 'LIVE' }).length === 1);
+      expect(calls[0]).toBe('warm');
+      expect(calls).toContain('md5');
+    } finally {
+      await h.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -171,6 +171,15 @@ describe('progress', () => {
     expect(etaSeconds(2_000_000, 1_000_000)).toBe(2);
     expect(etaSeconds(10, 0)).toBeNull();
   });
+  // Issue 31: a 190 MiB upload that took 9 s said "4 h 21 min left" in its first second: the average
+  // started at zero and read a fraction of the speed.
+  it('reads the real speed from the first samples, not a fraction of it', () => {
+    const m = speedMeter(3000);
+    for (let t = 0; t <= 300; t += 100) m.add(2_000_000, t);
+    const bps = m.bytesPerSecond(300);
+    expect(bps).toBeGreaterThan(15_000_000);
+    expect(bps).toBeLessThan(25_000_000);
+  });
   it('draws files, bytes, speed and ETA', () => {
     const line = progressLine(
       {

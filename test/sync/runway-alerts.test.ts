@@ -76,7 +76,7 @@ describe('runway alerts on the sandbox clock', () => {
       f.alerts.onAccount(f.me, f.serviceNow + 86_400_000, 7);
       expect(f.digests).toHaveLength(1);
       expect(f.digests[0]).toMatch(
-        /^\d{1,2} [A-Z][a-z]{2} \d{4}: 36 files uploaded \(155 MiB\); rent ₹2\.50 a day; runway 40 days\.$/,
+        /^Day summary of \d{1,2} [A-Z][a-z]{2} \d{4} on the service's clock: 36 files uploaded \(155 MiB\); rent ₹2\.50 a day; runway 40 days\.$/,
       );
     } finally {
       f.close();
@@ -94,7 +94,7 @@ describe('runway alerts on the sandbox clock', () => {
       f.alerts.onAccount(f.me, f.serviceNow + 5 * 86_400_000, 7);
       expect(f.digests).toHaveLength(1);
       expect(f.digests[0]).toBe(
-        `${formatServiceDate(formatIstDate(f.serviceNow))}: 36 files uploaded (155 MiB); rent ₹2.50 a day; runway 40 days.`,
+        `Day summary of ${formatServiceDate(formatIstDate(f.serviceNow))} on the service's clock: 36 files uploaded (155 MiB); rent ₹2.50 a day; runway 40 days.`,
       );
     } finally {
       f.close();

@@ -35,8 +35,14 @@ describe('one unit system for sizes (IEC, formatBytes)', () => {
       allowedExtensions: ['pdf'],
     });
     expect(said?.message).toBe(
-      'The file is 250 MiB (262,144,000 bytes); the service takes files up to 200 MiB (209,715,200 bytes).',
+      "The file is 262,144,000 bytes, 52,428,800 over the service's limit of 209,715,200 bytes (200 MiB).",
     );
+    // Just over: "The file is 200 MiB (210,000,000 bytes); the service takes files up to 200 MiB" read as
+    // 200 over 200 (issue 34); in bytes, how far over is plain.
+    expect(
+      localSkipReason('big.pdf', 210_000_000, { maxFileBytes: 209_715_200, allowedExtensions: ['pdf'] })
+        ?.message,
+    ).toBe("The file is 210,000,000 bytes, 284,800 over the service's limit of 209,715,200 bytes (200 MiB).");
   });
 
   it('no view, command or tray text formats bytes on its own (decimal units, / 1024)', () => {

@@ -16,6 +16,11 @@ describe('rentSavingSentence', () => {
     expect(s).toContain('about ₹0.12 a month');
   });
 
+  it('one file is "This file\'s share", several "These files\'" (issue 34)', () => {
+    expect(rentSavingSentence(24 * MIB, MIB, 500, 1)).toContain("This file's share of the rent");
+    expect(rentSavingSentence(24 * MIB, MIB, 500, 2)).toContain("These files' share of the rent");
+  });
+
   it('a delete that moves the daily charge gives it a day and a month (30 days)', () => {
     // 60 GiB at 500: 1000 paise a day; 30 GiB off leaves 500.
     expect(rentSavingSentence(60 * GIB, 30 * GIB, 500)).toContain(

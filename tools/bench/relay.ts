@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -28,6 +29,10 @@ import type { Row } from './shared/table';
  * 2. Store-to-desk latency: two open desks pull from the relay (long poll) while deliveries arrive at
  *    `--rate` a second; each lead's time from the relay's commit (its received_at) to each desk's
  *    inbox (the lead stored and announced there). Target: 99th percentile under 2 s.
+ * 3. Deliveries beside a poll flood (issue 32): `--pollers` raw connections with the read token, each
+ *    asking again the moment it is answered, while `--flood-deliveries` are posted; the baseline is the
+ *    same deliveries to the same relay with no flood, in this run. Target: every one acknowledged and
+ *    stored (before issue 32, 256 waiting polls refused every delivery).
  */
 const SECRET = 'whsec_bench_relay';
 const sign = (body: string) => `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}`;
@@ -89,6 +94,45 @@ async function post(
   return { seconds, acked };
 }
 
+/**
+ * `count` connections that long-poll the feed with the read token and ask again at once when answered,
+ * from past the end (so they wait, as caught-up desks do: issue 32's case). Not measured here: polls
+ * from cursor 0, each answered at once with a full page of 500 deliveries; that is a read load, which
+ * slowed the deliveries beside it to about 1 a second on this machine (docs/benchmarks.md).
+ */
+function pollFlood(port: number, token: string, count: number) {
+  const sockets: Socket[] = [];
+  let answered = 0;
+  let stopped = false;
+  const open = () => {
+    const s = connect({ port, host: '127.0.0.1' });
+    s.on('error', () => {});
+    const ask = () =>
+      s.write(
+        `GET /v1/feed?after=999999999&wait=25 HTTP/1.1\r\nHost: relay\r\nAuthorization: Bearer ${token}\r\n\r\n`,
+      );
+    s.on('data', (d) => {
+      const n = String(d).split('HTTP/1.1 200').length - 1;
+      answered += n;
+      for (let i = 0; i < n; i++) if (!s.destroyed) ask();
+    });
+    s.once('connect', ask);
+    // A flooder closed to make room comes back.
+    s.once('close', () => {
+      if (!stopped) open();
+    });
+    sockets.push(s);
+  };
+  for (let i = 0; i < count; i++) open();
+  return {
+    answered: () => answered,
+    stop() {
+      stopped = true;
+      for (const s of sockets) s.destroy();
+    },
+  };
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)]!;
@@ -103,6 +147,8 @@ export async function run(argv: string[]): Promise<number> {
       rounds: { type: 'string', default: '3' },
       leads: { type: 'string', default: '300' },
       rate: { type: 'string', default: '50' },
+      pollers: { type: 'string', default: '300' },
+      'flood-deliveries': { type: 'string', default: '200' },
     },
   });
   const n = Number(values.deliveries);
@@ -110,9 +156,13 @@ export async function run(argv: string[]): Promise<number> {
   const rounds = Number(values.rounds);
   const latencyLeads = Number(values.leads);
   const rate = Number(values.rate);
-  if (![n, parallel, rounds, latencyLeads, rate].every((v) => Number.isInteger(v) && v > 0)) {
+  const pollers = Number(values.pollers);
+  const floodN = Number(values['flood-deliveries']);
+  if (
+    ![n, parallel, rounds, latencyLeads, rate, pollers, floodN].every((v) => Number.isInteger(v) && v > 0)
+  ) {
     console.error(
-      'bench-relay: --deliveries, --parallel, --rounds, --leads and --rate take positive whole numbers',
+      'bench-relay: --deliveries, --parallel, --rounds, --leads, --rate, --pollers and --flood-deliveries take positive whole numbers',
     );
     return 2;
   }
@@ -231,6 +281,28 @@ export async function run(argv: string[]): Promise<number> {
           `bench-relay: ${d.name} saw ${latencyIds.filter((c) => seen.has(`${d.name}:${c}`)).length} of ${latencyIds.length}; relay stored ${latencyIds.filter((c) => storedAt.has(c)).length}; ${JSON.stringify(d.leads.relay())}`,
         );
 
+    // Deliveries beside a poll flood: the same relay, first quiet (the baseline), then flooded.
+    const quietIds = Array.from({ length: floodN }, () => id++);
+    const floodIds = Array.from({ length: floodN }, () => id++);
+    const storedBefore = relay.stored();
+    const quiet = await post(relay.webhookUrl, quietIds, 8);
+    const flood = pollFlood(relay.port, relay.token, pollers);
+    // The flood has asked and been answered (early) a few times over before the deliveries start.
+    while (flood.answered() < pollers) await new Promise((r) => setTimeout(r, 20));
+    let flooded: { seconds: number; acked: number } = { seconds: 0, acked: 0 };
+    let floodError: string | null = null;
+    try {
+      flooded = await post(relay.webhookUrl, floodIds, 8);
+    } catch (error) {
+      floodError = (error as Error).message;
+    } finally {
+      flood.stop();
+    }
+    const floodStored = relay.stored() - storedBefore - quiet.acked;
+    const quietRate = quiet.acked / quiet.seconds;
+    const floodRate = flooded.seconds > 0 ? flooded.acked / flooded.seconds : 0;
+    const floodPass = floodError === null && flooded.acked === floodN && floodStored === floodN;
+
     const receiverRate = median(receiverRates);
     const relayRate = median(relayRates);
     const result = {
@@ -248,6 +320,14 @@ export async function run(argv: string[]): Promise<number> {
       store_to_desk_ms: complete
         ? { p50: pct(latencies, 50), p99: pct(latencies, 99), max: Math.max(...latencies) }
         : null,
+      flood_pollers: pollers,
+      flood_polls_answered: flood.answered(),
+      flood_deliveries: floodN,
+      flood_acked: flooded.acked,
+      flood_stored: floodStored,
+      flood_error: floodError,
+      quiet_acks_per_second: Math.round(quietRate),
+      flood_acks_per_second: Math.round(floodRate),
     };
     console.log(JSON.stringify(result));
     console.log(
@@ -278,6 +358,16 @@ export async function run(argv: string[]): Promise<number> {
         ratio: '-',
         target: '< 2000 ms, every lead',
         pass: complete && latencyAcked === latencyIds.length && latency !== null && latency.p99 < 2000,
+      },
+      {
+        figure: `${floodN} deliveries, 8 in flight, beside ${pollers} long polls asking again at once`,
+        measured: floodError
+          ? `failed: ${floodError}`
+          : `${flooded.acked} acknowledged, ${floodStored} stored, ${Math.round(floodRate)}/s (${flood.answered()} polls answered)`,
+        baseline: `no flood ${Math.round(quietRate)}/s`,
+        ratio: `${round(floodRate / quietRate)}x`,
+        target: 'every delivery stored',
+        pass: floodPass,
       },
     ];
     printReport('bench:relay', `lead relay (one run; ${rounds} rounds of ${n})`, rows);

@@ -2,6 +2,7 @@ import type { Account } from '../../../src-shared/api/file-hosting';
 import { formatBytes } from '../../../src-shared/domain/bytes';
 import { parseIst } from '../../../src-shared/domain/ist-time';
 import { formatRupees, runwayDays } from '../../../src-shared/domain/money';
+import { codeAsWord } from '../../../src-shared/domain/words';
 import { EXIT, parseCommand, withConnection } from '../common';
 import { forTerminal } from '../terminal-text';
 
@@ -65,7 +66,7 @@ function renderAccount(a: Account, v: ReturnType<typeof accountView>, baseUrl: s
   const rows: [string, string][] = [
     [
       'Account',
-      `${forTerminal(a.client.name)} (client ${a.client.id}, ${a.client.status}) at ${baseUrl}${kind === 'sandbox' ? ' [sandbox]' : ''}`,
+      `${forTerminal(a.client.name)} (client ${a.client.id}, ${codeAsWord(a.client.status).toLowerCase()}) at ${baseUrl}${kind === 'sandbox' ? ' [sandbox]' : ''}`,
     ],
     [
       'Wallet',

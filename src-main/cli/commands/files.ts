@@ -14,7 +14,7 @@ const USAGE = `assets-sync files [--bucket B] [--search TEXT] [--ext pdf,png] [-
   costs one request); --no-refresh reads it without any request.
   --search     a part of the name, any case
   --ext        extensions, comma separated     --type   a media type or its first part (image, video/mp4)
-  --csv        CSV on standard output: id,name,bucket,url,size,md5,created_at,mime (created_at in ISO 8601 with +05:30)
+  --csv        CSV on standard output: id,name,bucket,url,size,md5,created_at,mime (created_at in ISO 8601 with +05:30, and its header says so)
   --json       one JSON object per file (the same fields), then a summary`;
 
 export async function run(argv: string[]): Promise<number> {

@@ -60,6 +60,10 @@ export async function run(argv: string[]): Promise<number> {
         process.stderr.write(
           `leads: pulled from ${forTerminal(relay.url ?? '')}: ${s.added} new, ${s.changed} handled elsewhere, ${s.rejected} refused\n`,
         );
+        if (s.expired > 0)
+          process.stderr.write(
+            `leads: ${s.expired} lead${s.expired === 1 ? ' was' : 's were'} deleted by the relay (older than its retention) before this desk read ${s.expired === 1 ? 'it' : 'them'}: ${s.expired === 1 ? 'it' : 'they'} cannot be read any more. Pull more often than the relay's --retention-days.\n`,
+          );
       }
       for (const r of inbox.rejected())
         process.stderr.write(

@@ -3,8 +3,11 @@ import {
   officeSentence,
   officeTrustSentence,
 } from '../../../src-shared/domain/office-text';
+import { statusClock } from '../../../src-shared/domain/status-facts';
+import { appStatus, countsLine, fileStatus, NO_HOLDS } from '../../../src-shared/domain/status-model';
 import { formatIstTime, formatIstTimeSeconds } from '../../../src-shared/domain/time-format';
-import { readDeskStatuses, readLocalSyncStatus } from '../../core';
+import { folderModeText } from '../../../src-shared/domain/words';
+import { readAppHolds, readDeskStatuses, readKnowledgeFacts, readLocalSyncStatus } from '../../core';
 import { EXIT, parseCommand, withSession } from '../common';
 import { forTerminal } from '../terminal-text';
 
@@ -21,13 +24,28 @@ export async function run(argv: string[]): Promise<number> {
     const status = readLocalSyncStatus(s.state.db, { failedPerFolder: 50, activity: 10 });
     if (status.folders.length === 0)
       out.emit('No folder is synced yet. Start with "assets-sync sync DIR".', { event: 'status.empty' });
-    for (const { folder: f, counts, tally, pending, failed } of status.folders) {
-      const summary = Object.entries(counts)
-        .filter(([, n]) => n > 0)
-        .map(([st, n]) => `${st} ${n}`)
-        .join(', ');
+    // The words and counts are the one status model's (src-shared/domain/status-model.ts), the app's
+    // own: the holds are the running app's (none when no app runs here), the tallies the database's.
+    const holds = readAppHolds(common.dataDir) ?? NO_HOLDS;
+    const model = appStatus({
+      now: Date.now(),
+      holds,
+      knowledge: readKnowledgeFacts(s.state.db),
+      clock: statusClock,
+      folders: status.folders.map(({ folder: f, tally }) => ({
+        id: f.id,
+        path: f.path,
+        paused: f.paused,
+        problem: f.problem,
+        inSync: tally.pending === 0,
+        tally,
+      })),
+    });
+    for (const [i, { folder: f, counts, tally, pending, failed }] of status.folders.entries()) {
+      const m = model.folders[i]!;
+      const attention = m.attention && m.attention !== m.word ? ` · ${m.attention}` : '';
       out.emit(
-        `${forTerminal(f.path)} -> ${f.bucket} (${f.mode}${f.paused ? ', paused' : ''}): ${summary || 'no files'}${pending === 0 ? '; in sync' : `; ${pending} pending`}${f.problem ? `\n  problem: ${forTerminal(f.problem)}` : ''}`,
+        `${forTerminal(f.path)} -> bucket ${f.bucket} (${folderModeText(f.mode)}): ${m.word}${attention} · ${countsLine(m.counts)}${m.pendingText ? `\n  ${m.pendingText}` : ''}${f.problem ? `\n  problem: ${forTerminal(f.problem)}` : ''}`,
         {
           event: 'folder',
           id: f.id,
@@ -40,12 +58,17 @@ export async function run(argv: string[]): Promise<number> {
           // The app's and the engine's counts (state/transitions.ts): pending includes a retry to come.
           tally,
           pending,
+          word: m.word,
+          state: m.state,
+          attention: m.attention,
+          pendingBy: m.pendingBy,
         },
       );
       for (const r of failed) {
         const retry = r.nextRetryAt ? `next retry ${formatIstTime(r.nextRetryAt)}` : 'no automatic retry';
+        const word = fileStatus(r, m.pendingBy.hold).word;
         out.emit(
-          `  FAILED ${forTerminal(r.name)}: ${r.reasonCode} ${forTerminal(r.reason ?? '')} (${retry})`,
+          `  ${forTerminal(r.name)} (${word}): ${r.reasonCode} ${forTerminal(r.reason ?? '')} (${retry})`,
           {
             event: 'file',
             id: r.id,
@@ -59,6 +82,15 @@ export async function run(argv: string[]): Promise<number> {
         );
       }
     }
+    if (status.folders.length > 0 || model.knowledge)
+      out.emit(`Overall: ${model.word}${model.detail ? ` (${model.detail})` : ''}`, {
+        event: 'overall',
+        word: model.word,
+        state: model.state,
+        counts: model.counts,
+        pendingBy: model.pendingBy,
+        knowledge: model.knowledge,
+      });
     for (const a of [...status.activity].reverse()) {
       out.emit(`${formatIstTimeSeconds(a.at)}  ${forTerminal(a.message)}`, { event: 'activity', ...a });
     }

@@ -1,6 +1,6 @@
 import { formatBytes } from '../../../src-shared/domain/bytes';
 import { formatRupees } from '../../../src-shared/domain/money';
-import { aboutDuration, plural, skipReasonText } from '../../../src-shared/domain/words';
+import { aboutDuration, folderModeText, plural, skipReasonText } from '../../../src-shared/domain/words';
 import { type DryRunReport, dryRun } from '../../core';
 import { type ConnectedSession, EXIT, type Output } from '../common';
 import { forTerminal } from '../terminal-text';
@@ -23,7 +23,7 @@ export async function runDryRun(
 export function dryRunLines(r: DryRunReport): string[] {
   const { plan, bill, timing } = r;
   const lines = [
-    `Dry run of ${forTerminal(r.path)} -> bucket "${r.bucket}" (${r.mode}${r.watched ? ', watched' : ', not watched yet'}); nothing was uploaded.`,
+    `Dry run of ${forTerminal(r.path)} -> bucket "${r.bucket}" (${folderModeText(r.mode)}${r.watched ? ', watched' : ', not watched yet'}); nothing was uploaded.`,
     `Upload: ${plural(plan.upload.count, 'file')}, ${formatBytes(plan.upload.bytes)}.`,
     `Already live: ${plural(plan.alreadyLive.count, 'file')}, ${formatBytes(plan.alreadyLive.bytes)}.`,
   ];

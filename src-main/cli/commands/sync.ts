@@ -1,7 +1,9 @@
 import { resolve, sep } from 'node:path';
 import { invalidBucketMessage, isValidBucket } from '../../../src-shared/domain/bucket';
 import { officeSentence } from '../../../src-shared/domain/office-text';
+import { countsLine, folderStatus, NO_HOLDS } from '../../../src-shared/domain/status-model';
 import { formatIstTime } from '../../../src-shared/domain/time-format';
+import { folderModeText } from '../../../src-shared/domain/words';
 import { appError, ok } from '../../../src-shared/errors';
 import {
   createSyncEngine,
@@ -26,7 +28,7 @@ const TOLD_KINDS = new Set(['remote-gone', 'adopted']);
 const USAGE = `assets-sync sync DIR [--bucket B] [--mirror] [--once [--keep]] [--concurrency N] [--polling] [--dry-run [--dedupe]]
   Keeps DIR in sync with a bucket: every file becomes a live CDN URL, exactly once.
   --bucket B       the bucket (default: the account's default bucket)
-  --mirror         a file deleted locally is deleted on the service too (default: upload-only)
+  --mirror         a file deleted locally is deleted on the service too (default: upload only, the online copy is kept)
   --once           scan, upload what is pending, wait until settled, then exit:
                    0 when every file is live or skipped for a stated reason,
                    3 when that holds but some file or folder found could not be read, or has
@@ -225,11 +227,22 @@ export async function run(argv: string[]): Promise<number> {
     engine.on('folder-in-sync', ({ folderId }) => {
       if (once && !isDir(folderId)) return;
       clearBar();
-      const path = engine.listFolders().find((f) => f.id === folderId)?.path ?? '';
+      const f = engine.listFolders().find((x) => x.id === folderId);
+      const path = f?.path ?? '';
       const notSynced =
         unreadableOf(engine, [], folderId).length + folderErrors.filter((u) => isUnder(u.path, path)).length;
       const shown = forTerminal(path || 'The folder');
-      if (notSynced === 0) out.emit(`${shown} is in sync.`, { event: 'folder-in-sync', folderId });
+      // The folder's word is the status model's, as the app and `status` say it: a file failed for good
+      // is "1 needs attention", never "in sync".
+      const m = f ? folderStatus({ ...f, inSync: true }, { holds: NO_HOLDS }) : null;
+      if (m && m.state !== 'idle' && notSynced === 0)
+        out.emit(`${shown} is settled: ${m.word} · ${countsLine(m.counts)}.`, {
+          event: 'folder-settled',
+          folderId,
+          notSynced: m.counts.failed,
+          word: m.word,
+        });
+      else if (notSynced === 0) out.emit(`${shown} is in sync.`, { event: 'folder-in-sync', folderId });
       else
         out.emit(
           `${shown} is settled, but ${notSynced} found ${notSynced === 1 ? 'is' : 'are'} not synced (the SKIPPED lines say why).`,
@@ -261,7 +274,7 @@ export async function run(argv: string[]): Promise<number> {
       out.error(
         appError(
           'FOLDER-SETTINGS',
-          `${dir} is one of the app's folders, set to bucket "${existing.bucket}" (${existing.mode}); --once leaves it as set. Add --keep to change its settings, or leave out --bucket/--mirror.`,
+          `${dir} is one of the app's folders, set to bucket "${existing.bucket}" (${folderModeText(existing.mode)}); --once leaves it as set. Add --keep to change its settings, or leave out --bucket/--mirror.`,
         ),
       );
       await engine.stop();
@@ -291,7 +304,7 @@ export async function run(argv: string[]): Promise<number> {
       return EXIT.failed;
     }
     out.note(
-      `Syncing ${forTerminal(dir)} to bucket "${bucket}" (${mode})${once ? ', once' : '; Ctrl-C stops'}.`,
+      `Syncing ${forTerminal(dir)} to bucket "${bucket}" (${folderModeText(mode)})${once ? ', once' : '; Ctrl-C stops'}.`,
     );
     out.note(uploadLimitLine(engine.bandwidth(), values.bwlimit, savedBandwidth(s.state.db), Date.now()));
 
@@ -326,10 +339,14 @@ export async function run(argv: string[]): Promise<number> {
     if (!kept) await engine.removeFolder(folder.value.id);
     await engine.stop();
     clearBar();
-    const counts = Object.entries(summary.counts)
-      .filter(([, n]) => n > 0)
-      .map(([st, n]) => `${st} ${n}`)
-      .join(', ');
+    // The categories and words of the app's folder card (the status model's): "Live 16 · Skipped 3 · Removed by you 1".
+    const tally = engine.listFolders().find((f) => f.path === dir)?.tally;
+    const counts = tally
+      ? countsLine(tally)
+      : Object.entries(summary.counts)
+          .filter(([, n]) => n > 0)
+          .map(([st, n]) => `${st} ${n}`)
+          .join(', ');
     out.emit(
       `${summary.allDone ? (unreadable.length ? `Settled, but ${unreadable.length} found not synced` : 'In sync') : interrupted ? 'Interrupted' : 'Not all files are live'}: ${counts || 'no files'}.`,
       {

@@ -1,4 +1,5 @@
 import type { ActivityItem } from '../../../src-shared/contract';
+import { plural } from '../../../src-shared/domain/words';
 import { activityStore } from '../sync/state/activity-store';
 import type { AppContext } from './context';
 
@@ -16,7 +17,7 @@ export function activityRecorder(ctx: AppContext) {
 }
 
 const ERROR_KINDS = /error|fail|stopped|closed|refused/i;
-const WARN_KINDS = /paused|offline|duplicate|skipped|retry|broken-link|remote-gone/i;
+const WARN_KINDS = /paused|offline|duplicate|skipped|retry|broken-link|remote-gone|conflict|^arrears$/i;
 
 /** An activity line's level, from its kind: the same for a line just written and one read back. */
 export function activityLevel(kind: string): ActivityItem['level'] {
@@ -34,6 +35,7 @@ const SERVICE_SIDE = /^(STORAGE-FAILED|SERVER-ERROR|BAD-GATEWAY|INTERNAL|HTTP-5\
  */
 export function storageWatch(record: RecordActivity) {
   let failing = 0;
+  const files = new Set<string>();
   return (f: { from: string | null; to: string; name: string; reasonCode: string | null }) => {
     if (f.to === 'FAILED' && f.reasonCode && SERVICE_SIDE.test(f.reasonCode)) {
       if (failing === 0)
@@ -42,12 +44,16 @@ export function storageWatch(record: RecordActivity) {
           `The service could not store ${f.name} (${f.reasonCode}); it and any others are retried automatically.`,
         );
       failing++;
+      files.add(f.name);
     } else if (f.to === 'LIVE' && f.from === 'UPLOADING' && failing > 0) {
+      // "after 27 failed uploads" left open whether of this file or of all (issue 34): say both counts.
+      const of = files.size === 1 ? `of ${[...files][0]}` : `of ${plural(files.size, 'file')}`;
       record(
         'storage-recovered',
-        `The service stores files again: ${f.name} went up after ${failing === 1 ? '1 failed upload' : `${failing.toLocaleString('en')} failed uploads`}.`,
+        `The service stores files again: ${f.name} went up, after ${plural(failing, 'failed upload')} ${of} while it could not.`,
       );
       failing = 0;
+      files.clear();
     }
   };
 }

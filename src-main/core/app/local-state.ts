@@ -38,7 +38,8 @@ export interface LocalState {
 
 export function openLocalState(
   dataDir: string,
-  secrets: SecretStore = chooseSecretStore(dataDir, process.env),
+  /** Default: the store chosen for this folder, once the folder is accepted (nothing is written to a refused one). */
+  given?: SecretStore,
   /** A command that only reads (status, files, account, usage) changes no mode on disk. */
   o: { readOnly?: boolean } = {},
 ): Result<LocalState, AppError> {
@@ -48,6 +49,9 @@ export function openLocalState(
   if (newer) return err(appError(newer.code, newer.message));
   const folder = openDataDir(dataDir, 'app.sqlite', tighten);
   if (!folder.ok) return folder;
+  // Chosen after the folder is accepted: the encrypted file's store writes secrets.enc when it is
+  // asked for by the environment, and a shared folder it was refused for got one (issue 32).
+  const secrets = given ?? chooseSecretStore(dataDir, process.env);
   let db: Db;
   try {
     db = openDatabase(join(dataDir, 'app.sqlite'), APP_MIGRATIONS, { tighten });

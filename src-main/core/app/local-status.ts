@@ -1,4 +1,6 @@
+import type { KnowledgeFacts } from '../../../src-shared/domain/status-model';
 import type { Db } from '../../shared-node/sqlite';
+import { createEntryStore } from '../kb/entries';
 import { type ActivityEntry, activityStore } from '../sync/state/activity-store';
 import { filesStore } from '../sync/state/files-store';
 import { foldersStore } from '../sync/state/folders-store';
@@ -38,4 +40,32 @@ export function readLocalSyncStatus(
       };
     });
   return { folders, activity: activityStore(db).list({ limit: o.activity ?? 10 }) };
+}
+
+/**
+ * The knowledge outbox as the status model reads it, from the local state alone: each bot's edits not
+ * yet accepted, and its last round's error as stored (KB-NETWORK: offline; KB-RATE-LIMITED: a 429 until
+ * the next round). `assets-sync status` says the same word as the app over files and knowledge.
+ */
+export function readKnowledgeFacts(db: Db): KnowledgeFacts[] {
+  const entries = createEntryStore(db);
+  const bots = db
+    .prepare('SELECT local_id, last_error_code, next_sync_at FROM kb_bots ORDER BY local_id')
+    .all() as {
+    local_id: number;
+    last_error_code: string | null;
+    next_sync_at: string | null;
+  }[];
+  return bots.map((b) => {
+    const c = entries.counts(b.local_id);
+    const next = b.next_sync_at ? Date.parse(b.next_sync_at) : null;
+    return {
+      pending: c.pending,
+      conflict: c.conflict,
+      error: c.error,
+      state: b.last_error_code === 'KB-NETWORK' ? 'offline' : b.last_error_code ? 'error' : 'idle',
+      rateLimitedUntil: b.last_error_code === 'KB-RATE-LIMITED' ? (next ?? 0) : null,
+      nextAttemptAt: next,
+    };
+  });
 }

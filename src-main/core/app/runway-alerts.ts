@@ -83,7 +83,9 @@ export function createRunwayAlerts(o: {
     const days = runwayDays(me.wallet.balance_paise, me.usage.daily_rent_paise);
     o.activity(
       'digest',
-      `${formatServiceDate(day)}: ${plural(r.n, 'file')} uploaded (${formatBytes(r.bytes)}); rent ${formatRupees(me.usage.daily_rent_paise)} a day; runway ${days === null ? 'unlimited (no rent)' : plural(days, 'day')}.`,
+      // The line's own time is when it was written (this computer's clock); the day it sums up is the
+      // service's (the sandbox's may be moved on), so it says which, not a second bare date (issue 34).
+      `Day summary of ${formatServiceDate(day)} on the service's clock: ${plural(r.n, 'file')} uploaded (${formatBytes(r.bytes)}); rent ${formatRupees(me.usage.daily_rent_paise)} a day; runway ${days === null ? 'unlimited (no rent)' : plural(days, 'day')}.`,
     );
   };
 

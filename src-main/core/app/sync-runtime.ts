@@ -6,6 +6,7 @@ import type {
   QueueItem,
   SyncOverview,
 } from '../../../src-shared/contract';
+import { appStatus } from '../../../src-shared/domain/status-model';
 import type { BackoffPolicy } from '../service/retry-policy';
 import { serviceIdentity } from '../sync/account/service-identity';
 import { createSyncEngine, type FolderStatus, type SyncEngine } from '../sync/engine';
@@ -17,6 +18,7 @@ import { refreshAccount } from './account-refresh';
 import { activityLevel, activityRecorder, storageWatch } from './activity-record';
 import { bandwidthOf, overviewBandwidth } from './bandwidth-settings';
 import type { AppContext } from './context';
+import { holdsFile } from './holds-file';
 import { inBackground } from './in-background';
 import type { RequestMeter } from './request-meter';
 import { uploadProgressTracker } from './upload-progress';
@@ -35,6 +37,7 @@ export interface EngineTunables {
  */
 export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOptions: EngineTunables = {}) {
   let engine: SyncEngine | null = null;
+  const holdsOut = holdsFile(ctx.dataDir);
   const uploads = uploadProgressTracker();
   let unsubscribe: (() => void)[] = [];
   let starting: Promise<void> = Promise.resolve();
@@ -150,6 +153,7 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
     const e = engine;
     engine = null;
     if (e) await e.stop();
+    holdsOut.remove();
   }
 
   function folderViews(listing?: FolderStatus[]): FolderView[] {
@@ -162,6 +166,7 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
       paused: f.paused,
       followOutsideLinks: f.followOutsideLinks,
       problem: f.problem,
+      inSync: f.inSync,
       // One definition of pending and failed (state/transitions.ts): a file waiting for its automatic
       // retry is pending ("syncing"), not failed ("needs attention"), as in the CLI's status and the engine.
       counts: f.tally,
@@ -181,17 +186,6 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
           ? { code: 'USER-PAUSED', message: 'You paused syncing; resume to continue.' }
           : null;
     const pending = folders.reduce((n, f) => n + f.counts.pending, 0);
-    // Failed files are never "up to date": with nothing else to do, the state asks for attention.
-    const state =
-      s?.stopped || folders.some((f) => f.problem)
-        ? 'error'
-        : held || (folders.length > 0 && folders.every((f) => f.paused))
-          ? 'paused'
-          : pending > 0
-            ? 'syncing'
-            : folders.some((f) => f.counts.failed > 0)
-              ? 'error'
-              : 'idle';
     const live = ctx.session.live;
     const offline = s?.offline
       ? {
@@ -201,10 +195,34 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
           message: s.offline.message,
         }
       : null;
+    const bandwidth = engine ? overviewBandwidth(engine.bandwidth(), Date.now()) : null;
+    // The facts the one status model derives every surface's words from (src-shared/domain/status-model.ts).
+    const holds = {
+      stopped: s?.stopped ? { code: s.stopped.code, message: s.stopped.message } : null,
+      account: s?.accountPaused ? { code: s.accountPaused.code, message: s.accountPaused.message } : null,
+      userPaused: s?.userPaused ?? false,
+      schedule: s?.schedulePaused
+        ? { until: bandwidth?.kind === 'pause' && bandwidth.source === 'schedule' ? bandwidth.until : null }
+        : null,
+      offline: s?.offline ? { nextTryAt: s.offline.nextTryAt } : null,
+      // The request budget's back-off and the office's wait reach the model through the office's status.
+      rateLimited: null,
+      officeWait: null,
+    };
+    // The state is the one status model's (a schedule's pause is "paused", a failed file "error"); offline
+    // is its own field here, and the files' state under it stays what it was.
+    if (engine) holdsOut.write(holds);
+    const model = appStatus({
+      now: Date.now(),
+      holds,
+      folders: folders.map((f) => ({ ...f, tally: f.counts })),
+    });
+    const state = model.state === 'offline' ? (pending > 0 ? 'syncing' : 'idle') : model.state;
     return {
       offline,
+      holds,
       nextCheckAt: s?.nextAccountCheckAt ?? null,
-      bandwidth: engine ? overviewBandwidth(engine.bandwidth(), Date.now()) : null,
+      bandwidth,
       etaSeconds: lastProgress?.etaSeconds ?? null,
       etaBound: lastProgress?.etaBound ?? null,
       state,
@@ -242,7 +260,8 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
     let problemsTotal = 0;
     for (const f of folders.values()) {
       if (folderId !== undefined && f.id !== folderId) continue;
-      waiting += f.counts.NEW + f.counts.QUEUED + f.counts.PAUSED;
+      // Files waiting for their automatic retry wait too (the status model counts them pending).
+      waiting += f.counts.NEW + f.counts.QUEUED + f.counts.PAUSED + f.tally.retrying;
       problemsTotal += f.counts.FAILED + f.counts.SKIPPED;
     }
     const problems: ProblemItem[] = [...pick('FAILED', 200), ...pick('SKIPPED', 200)].map((r) => ({

@@ -1,10 +1,11 @@
 import { wantsAPerson } from '../../../src-shared/contract/leads';
 import { csvLine } from '../../../src-shared/domain/csv';
-import { csvTime } from '../../../src-shared/domain/time-format';
+import { csvTime, csvTimeHeader } from '../../../src-shared/domain/time-format';
+import { leadEventText } from '../../../src-shared/domain/words';
 import type { StoredLead } from './leads-store';
 
 const COLUMNS: [string, (l: StoredLead) => string][] = [
-  ['received_at', (l) => csvTime(l.receivedAt)],
+  [csvTimeHeader('received_at'), (l) => csvTime(l.receivedAt)],
   ['event', (l) => l.event],
   ['handoff', (l) => (wantsAPerson(l) ? 'yes' : 'no')],
   ['name', (l) => l.name],
@@ -15,13 +16,16 @@ const COLUMNS: [string, (l: StoredLead) => string][] = [
   ['business', (l) => l.businessName],
   ['conversation_id', (l) => String(l.conversationId)],
   ['visitor_ref', (l) => l.visitorRef],
-  ['started_at', (l) => csvTime(l.startedAt)],
-  ['handled_at', (l) => csvTime(l.handledAt)],
+  [csvTimeHeader('started_at'), (l) => csvTime(l.startedAt)],
+  [csvTimeHeader('handled_at'), (l) => csvTime(l.handledAt)],
+  // The service's code stays in `event` for machines; a person reads this one (the app's words).
+  ['event_in_words', (l) => (wantsAPerson(l) ? 'Wants a person' : leadEventText(l.event))],
 ];
 
 /**
  * RFC 4180 CSV (CRLF line ends), newest first as given; visitor-typed text stays text (csv.ts). Every
- * time is ISO 8601 with its offset (+05:30), so a spreadsheet reads the moment right (issue 23).
+ * time is ISO 8601 with its offset (+05:30), so a spreadsheet reads the moment right (issue 23), and its
+ * header says so (issue 34). Columns are only ever added at the end: machines read them by position.
  */
 export function leadsToCsv(leads: readonly StoredLead[]): string {
   let out = csvLine(COLUMNS.map(([h]) => h));

@@ -42,6 +42,8 @@ export interface LeadsServiceOptions {
   /** How long the relay may hold a pull open, in seconds (tests shorten it). */
   relayWaitS?: number;
   log?: (line: string) => void;
+  /** This desk's wall clock (tests set one that runs behind). */
+  now?: () => number;
   /** Overrides the stored address (tests, `--leads-port`). */
   receiver?: Partial<ReceiverConfig>;
 }
@@ -339,7 +341,7 @@ export function createLeadsService(o: LeadsServiceOptions) {
     },
     /** Kept here at once; sent to the relay now, or by its next pull if it cannot be reached. */
     setHandled(leadId: number, handled: boolean): Result<LeadView> {
-      const l = store.setHandled(leadId, handled, relayConfig.deskName());
+      const l = store.setHandled(leadId, handled, relayConfig.deskName(), (o.now ?? Date.now)());
       if (!l) return err(appError('LEAD-NOT-FOUND', `There is no lead ${leadId}.`));
       void relay.pushNow();
       return ok(toLeadView(l));

@@ -1,5 +1,7 @@
+import { foldForSearch } from '../../../src-shared/domain/search-fold';
 import type { Db } from '../../shared-node/sqlite';
 import { statements } from '../../shared-node/statements';
+import { nextChangeAt } from './handled-clock';
 import type { ParsedLead } from './payload';
 
 export interface StoredLead extends ParsedLead {
@@ -91,7 +93,9 @@ const toLead = (r: LeadRow): StoredLead => ({
  * Every word must be found in one of the fields: name, email, phone, the visitor's note, the bot
  * and business names, the visitor reference. A phone also matches by its digits, so "98111 22222",
  * "9811122222" and "+91-98111" find "+91 98111 22222". (Not the raw body: its JSON keys would make
- * "lead" or "name" match every row.)
+ * "lead" or "name" match every row.) Accents and case do not count: each field goes through
+ * `search_fold` (foldForSearch, a function of this connection), as does the word; a desk keeps
+ * thousands of leads, not millions, so folding per row is cheap.
  */
 const SEARCH_COLUMNS = [
   'name',
@@ -104,7 +108,10 @@ const SEARCH_COLUMNS = [
 ];
 const PHONE_DIGITS =
   "REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(phone, ' ', ''), '-', ''), '+', ''), '(', ''), ')', '')";
-const SEARCH_SQL = `(${[...SEARCH_COLUMNS, PHONE_DIGITS].map((c) => `${c} LIKE ? ESCAPE '\\'`).join(' OR ')})`;
+const SEARCH_SQL = `(${[
+  ...SEARCH_COLUMNS.map((c) => `instr(search_fold(${c}), ?) > 0`),
+  `${PHONE_DIGITS} LIKE ? ESCAPE '\\'`,
+].join(' OR ')})`;
 
 const searchWords = (query: string | undefined): string[] =>
   (query ?? '').trim().split(/\s+/).filter(Boolean).slice(0, 8);
@@ -112,6 +119,7 @@ const searchWords = (query: string | undefined): string[] =>
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export function createLeadsStore(db: Db) {
+  db.function('search_fold', { deterministic: true }, (text: unknown) => foldForSearch(String(text ?? '')));
   const prep = statements(db);
   const insert = prep(
     `INSERT INTO leads (bot_local_id, remote_bot_id, bot_name, business_name, conversation_id, event, name, email,
@@ -161,9 +169,9 @@ export function createLeadsStore(db: Db) {
       const args: (string | number)[] = [];
       for (const word of searchWords(filter.query)) {
         where.push(SEARCH_SQL);
-        const like = `%${escapeLike(word)}%`;
+        const folded = foldForSearch(word);
         const digits = word.replace(/\D/g, '');
-        args.push(...SEARCH_COLUMNS.map(() => like), digits.length >= 3 ? `%${digits}%` : like);
+        args.push(...SEARCH_COLUMNS.map(() => folded), `%${escapeLike(digits.length >= 3 ? digits : word)}%`);
       }
       // The filter is by who the lead waits for, as its badge says (issue 23): "Wants a person" is a
       // handoff event or a lead whose visitor asked for a person; "Leads" is every other lead. By the
@@ -189,16 +197,24 @@ export function createLeadsStore(db: Db) {
       const r = prep('SELECT raw_body FROM leads WHERE id = ?').get(id) as { raw_body: string } | undefined;
       return r?.raw_body ?? null;
     },
-    /** This desk's change: kept at once, and marked to be sent to the relay (when there is one). */
+    /**
+     * This desk's change: kept at once, and marked to be sent to the relay (when there is one). Dated
+     * by the lead's hybrid logical clock (handled-clock.ts), so it follows every change seen here; and
+     * it is this desk's change (`by`), whoever made the one before.
+     */
     setHandled(
       id: number,
       handled: boolean,
       by: string | null = null,
-      at = new Date().toISOString(),
+      nowMs = Date.now(),
     ): StoredLead | null {
+      const before = this.get(id);
+      if (!before) return null;
+      const at = nextChangeAt(nowMs, before.handledChangedAt);
       prep(
-        `UPDATE leads SET handled_at = ?, handled_by = ?, handled_changed_at = ?, mark_unsent = 1 WHERE id = ?`,
-      ).run(handled ? at : null, handled ? by : null, at, id);
+        `UPDATE leads SET handled_at = ?, handled_by = ?, handled_changed_at = ?, handled_changed_by = ?,
+         mark_unsent = 1 WHERE id = ?`,
+      ).run(handled ? at : null, handled ? by : null, at, by, id);
       return this.get(id);
     },
     /** Another desk's verified change: applied only when it is newer (last writer wins). */

@@ -93,4 +93,12 @@ export const LEADS_MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    id: 211,
+    name: 'leads a relay deleted before this desk read them',
+    // Issue 32: the relay says how many deliveries after this desk's cursor its retention deleted
+    // (RelayFeed.expired); the count is kept per relay address, so the Leads view and the CLI say it
+    // after a restart too. Nothing was counted before: 0.
+    up: 'ALTER TABLE leads_relay_cursor ADD COLUMN expired INTEGER NOT NULL DEFAULT 0',
+  },
 ];

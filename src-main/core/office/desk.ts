@@ -34,6 +34,12 @@ import type { Transport } from './transport';
  */
 /** A desk that heard no peer yet in its first moments treats itself as one of two, not as alone. */
 export const JOIN_MS = 1_500;
+/**
+ * ... unless its discoveries found no other desk at all (the local folder read at start, mDNS's first answers):
+ * then it is alone sooner, and a drop goes up at once instead of a request a second until JOIN_MS (issue 36).
+ * A desk found and not heard yet (a process stalled on a loaded machine) keeps it joining for JOIN_MS.
+ */
+export const JOIN_ALONE_MS = 500;
 /** Asks with the same content closer than this are one ask. */
 const ASK_REPEAT_MS = 250;
 /** A discovered endpoint that never answered is forgotten after this. */
@@ -640,7 +646,8 @@ export async function startDesk(o: DeskOptions): Promise<Desk> {
         pauseUntil: office?.pauseUntil ?? 0,
       };
     }
-    return { kind: 'alone', joining: t - startedAt < JOIN_MS };
+    const found = endpoints.size > 0 || peers.size > 0;
+    return { kind: 'alone', joining: t - startedAt < (found ? JOIN_MS : JOIN_ALONE_MS) };
   }
 
   o.transport.onMessage(onMessage);
@@ -649,6 +656,8 @@ export async function startDesk(o: DeskOptions): Promise<Desk> {
   // The end of the joining moment is a change of role too.
   const joined = setTimeout(changed, JOIN_MS);
   joined.unref?.();
+  const joinedAlone = setTimeout(changed, JOIN_ALONE_MS);
+  joinedAlone.unref?.();
   const found = (e: Endpoint) => {
     const k = keyOf(e);
     if ([...peers.values()].some((p) => keyOf(p.endpoint) === k)) return;
@@ -759,6 +768,7 @@ export async function startDesk(o: DeskOptions): Promise<Desk> {
       closed = true;
       clearInterval(beat);
       clearTimeout(joined);
+      clearTimeout(joinedAlone);
       holder?.close();
       holder = null;
       await Promise.all(o.discoveries.map((d) => d.close().catch(() => {})));

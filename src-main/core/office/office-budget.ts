@@ -44,26 +44,40 @@ interface Lease {
   probe: boolean;
 }
 
-/**
- * Alone, a burst of this many, then the ceiling's steady rate: the single budget's burst of 2 measured 1.039x
- * the floor for 241 requests (bench:sync rate-limited); a larger one fills the address's window early in the
- * minute for whoever else spends it.
+/*
+ * Alone, no pacing beyond the sliding window: the whole free window at once (up to the ceiling in any 60 s),
+ * then the window's steady rate, which is what the single desk's budget gave before the office. Paced at the
+ * ceiling's rate after a burst of 8 (the earlier choice, for whoever else spends the address), a drop waited
+ * for a service that would take it at once: 100 small files took 50.6 s, 16.9x `xargs -P4 curl`
+ * (docs/office.md "A drop goes up at once").
  */
-const ALONE_BURST = 8;
+/** In an office, a burst of this many places of leases used, then this desk's ceiling's steady rate. */
+const LEASE_BURST = 8;
+/**
+ * Joining (before discovery has had its say), the first places at once, then one as one of two desks: a drop's
+ * first file by `sync DIR --once` needs `GET /me` twice (the command's default bucket, the engine's account),
+ * the listing and its upload, and paced at the equal share they came 1 s apart. Four fit in the ceiling's
+ * margin under the service's limit (115 of 120) if an office is already full.
+ */
+export const JOIN_BURST = 4;
 /**
  * Alone, at most this many requests sent and not yet answered (for at most `UNCONFIRMED_MS` each: an upload
  * in progress was past the service's rate check long ago). Desks that cannot see each other meet the
  * address's limit together; each then pays one refused request to learn it, not one per request it had on
- * the way. At the steady rate (one request every half second) an answer is usually back before the next.
+ * the way. In a burst the next request leaves as the answer comes: a small file's takes milliseconds.
  */
 const ALONE_IN_FLIGHT = 1;
 const UNCONFIRMED_MS = 1_000;
+/** In an office, an ask not answered by a grant in this long is sent again (a datagram may be lost). */
+const ASK_ANSWER_MS = 250;
 /**
  * Alone, a 429 cuts at least to this (requests a minute; halved by each further cut within minutes, aimd.ts):
  * a tenth of the service's 120. A desk that started late and had sent little when the address was found
  * full would otherwise be cut to almost nothing, and starve while desks it cannot see keep their parts.
  */
 const ALONE_FLOOR = 12;
+/** Alone, a 429 when everything this desk sent in the window went in less than this says nothing of its part. */
+const BURST_MEASURE_MS = 10_000;
 
 /**
  * In an open office, a holder's word can lower the ceiling of this desk's own word (its equal share when no
@@ -114,6 +128,8 @@ export function createOfficeBudget(opts: {
   /** In an office: a probe lease was used and its answer is awaited. */
   let probeOut = false;
   let lastPlaceAt = Number.NEGATIVE_INFINITY;
+  /** When this desk last asked the holder and no grant has come since. */
+  let askedAt = Number.NEGATIVE_INFINITY;
   /** Requests sent on this desk's own word while in an office (the holder was silent too long). */
   let onOwn = 0;
   /**
@@ -148,11 +164,11 @@ export function createOfficeBudget(opts: {
    */
   let pausedSince: number | null = null;
   let waitingFrom: number | null = null;
-  /** Alone: a small burst, then the ceiling's steady rate (as the holder paces an office). */
-  let tokens = ALONE_BURST;
+  /** Leases used at this desk's own pace: a small burst, then its ceiling's steady rate (issue 32). */
+  let tokens = LEASE_BURST;
   let refilledAt = now();
   function refill(t: number, cap: number): void {
-    tokens = Math.min(ALONE_BURST, tokens + ((t - refilledAt) * cap) / WINDOW_MS);
+    tokens = Math.min(LEASE_BURST, tokens + ((t - refilledAt) * cap) / WINDOW_MS);
     refilledAt = t;
   }
   /** When each request not yet answered was sent (oldest first). */
@@ -272,26 +288,20 @@ export function createOfficeBudget(opts: {
           if (ownProbe.out) return;
           ownProbe.out = true;
         } else if (role.joining) {
-          // The first moments: as one of two desks until discovery has had its say.
+          // The first moments: as one of two desks until discovery has had its say, after a first few at once.
           const gap = equalShareWaitMs(cap, 2) / 1.5;
-          if (t - lastPlaceAt < gap) {
+          if (sent.size >= JOIN_BURST && t - lastPlaceAt < gap) {
             lanes.later(lastPlaceAt + gap - t);
             return;
           }
         } else {
-          // Paced as the holder paces an office, and one request on its way at a time: desks that cannot
-          // see each other then meet the service's limit one request at a time, not with a burst each.
+          // The free window at once, but one request on its way at a time: desks that cannot see each other
+          // then meet the service's limit one request at a time, each paying one refusal, not a burst each.
           unconfirmed = unconfirmed.filter((at) => at > t - UNCONFIRMED_MS);
           if (unconfirmed.length >= ALONE_IN_FLIGHT) {
             lanes.later(unconfirmed[0]! + UNCONFIRMED_MS - t);
             return;
           }
-          refill(t, cap);
-          if (tokens < 1) {
-            lanes.later((1 - tokens) / (cap / WINDOW_MS));
-            return;
-          }
-          tokens -= 1;
         }
         grant(lane, t);
         continue;
@@ -303,8 +313,17 @@ export function createOfficeBudget(opts: {
         grant(lane, t);
         continue;
       }
-      // Asked even while paused: the holder sends its probe to a desk that wants to send.
-      if (!leases.some((l) => !l.probe && l.left > 0)) desk!.ask(demand(), held());
+      // Asked even while paused: the holder sends its probe to a desk that wants to send. Not again while the
+      // answer to an ask may be on its way: the holder grants each ask's want afresh, and a fresh drop's places
+      // go out at once (holder.ts burstRoom), so asks sent before a grant arrived were granted again (a drop of
+      // 100 got 115 places, 15 spent for nothing).
+      const unleased = !leases.some((l) => !l.probe && l.left > 0);
+      if (unleased && t - askedAt >= ASK_ANSWER_MS) {
+        askedAt = t;
+        desk!.ask(demand(), held());
+      }
+      // Unanswered, the ask goes again then (with the demand of that moment).
+      const askAgainIn = unleased ? Math.max(1, askedAt + ASK_ANSWER_MS - t) : Number.POSITIVE_INFINITY;
       // A keyed office's word is its desks' (docs/office.md, threat model): its pause and its ceiling are
       // taken as they are. An open office's may be a stranger's: it can lower what this desk is granted, not
       // what it may send on its own word (its equal share by its own ceiling, the office's pause included).
@@ -318,12 +337,15 @@ export function createOfficeBudget(opts: {
       if (lease) {
         // Used at this desk's own pace (a small burst, then its ceiling's steady rate), whatever it was
         // granted: a stranger's grants of many places sent 119 requests in 5 s (issue 32).
+        // A fresh drop's places (the sync lane's first waiters, holder.ts burstRoom) go at once, as alone: a
+        // stranger's grants can then hurry what a person just dropped, no more than a desk alone sends it.
         refill(t, cap);
-        if (tokens < 1) {
+        const drop = lane === 'sync' && lanes.firstIn('sync') > 0;
+        if (tokens < 1 && !drop) {
           lanes.later((1 - tokens) / (cap / WINDOW_MS));
           return;
         }
-        tokens -= 1;
+        if (tokens >= 1) tokens -= 1;
         lease.left--;
         grant(lane, t);
         continue;
@@ -349,10 +371,30 @@ export function createOfficeBudget(opts: {
         continue;
       }
       lanes.later(
-        Math.min(since + wait - t, paused ? Math.max(1, role.pauseUntil - t) : Number.POSITIVE_INFINITY),
+        Math.min(
+          since + wait - t,
+          paused ? Math.max(1, role.pauseUntil - t) : Number.POSITIVE_INFINITY,
+          askAgainIn,
+        ),
       );
       return;
     }
+  }
+
+  /**
+   * Alone, this desk's part of the address when refused: what it sent in the window, or nothing known when all
+   * of that went in the last few seconds (a burst). Desks that cannot see each other each spend the free window
+   * at once and the address fills within seconds: who got how much of it is a race (which process started a
+   * second earlier, which answered faster), not a part. Cut under what each sent, the simulation's blocked-6
+   * kept parts of 11 to 31 for minutes, and the last desk was done 2.45x after the first; from the floor, every
+   * such desk climbs alike.
+   */
+  function partAlone(t: number): number {
+    const used = sent.size;
+    if (used === 0) return 0;
+    // The oldest place leaves the window first: the window is busy (at `used` places) until then.
+    const oldest = sent.busyUntil(used, 'sync', 1)! - WINDOW_MS;
+    return t - oldest < BURST_MEASURE_MS ? 0 : used;
   }
 
   function attach(d: Desk): void {
@@ -364,6 +406,7 @@ export function createOfficeBudget(opts: {
       return { demand: demand(), used: sent.size + held() };
     });
     d.onGrant((g: Grant) => {
+      askedAt = Number.NEGATIVE_INFINITY;
       const t = now();
       const role = roleNow();
       if (told && !d.keyed && role.kind === 'follower') {
@@ -409,7 +452,7 @@ export function createOfficeBudget(opts: {
         // full with that much of it), and not under a floor: desks that cannot see each other then settle near their real parts at once
         // instead of after many refusals, and a late one is not starved (aimd.ts).
         const ownPart = role.kind === 'alone' && t - inOfficeAt >= WINDOW_MS;
-        if (aimd.limited(t, ownPart ? { used: sent.size, floor: ALONE_FLOOR } : {})) cutAlone = ownPart;
+        if (aimd.limited(t, ownPart ? { used: partAlone(t), floor: ALONE_FLOOR } : {})) cutAlone = ownPart;
         const wasProbe = probeOut || ownProbe?.out === true;
         probeOut = false;
         leases = [];

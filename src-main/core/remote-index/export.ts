@@ -1,6 +1,6 @@
 import type { IndexedFile } from '../../../src-shared/contract/remote-index';
 import { csvLine } from '../../../src-shared/domain/csv';
-import { csvTime } from '../../../src-shared/domain/time-format';
+import { csvTime, csvTimeHeader } from '../../../src-shared/domain/time-format';
 
 /** The columns of every export of the index (CLI `files --csv/--json`, the Files view's export). */
 export const EXPORT_COLUMNS = ['id', 'name', 'bucket', 'url', 'size', 'md5', 'created_at', 'mime'] as const;
@@ -28,7 +28,8 @@ export const exportRow = (f: IndexedFile): ExportRow => ({
   mime: f.mime,
 });
 
-export const csvHeader = (): string => csvLine(EXPORT_COLUMNS);
+export const csvHeader = (): string =>
+  csvLine(EXPORT_COLUMNS.map((c) => (c === 'created_at' ? csvTimeHeader(c) : c)));
 
 /** One CSV line; names are anyone's text, so a name like `=HYPERLINK(...)` stays text (csv.ts). */
 export const csvRow = (f: IndexedFile): string => {

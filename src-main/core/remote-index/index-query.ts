@@ -8,6 +8,7 @@ import {
   type IndexSummary,
 } from '../../../src-shared/contract/remote-index';
 import { DAY_MS, formatIstDate, parseIst } from '../../../src-shared/domain/ist-time';
+import { foldForSearch } from '../../../src-shared/domain/search-fold';
 import { type AppError, appError, err, ok, type Result } from '../../../src-shared/errors';
 import type { Db } from '../../shared-node/sqlite';
 import { statements } from '../../shared-node/statements';
@@ -46,9 +47,18 @@ function whereOf(accountId: number, f: IndexFilter): Result<Where, AppError> {
   const parts = ['account_id = @account'];
   const params: Record<string, unknown> = { account: accountId };
   if (f.search !== undefined && f.search !== '') {
-    // instr on the folded name: a part of the name anywhere, no LIKE wildcards to escape.
-    parts.push('instr(name_fold, @search) > 0');
-    params.search = f.search.toLowerCase();
+    // instr on the folded name: a part of the name anywhere, no LIKE wildcards to escape. Accents and
+    // case do not count (foldForSearch); a row folded before that (lower case alone, healed by the next
+    // walk) is still found by the query in lower case, accents as typed.
+    const folded = foldForSearch(f.search);
+    const lower = f.search.toLowerCase();
+    parts.push(
+      folded === lower
+        ? 'instr(name_fold, @search) > 0'
+        : '(instr(name_fold, @search) > 0 OR instr(name_fold, @lower) > 0)',
+    );
+    params.search = folded;
+    if (folded !== lower) params.lower = lower;
   }
   if (f.bucket !== undefined) {
     parts.push('bucket = @bucket');

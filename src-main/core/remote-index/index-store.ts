@@ -1,6 +1,7 @@
 import type { RemoteFile } from '../../../src-shared/api/file-hosting';
 import type { IndexedFile } from '../../../src-shared/contract/remote-index';
 import { parseIst } from '../../../src-shared/domain/ist-time';
+import { foldForSearch } from '../../../src-shared/domain/search-fold';
 import type { Db } from '../../shared-node/sqlite';
 import { statements } from '../../shared-node/statements';
 
@@ -107,7 +108,8 @@ export function indexStore(db: Db) {
        size = excluded.size, md5 = excluded.md5, mime = excluded.mime, extension = excluded.extension,
        created_at = excluded.created_at, created_ms = excluded.created_ms
      -- A file read again unchanged (every walk reads them all) writes nothing: no index is touched.
-     WHERE name IS NOT excluded.name OR bucket IS NOT excluded.bucket OR url IS NOT excluded.url
+     -- A fold that changed (issue 34 took the accents off) is written again: old rows heal on the next walk.
+     WHERE name IS NOT excluded.name OR name_fold IS NOT excluded.name_fold OR bucket IS NOT excluded.bucket OR url IS NOT excluded.url
        OR size IS NOT excluded.size OR md5 IS NOT excluded.md5 OR mime IS NOT excluded.mime
        OR extension IS NOT excluded.extension OR created_at IS NOT excluded.created_at`,
   );
@@ -139,7 +141,7 @@ export function indexStore(db: Db) {
       account: accountId,
       id: f.id,
       name: f.name,
-      fold: f.name.toLowerCase(),
+      fold: foldForSearch(f.name),
       bucket: f.bucket,
       url: f.url,
       size: f.size_bytes,

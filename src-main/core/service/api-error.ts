@@ -39,6 +39,9 @@ const ADVICE: Record<FileApiErrorCode | LocalErrorCode, string> = {
   'FILE-CHANGED': 'The file changed on disk while it was being sent; it will be read again.',
 };
 
+/** Codes whose detail from the service is the whole sentence (it names the source and the rule). */
+const SAID_BY_THE_SERVICE = new Set(['SOURCE-UNREACHABLE']);
+
 /** The one reaction for a code and status: the table of docs/service-client.md. */
 export function reactionFor(code: string, status?: number): Reaction {
   if (code === 'HASH-MISMATCH' || code === 'FILE-CHANGED') return 'rehash';
@@ -59,7 +62,15 @@ export function apiError(
 ): ApiError {
   const advice = (ADVICE as Record<string, string | undefined>)[code];
   const base = advice ?? `The service answered HTTP ${extra.status ?? '?'} (${code}).`;
-  const message = detail && detail !== base ? `${base} ${detail}`.trim() : base;
+  // Where the service's own sentence names the URL and says the same as ours, ours is left out: an
+  // import's failure read "could not download the source URL (it must answer HTTP 200 …) <url> could not
+  // be downloaded: it must answer HTTP 200 …" (issue 34).
+  const message =
+    detail && SAID_BY_THE_SERVICE.has(code)
+      ? detail.trim()
+      : detail && detail !== base
+        ? `${base} ${detail}`.trim()
+        : base;
   return {
     code,
     message,

@@ -156,7 +156,7 @@ export interface SyncEngine {
    * These remote copies are gone from the service (a delete seen by the app's client, a 410): the LIVE
    * rows on them are sent again (upload/remote-gone.ts), Activity saying why. Returns the rows moved.
    */
-  remoteGone(remoteIds: readonly number[], where: string): number;
+  remoteGone(remoteIds: readonly number[], where: string, chosen?: boolean): number;
   /** The Files view's "delete and stop syncing them": these LIVE rows leave the sync, files kept. */
   stopSyncing(fileIds: readonly number[]): number;
   /** Asks the service now whether it answers (offline) or allows uploads again (paused for money). */
@@ -447,7 +447,8 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
     },
 
     accountSeen: (a) => account.accountSeen(a),
-    remoteGone: (ids, where) => sendAgainGone(ctx, ids, { at: now(), where }),
+    remoteGone: (ids, where, chosen) =>
+      sendAgainGone(ctx, ids, { at: now(), where, chosen: chosen === true }),
     stopSyncing: (ids) => stopSyncing(ctx, ids, now()),
 
     get state() {

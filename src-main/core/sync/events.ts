@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import type { TimeLeftBound } from '../../../src-shared/domain/time-left';
 import type { InForce } from './engine/schedule';
 import type { ActivityEntry } from './state/activity-store';
 import type { FileState } from './types';
@@ -26,8 +27,8 @@ export interface SyncEvents {
     bytesTotal: number;
     bytesPerSecond: number;
     etaSeconds: number | null;
-    /** What the ETA is bound by: the request budget (many small files) or the bytes (speed, limit). */
-    etaBound: 'requests' | 'bytes' | null;
+    /** What the ETA is bound by (src-shared/domain/time-left.ts): the bytes, the request budget, the pace of files, a retry. */
+    etaBound: TimeLeftBound | null;
   };
   /**
    * Bytes of one file's body sent so far (file bytes, not the multipart framing): per file at most ten

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { hideCredentialsInText, hideUrlCredentials } from '../../../src-shared/domain/url-credentials';
 import { type AppError, appError, err, ok, type Result } from '../../../src-shared/errors';
 import type { Clock } from '../service/clock';
 import type { FileApiClient } from '../service/file-api-client';
@@ -130,16 +131,25 @@ export async function importUrls(
   writer.begin([...earlier.values()].flat());
 
   const results = new Map<number, ImportResult>();
-  const record = (r: ImportResult, fresh: boolean) => {
+  // What is written or said about a line never holds the source URL's credentials (issue 32); the
+  // request still sends them. A message is cleaned too: a server may quote the URL it was given.
+  const record = (given: ImportResult, fresh: boolean) => {
+    const r = { ...given, message: given.message === null ? null : hideCredentialsInText(given.message) };
     results.set(r.line, r);
     if (fresh) writer.append(r);
     o.onResult?.(r, { done: results.size, total: lines.length });
   };
-  const base = (l: ImportLine) => ({ line: l.line, sourceUrl: l.sourceUrl, bucket: l.bucket, md5: l.md5 });
+  const base = (l: ImportLine) => ({
+    line: l.line,
+    sourceUrl: hideUrlCredentials(l.sourceUrl),
+    bucket: l.bucket,
+    md5: l.md5,
+  });
 
   const toSend: ImportLine[] = [];
   for (const l of lines) {
-    const before = earlier.get(lineKey(l))?.shift();
+    // Rows keep the URL without its credentials, so a line is known again by the same.
+    const before = earlier.get(lineKey(base(l)))?.shift();
     if (before) {
       summary.alreadyDone++;
       record({ ...before, line: l.line }, false);

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { formatRupees, runwayDays } from '../../../src-shared/domain/money';
+import { formatServiceTime } from '../../../src-shared/domain/time-format';
 import { codeAsWord } from '../../../src-shared/domain/words';
 import { Icon } from '../../components/Icon';
 import { SCROLL_REGION, ViewHeader } from '../../components/ViewHeader';
@@ -124,10 +125,12 @@ function Wallet({ a }: { a: A }) {
       <div className="hint">
         {under ? (
           <span style={{ color: 'var(--warn)' }}>
-            Under the {formatRupees(a.wallet.min_balance_to_upload_paise)} upload floor: uploads are refused
+            Under the {formatRupees(a.wallet.min_balance_to_upload_paise)} the wallet must hold for uploads:
+            uploads are refused
           </span>
         ) : (
-          `${formatRupees(a.wallet.balance_paise - a.wallet.min_balance_to_upload_paise)} above the upload floor`
+          // "above the upload floor" named a rule nobody had explained (issue 34).
+          `${formatRupees(a.wallet.balance_paise - a.wallet.min_balance_to_upload_paise)} above the ${formatRupees(a.wallet.min_balance_to_upload_paise)} the wallet must hold for uploads`
         )}
       </div>
     </div>
@@ -161,12 +164,15 @@ function Arrears({ a }: { a: A }) {
         {formatRupees(a.arrears.paise)} in arrears
       </h2>
       <p>
-        Unpaid since <strong>{a.arrears.since ?? 'unknown'}</strong>. Uploads are paused; files stay online.
+        Unpaid since{' '}
+        <strong>{a.arrears.since ? formatServiceTime(a.arrears.since) : 'a time not given'}</strong>. Uploads
+        are paused; files stay online.
       </p>
       <p>
         {left !== undefined ? (
           <strong className="num" data-testid="arrears-countdown">
-            {left ?? 'No time'} left before closing ({a.arrears.deadline})
+            {left ?? 'No time'} left before closing (
+            {a.arrears.deadline ? formatServiceTime(a.arrears.deadline) : 'no date given'})
           </strong>
         ) : null}{' '}
         — the account and every file are removed after {a.pricing.grace_days} days unpaid. A top-up that

@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { withoutCodes } from '../../../src-shared/domain/words';
 import { SCROLL_REGION, ViewHeader } from '../../components/ViewHeader';
 import { When } from '../../components/When';
 import { useSync } from '../../stores/sync-store';
@@ -33,7 +34,7 @@ export function ActivityView() {
                         {LEVEL_WORD[a.level] ?? a.level}
                       </span>
                     </td>
-                    <td style={{ overflowWrap: 'anywhere' }}>{a.message}</td>
+                    <Message text={a.message} />
                   </tr>
                 ))}
               </tbody>
@@ -42,5 +43,15 @@ export function ActivityView() {
         </section>
       </div>
     </>
+  );
+}
+
+/** The line in words; a code it carried ("(STORAGE-FAILED)") is in its tooltip, not the sentence. */
+function Message({ text }: { text: string }) {
+  const m = withoutCodes(text);
+  return (
+    <td style={{ overflowWrap: 'anywhere' }} title={m.codes.length ? m.codes.join(', ') : undefined}>
+      {m.text}
+    </td>
   );
 }

@@ -63,7 +63,9 @@ export function BulkDeleteDialog(props: {
 
   const a = account?.value ?? null;
   const saved =
-    summary && a ? rentSavingSentence(a.usage.bytes_used, summary.bytes, a.pricing.per_gb_month_paise) : null;
+    summary && a
+      ? rentSavingSentence(a.usage.bytes_used, summary.bytes, a.pricing.per_gb_month_paise, summary.count)
+      : null;
   const count = summary?.count ?? 0;
   const one = props.name !== undefined && count <= 1;
   const inFolders = folders?.reduce((n, f) => n + f.count, 0) ?? 0;
@@ -86,8 +88,11 @@ export function BulkDeleteDialog(props: {
         {error ? <p role="alert">{error}</p> : null}
         {summary ? (
           <p>
-            <strong>{plural(count, 'file')}</strong> ({formatBytes(summary.bytes)}) stop being served at once;
-            anyone using their links gets an error. This cannot be undone.
+            <strong>{plural(count, 'file')}</strong> ({formatBytes(summary.bytes)}){' '}
+            {count === 1
+              ? 'stops being served at once; anyone using its link gets an error.'
+              : 'stop being served at once; anyone using their links gets an error.'}{' '}
+            This cannot be undone.
           </p>
         ) : (
           <p>Counting the selection…</p>

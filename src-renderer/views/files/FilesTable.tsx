@@ -101,9 +101,10 @@ export const FilesTable = memo(function FilesTable({ onDelete }: { onDelete(f: I
     const picked = f ? isPicked(s.picked, f.id) : false;
     rows.push(
       // biome-ignore lint/a11y/useKeyWithClickEvents: the row's checkbox is the keyboard's way to select; a click on the row is the mouse's shortcut
-      // biome-ignore lint/a11y/noStaticElementInteractions: as above
       <div
         key={f ? f.id : `p${i}`}
+        role="row"
+        aria-rowindex={i + 2}
         className={`frow${picked ? ' picked' : ''}`}
         style={{ top: i * rowPx, height: rowPx }}
         data-picked={picked || undefined}
@@ -116,7 +117,9 @@ export const FilesTable = memo(function FilesTable({ onDelete }: { onDelete(f: I
         {f ? (
           <FileCells file={f} index={i} picked={picked} onDelete={onDelete} />
         ) : (
-          <span className="muted small c-name">Loading…</span>
+          <span role="cell" className="muted small c-name">
+            Loading…
+          </span>
         )}
       </div>,
     );
@@ -124,16 +127,32 @@ export const FilesTable = memo(function FilesTable({ onDelete }: { onDelete(f: I
 
   return (
     <RenderCount id="files-table">
-      <section ref={box} className="ftable" aria-label="Files" onScroll={measure}>
-        <div className="fhead">
-          <span className="c-check">
+      {/* A table to assistive technology (issue 34: its sort is told by aria-sort), drawn as a window of
+          rows: aria-rowcount and each row's aria-rowindex say where the rows shown stand in the whole.
+          ARIA roles on divs, not <table> elements: the rows are placed absolutely, one window at a time,
+          which table layout does not allow (biome.json lets this file say so). */}
+      <section
+        ref={box}
+        className="ftable"
+        role="table"
+        aria-label="Files"
+        aria-rowcount={s.total + 1}
+        onScroll={measure}
+      >
+        <div className="fhead" role="row" aria-rowindex={1}>
+          <span className="c-check" role="columnheader">
             <span className="sr-only">Selected</span>
           </span>
           {COLUMNS.map((c) => {
             const active = s.sort === c.sort;
             const order = s.order === 'asc' ? 'ascending' : 'descending';
             return (
-              <span key={c.sort} className={c.className}>
+              <span
+                key={c.sort}
+                className={c.className}
+                role="columnheader"
+                aria-sort={active ? order : 'none'}
+              >
                 <button
                   type="button"
                   className="sort"
@@ -148,20 +167,22 @@ export const FilesTable = memo(function FilesTable({ onDelete }: { onDelete(f: I
               </span>
             );
           })}
-          <span className="c-actions">
+          <span className="c-actions" role="columnheader">
             <span className="sr-only">Actions</span>
           </span>
         </div>
         {s.total === 0 ? (
-          <div className="empty" data-testid="files-empty">
-            {s.readingFirstListing
-              ? 'Reading the account’s files from the service…'
-              : Object.keys(s.filter).some((k) => (s.filter as Record<string, unknown>)[k])
-                ? 'No files match this filter.'
-                : 'No files on this account yet. Files synced from a folder or uploaded from a URL show here.'}
+          <div className="empty" role="row" data-testid="files-empty">
+            <span role="cell">
+              {s.readingFirstListing
+                ? 'Reading the account’s files from the service…'
+                : Object.keys(s.filter).some((k) => (s.filter as Record<string, unknown>)[k])
+                  ? 'No files match this filter.'
+                  : 'No files on this account yet. Files synced from a folder or uploaded from a URL show here.'}
+            </span>
           </div>
         ) : null}
-        <div className="fbody" style={{ height: s.total * rowPx }}>
+        <div className="fbody" role="rowgroup" style={{ height: s.total * rowPx }}>
           {rows}
         </div>
       </section>
@@ -179,7 +200,7 @@ function FileCells(props: {
   const click = useIndexView((s) => s.click);
   return (
     <>
-      <span className="c-check">
+      <span className="c-check" role="cell">
         <input
           type="checkbox"
           checked={picked}
@@ -191,14 +212,20 @@ function FileCells(props: {
           }}
         />
       </span>
-      <span className="c-name" title={file.name}>
+      <span className="c-name" role="cell" title={file.name}>
         {file.name}
       </span>
-      <span className="c-bucket muted small">{file.bucket}</span>
-      <span className="c-size num small">{formatBytes(file.size)}</span>
+      <span className="c-bucket muted small" role="cell">
+        {file.bucket}
+      </span>
+      <span className="c-size num small" role="cell">
+        {formatBytes(file.size)}
+      </span>
       {/* The one format ("28 Nov 2026, 09:45"), the column's heading saying IST once. */}
-      <span className="c-date muted small num">{formatServiceTimeBare(file.createdAt)}</span>
-      <span className="c-actions">
+      <span className="c-date muted small num" role="cell">
+        {formatServiceTimeBare(file.createdAt)}
+      </span>
+      <span className="c-actions" role="cell">
         <a
           className="btn small ghost"
           href={file.url}

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import {
   type IdCheckRun,
   type ImportLineView,
@@ -7,6 +7,7 @@ import {
 } from '../../../src-shared/contract/url-import';
 import { call } from '../../api/core-ref';
 import { FormError, TextField } from '../../components/Field';
+import { usePanelFocus } from '../../components/focus-return';
 import { Icon } from '../../components/Icon';
 import { useImportProgress } from './import-progress';
 import './import-dialog.css';
@@ -22,6 +23,9 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
  * keeps its results under the list's name, so running the same name again skips what succeeded.
  */
 export function ImportDialog({ onClose }: { onClose(): void }) {
+  const panel = useRef<HTMLElement>(null);
+  const listId = useId();
+  usePanelFocus(panel, onClose);
   const [mode, setMode] = useState<Mode>('import');
   const [name, setName] = useState('');
   const [text, setText] = useState('');
@@ -79,7 +83,7 @@ export function ImportDialog({ onClose }: { onClose(): void }) {
   };
 
   return (
-    <section className="card stack import-dialog" aria-label="Import from URLs">
+    <section ref={panel} className="card stack import-dialog" aria-label="Import from URLs">
       <div className="row">
         <h2 style={{ margin: 0 }}>Import from URLs</h2>
         <span className="spacer" />
@@ -88,15 +92,20 @@ export function ImportDialog({ onClose }: { onClose(): void }) {
           <button type="button" aria-pressed={mode === 'import'} onClick={() => switchTo('import')}>
             Source URLs
           </button>
-          <button type="button" aria-pressed={mode === 'ids'} onClick={() => switchTo('ids')}>
-            Old cdn_ids
+          <button
+            type="button"
+            aria-pressed={mode === 'ids'}
+            onClick={() => switchTo('ids')}
+            title="The cdn_id values of the retired interface"
+          >
+            Old file ids
           </button>
         </fieldset>
       </div>
       <p className="small muted" style={{ margin: 0 }}>
         {mode === 'import'
           ? 'A text or CSV file, one line each: source_url[,bucket[,md5]]. Lines with a problem are shown and skipped; the others are uploaded. Run the same list again to retry what failed: what succeeded is not sent twice.'
-          : 'One old cdn_id a line (the retired interface’s ids are the new file ids): each is looked up, live with its URL, or gone.'}
+          : 'One id from the retired interface a line (its old ids are the new file ids): each is looked up, live with its URL, or gone.'}
       </p>
       <div className="row" style={{ alignItems: 'flex-end' }}>
         <TextField
@@ -124,10 +133,11 @@ export function ImportDialog({ onClose }: { onClose(): void }) {
           />
         </label>
       </div>
-      <label className="field">
-        {mode === 'import' ? 'Or paste the lines' : 'Or paste the ids'}
+      <div className="field">
+        {/* A label apart from its box: inside it, the box's text became part of its name. */}
+        <label htmlFor={listId}>{mode === 'import' ? 'Or paste the lines' : 'Or paste the ids'}</label>
         <textarea
-          aria-label="List"
+          id={listId}
           rows={5}
           className="mono"
           value={text}
@@ -142,7 +152,7 @@ export function ImportDialog({ onClose }: { onClose(): void }) {
             setIds(null);
           }}
         />
-      </label>
+      </div>
 
       {mode === 'import' && checked.length > 0 && !run ? (
         <>

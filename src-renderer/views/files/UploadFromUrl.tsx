@@ -1,8 +1,9 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { BUCKET_RULE_MESSAGE, isValidBucket } from '../../../src-shared/domain/bucket';
 import { extensionOf, isAllowedExtension } from '../../../src-shared/domain/extensions';
 import { call } from '../../api/core-ref';
 import { FormError, TextField } from '../../components/Field';
+import { usePanelFocus } from '../../components/focus-return';
 import { useAccount } from '../../stores/account-store';
 import { useUi } from '../../stores/ui-store';
 
@@ -28,12 +29,15 @@ export function UploadFromUrl({ onClose }: { onClose(): void }) {
   const [bucket, setBucket] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const form = useRef<HTMLFormElement>(null);
+  usePanelFocus(form, onClose);
   const target = bucket || account?.client.default_bucket || 'default';
   const urlProblem = url ? checkSourceUrl(url, account?.pricing.allowed_extensions) : null;
   const bucketProblem = isValidBucket(target) ? null : BUCKET_RULE_MESSAGE;
 
   return (
     <form
+      ref={form}
       className="card stack"
       aria-label="Upload from a URL"
       onSubmit={async (e) => {

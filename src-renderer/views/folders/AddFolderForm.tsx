@@ -1,8 +1,9 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { FolderMode } from '../../../src-shared/contract';
 import { BUCKET_RULE_MESSAGE, isValidBucket } from '../../../src-shared/domain/bucket';
 import { call, platform } from '../../api/core-ref';
 import { FormError, TextField } from '../../components/Field';
+import { usePanelFocus } from '../../components/focus-return';
 import { useAccount } from '../../stores/account-store';
 import { useSync } from '../../stores/sync-store';
 import { useUi } from '../../stores/ui-store';
@@ -19,6 +20,8 @@ export function AddFolderForm({ onDone }: { onDone(): void }) {
   const [followOutsideLinks, setFollowOutsideLinks] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
+  usePanelFocus(form, onDone);
   const target = bucket || defaultBucket;
   const bucketOk = isValidBucket(target);
   const preview = useFolderPreview(
@@ -28,6 +31,7 @@ export function AddFolderForm({ onDone }: { onDone(): void }) {
 
   return (
     <form
+      ref={form}
       className="card stack"
       aria-label="Add a folder"
       onSubmit={async (e) => {

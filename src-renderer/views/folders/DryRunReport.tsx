@@ -79,8 +79,8 @@ export function DryRunReport({ report }: { report: DryRunReportView }) {
       >
         Wallet {formatRupees(bill.walletPaise)}:{' '}
         {f.coversFloorNow
-          ? 'covers the upload floor now'
-          : `under the ${formatRupees(bill.floorPaise)} upload floor now: uploads are refused`}
+          ? `holds the ${formatRupees(bill.floorPaise)} it must for uploads now`
+          : `under the ${formatRupees(bill.floorPaise)} it must hold for uploads now: uploads are refused`}
         {f.underFloorOn
           ? `; falls under it on ${f.underFloorOn} (service clock)`
           : f.coversFloorNow

@@ -1,9 +1,11 @@
 import { useState } from 'react';
 import type { FolderView } from '../../../src-shared/contract';
+import { folderFacts } from '../../../src-shared/domain/status-facts';
+import { COUNT_LABELS, folderStatus, NO_HOLDS } from '../../../src-shared/domain/status-model';
 import { call } from '../../api/core-ref';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Icon } from '../../components/Icon';
-import { useSync } from '../../stores/sync-store';
+import { useAppStatus } from '../../stores/app-status';
 import { orToast } from '../../stores/ui-store';
 import { useFolderPreview } from './FolderPreview';
 import { FolderRentShare } from './FolderRentShare';
@@ -13,9 +15,14 @@ import { OutsideLinksToggle } from './OutsideLinksToggle';
 
 export function FolderCard({ folder }: { folder: FolderView }) {
   const [confirm, setConfirm] = useState(false);
-  const allPaused = useSync((s) => s.overview?.held?.code === 'USER-PAUSED');
+  // The folder's words, counts and action: the one status model's (src-shared/domain/status-model.ts).
+  const status =
+    useAppStatus().folders.find((f) => f.id === folder.id) ??
+    folderStatus(folderFacts(folder), {
+      holds: NO_HOLDS,
+    });
   const preview = useFolderPreview({ path: folder.path });
-  const c = folder.counts;
+  const c = status.counts;
   return (
     <article
       className="card stack"
@@ -33,26 +40,34 @@ export function FolderCard({ folder }: { folder: FolderView }) {
             {folder.mode === 'mirror' ? 'mirror (local deletes delete online)' : 'upload only'}
           </div>
         </div>
-        <FolderStatus folder={folder} />
+        <FolderStatus status={status} />
       </div>
       {folder.problem ? <div className="error-text">{folder.problem}</div> : null}
       <dl className="row small" style={{ gap: '1.5rem', margin: 0 }}>
-        <Count label="Live" value={c.live} testId="count-live" />
-        <Count label="Pending" value={c.pending} testId="count-pending" />
-        <Count label="Failed" value={c.failed} tone={c.failed ? 'danger' : undefined} testId="count-failed" />
-        <Count label="Skipped" value={c.skipped} testId="count-skipped" />
-        {c.removedByYou > 0 ? (
+        {COUNT_LABELS.filter(([k]) => k !== 'removedByYou' || c.removedByYou > 0).map(([k, label]) => (
           <Count
-            label="Removed by you"
-            hint="Removed from the CDN by you in the Files view: kept on this computer, never sent again."
-            value={c.removedByYou}
-            testId="count-removed-by-you"
+            key={k}
+            label={label}
+            hint={
+              k === 'removedByYou'
+                ? 'Removed from the CDN by you in the Files view: kept on this computer, never sent again.'
+                : undefined
+            }
+            value={c[k]}
+            tone={k === 'failed' && c.failed ? 'danger' : undefined}
+            testId={`count-${k === 'removedByYou' ? 'removed-by-you' : k}`}
           />
-        ) : null}
+        ))}
       </dl>
+      {status.pendingText ? (
+        <div className="small muted" data-testid="folder-pending">
+          {status.pendingText}
+        </div>
+      ) : null}
+      {/* Share of the daily rent (its own component, fed by the rent shares that add up). */}
       <FolderRentShare folderId={folder.id} live={c.live} />
       <div className="row" style={{ flexWrap: 'wrap' }}>
-        {folder.paused ? (
+        {status.action === 'resume' ? (
           <button
             type="button"
             className="btn small"
@@ -60,7 +75,7 @@ export function FolderCard({ folder }: { folder: FolderView }) {
           >
             <Icon name="play" /> Resume
           </button>
-        ) : allPaused ? (
+        ) : status.action === 'resume-all' ? (
           <button type="button" className="btn small" onClick={() => orToast(call('sync.resume', {}))}>
             <Icon name="play" /> Resume all
           </button>

@@ -1,8 +1,10 @@
 import { useEffect, useState } from 'react';
+import { FILE_API_REQUESTS_PER_MINUTE } from '../../../src-shared/domain/limits';
 import { timeLeftText } from '../../../src-shared/domain/words';
 import { call } from '../../api/core-ref';
 import { Icon } from '../../components/Icon';
 import { SCROLL_REGION, ViewHeader } from '../../components/ViewHeader';
+import { useAppStatus } from '../../stores/app-status';
 import { useSync } from '../../stores/sync-store';
 import { orToast } from '../../stores/ui-store';
 import { OfficeLine } from '../office/OfficeLine';
@@ -11,6 +13,15 @@ import { DuplicatesCard } from './DuplicatesCard';
 import { FolderCard } from './FolderCard';
 import { ProblemsPanel, QueuePanel } from './QueuePanel';
 
+/** What bounds the one estimate of time left (src-shared/domain/time-left.ts), in words. */
+const ETA_BOUND = {
+  bytes: 'bound by bandwidth',
+  requests: 'bound by the request limit',
+  pace: 'at the pace so far',
+  retry: 'until the next retry',
+  schedule: "after the schedule's pause",
+} as const;
+
 export function FoldersView() {
   const overview = useSync((s) => s.overview);
   const queue = useSync((s) => s.queue);
@@ -18,12 +29,11 @@ export function FoldersView() {
   useEffect(() => {
     void useSync.getState().load();
   }, []);
-  // Pause all is the engine's own pause (held USER-PAUSED, kept across restarts), or every folder paused.
-  // Time left is said only while files wait and may go: none queued, or held (money, Pause all), is no ETA.
-  const pending = overview?.folders.reduce((n, f) => n + f.counts.pending, 0) ?? 0;
+  // The status model says what may be done and whether a time left may be said: files wait and may go
+  // (no hold: the schedule, the wallet, offline, Pause all), not only files waiting for their retry.
+  const status = useAppStatus();
   const allPaused =
-    overview?.held?.code === 'USER-PAUSED' ||
-    (!!overview?.folders.length && overview.folders.every((f) => f.paused));
+    status.toggle === 'resume' || (!!overview?.folders.length && overview.folders.every((f) => f.paused));
 
   return (
     <>
@@ -32,9 +42,11 @@ export function FoldersView() {
           <span
             className="small muted num"
             data-testid="budget"
-            title="Requests sent in the last minute, against the budget kept under the service's limit"
+            title={`The service allows ${FILE_API_REQUESTS_PER_MINUTE} requests a minute; the app keeps to ${overview.budget.perMinute}, a margin for retries and for the two clocks not agreeing to the second.`}
           >
-            Requests {overview.budget.usedLastMinute}/{overview.budget.perMinute} a minute
+            {/* "Requests 1/115 a minute" beside the documents' 120 (issue 34): both said, in words. */}
+            Requests: {overview.budget.usedLastMinute} in the last minute, of the {overview.budget.perMinute}{' '}
+            the app allows itself (the service allows {FILE_API_REQUESTS_PER_MINUTE})
           </span>
         ) : null}
         <OfficeLine />
@@ -43,10 +55,9 @@ export function FoldersView() {
             {overview.bandwidth.text}
           </span>
         ) : null}
-        {overview?.etaSeconds && overview.etaBound && !overview.held && !overview.offline && pending > 0 ? (
+        {overview?.etaSeconds && overview.etaBound && status.mayEstimate ? (
           <span className="small muted" data-testid="eta-bound">
-            {timeLeftText(overview.etaSeconds)} left (
-            {overview.etaBound === 'requests' ? 'bound by the request limit' : 'bound by bandwidth'})
+            {timeLeftText(overview.etaSeconds)} left ({ETA_BOUND[overview.etaBound]})
           </span>
         ) : null}
         {overview?.folders.length ? (

@@ -1,49 +1,31 @@
 import { useEffect, useRef } from 'react';
-import type { FolderView, Queue } from '../../../src-shared/contract';
+import type { FolderView, ProblemItem, Queue } from '../../../src-shared/contract';
 import { failureSentence } from '../../../src-shared/domain/failure-text';
+import { fileStatus } from '../../../src-shared/domain/status-model';
 import { call } from '../../api/core-ref';
 import { Icon } from '../../components/Icon';
 import { clockTime } from '../../lib/clock-time';
 import { rescueFocus } from '../../lib/focus-rescue';
 import { formatBytes, formatDuration } from '../../lib/format';
 import { plural } from '../../lib/plural';
-import { useSync } from '../../stores/sync-store';
+import { useAppStatus } from '../../stores/app-status';
 import { orToast } from '../../stores/ui-store';
 import { ProblemFolder } from './ProblemFolder';
 
-const STATE_WORD: Record<string, string> = {
-  NEW: 'Waiting',
-  HASHING: 'Checking',
-  QUEUED: 'Queued',
-  UPLOADING: 'Uploading',
-  PAUSED: 'Paused',
-  DELETING: 'Deleting',
-};
-
 export function QueuePanel({ queue }: { queue: Queue }) {
-  // Offline (the core's word): nothing is being sent, whatever state the rows were left in.
-  const offline = useSync((s) => s.overview?.offline != null);
-  const held = useSync((s) => s.overview?.held?.code ?? null);
-  // Why nothing moves, in the words the folder badges use.
-  const why = offline
-    ? 'offline'
-    : held === 'USER-PAUSED'
-      ? 'all paused'
-      : held === 'UNAUTHENTICATED'
-        ? 'the key was refused'
-        : held
-          ? 'waiting for the wallet'
-          : null;
+  // The queue's words are the status model's (src-shared/domain/status-model.ts): its header counts the
+  // folders' pending files (those waiting to retry too), and a row under a hold says the hold.
+  const status = useAppStatus();
+  const hold = status.pendingBy.hold;
+  const offline = hold === 'offline';
   return (
     <section className="card stack" aria-labelledby="queue-title" style={{ gap: '0.5rem' }}>
       <div className="row">
         <h2 id="queue-title" style={{ margin: 0 }}>
           Queue
         </h2>
-        <span className="muted small">
-          {why
-            ? `${(queue.active.length + queue.waiting).toLocaleString('en')} waiting (${why})`
-            : `${queue.active.length.toLocaleString('en')} in progress · ${queue.waiting.toLocaleString('en')} waiting`}
+        <span className="muted small" data-testid="queue-summary">
+          {status.queueText}
         </span>
       </div>
       {queue.active.length === 0 ? (
@@ -66,7 +48,7 @@ export function QueuePanel({ queue }: { queue: Queue }) {
                   <td>
                     <div style={{ fontWeight: 550, overflowWrap: 'anywhere' }}>{q.name}</div>
                     <div className="small muted">
-                      {offline ? 'Waiting: offline' : (STATE_WORD[q.state] ?? q.state)} ·{' '}
+                      {fileStatus({ state: q.state, reasonCode: null, nextRetryAt: null }, hold).word} ·{' '}
                       {formatBytes(q.sizeBytes)}
                     </div>
                   </td>
@@ -83,9 +65,9 @@ export function QueuePanel({ queue }: { queue: Queue }) {
                     </div>
                   </td>
                   <td className="right num small">
-                    {!offline && q.bytesPerSecond ? `${formatBytes(q.bytesPerSecond)}/s` : '—'}
+                    {!hold && q.bytesPerSecond ? `${formatBytes(q.bytesPerSecond)}/s` : '—'}
                   </td>
-                  <td className="right num small">{offline ? '—' : formatDuration(q.etaSeconds)}</td>
+                  <td className="right num small">{hold ? '—' : formatDuration(q.etaSeconds)}</td>
                 </tr>
               );
             })}
@@ -198,11 +180,7 @@ export function ProblemsPanel({ queue, folders }: { queue: Queue; folders: Folde
               <td style={{ overflowWrap: 'anywhere' }}>
                 <span style={{ fontWeight: 550 }}>{p.name}</span>{' '}
                 {/* A failure with its automatic retry ahead is pending (state/transitions.ts), not failed for good. */}
-                <span
-                  className={`badge ${p.state === 'FAILED' ? (p.nextRetryAt !== null ? 'warn' : 'danger') : ''}`}
-                >
-                  {p.state === 'FAILED' ? (p.nextRetryAt !== null ? 'Will retry' : 'Failed') : 'Skipped'}
-                </span>
+                <ProblemBadge p={p} />
                 <ProblemFolder folderId={p.folderId} folders={folders} />
               </td>
               {/* The sentence alone: the service's code ("EXTENSION-NOT-ALLOWED") stood before it, a
@@ -228,5 +206,15 @@ export function ProblemsPanel({ queue, folders }: { queue: Queue; folders: Folde
         </tbody>
       </table>
     </section>
+  );
+}
+
+/** A file not uploaded, in the model's word: "Will retry", "Failed", "Skipped", "Removed by you". */
+function ProblemBadge({ p }: { p: ProblemItem }) {
+  const f = fileStatus({ state: p.state, reasonCode: p.code, nextRetryAt: p.nextRetryAt });
+  return (
+    <span className={`badge ${f.tone === 'ok' ? '' : f.tone}`} data-testid="problem-word">
+      {f.word}
+    </span>
   );
 }

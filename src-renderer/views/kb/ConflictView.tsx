@@ -83,7 +83,7 @@ export function ConflictView({ entry }: { entry: KbEntryView }) {
             ? 'This entry was deleted on the server while you edited it here.'
             : entry.deleted
               ? 'This entry changed on the server after you deleted it here.'
-              : 'This entry changed on the server after your edit was made.'}{' '}
+              : 'This entry changed on the server since the version your edit started from.'}{' '}
           Choose which to keep, or write the result.
         </div>
       </div>

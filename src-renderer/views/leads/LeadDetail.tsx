@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { type LeadDetail as Detail, type LeadView, wantsAPerson } from '../../../src-shared/contract/leads';
 import { formatServiceTime } from '../../../src-shared/domain/time-format';
+import { leadEventText } from '../../../src-shared/domain/words';
 import { call } from '../../api/core-ref';
 import { Icon } from '../../components/Icon';
 import { formatTime } from '../../lib/format';
@@ -10,13 +11,6 @@ import { copyText } from './copy';
 
 /** The payload scrolls: a tab stop, named, so a keyboard reaches and scrolls it (WCAG 2.1.1). */
 const PAYLOAD_REGION = { tabIndex: 0, role: 'region', 'aria-label': 'The whole delivery as JSON' } as const;
-
-/** The webhook's event codes in words; the code stays in the tooltip and the whole delivery. */
-const EVENT_WORDS: Record<string, string> = {
-  'LEAD-CAPTURED': 'Lead captured',
-  // The same words as the badge and the filter: one state, one name (issue 23).
-  'HANDOFF-REQUESTED': 'Wants a person',
-};
 
 function Item({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -51,6 +45,7 @@ export function LeadDetail({ lead, onClose }: { lead: LeadView; onClose(): void 
   }, [lead.id]);
 
   const handoff = wantsAPerson(lead);
+  const sandbox = useUi((s) => s.session?.kind === 'sandbox');
 
   return (
     <dialog ref={ref} className="modal lead-detail" onClose={onClose} aria-labelledby="lead-detail-title">
@@ -73,7 +68,7 @@ export function LeadDetail({ lead, onClose }: { lead: LeadView; onClose(): void 
         </Item>
         <Item label="Wants a person">{handoff ? 'Yes' : 'No'}</Item>
         <Item label="Event">
-          <span title={lead.event}>{EVENT_WORDS[lead.event] ?? lead.event}</span>
+          <span title={lead.event}>{leadEventText(lead.event)}</span>
         </Item>
         <Item label="Bot">{`${lead.botName} · ${lead.businessName}`}</Item>
         <Item label="Conversation">
@@ -82,8 +77,12 @@ export function LeadDetail({ lead, onClose }: { lead: LeadView; onClose(): void 
         <Item label="Visitor">
           <span className="mono">{lead.visitorRef}</span>
         </Item>
-        <Item label="Started">{formatServiceTime(lead.startedAt)}</Item>
-        <Item label="Received">{formatTime(Date.parse(lead.receivedAt))}</Item>
+        {/* Two clocks (issue 34): the conversation's start is the service's time (the sandbox's clock
+            may be moved days on), its arrival this computer's; each says which. */}
+        <Item label={`Started (${sandbox ? "the sandbox's" : "the service's"} clock)`}>
+          {formatServiceTime(lead.startedAt)}
+        </Item>
+        <Item label="Received (this computer's clock)">{formatTime(Date.parse(lead.receivedAt))}</Item>
         <Item label="Handled">{lead.handledAt ? formatTime(Date.parse(lead.handledAt)) : 'Not yet'}</Item>
       </dl>
       <section aria-label="Whole delivery" className="stack" style={{ gap: '0.4rem' }}>

@@ -1,4 +1,5 @@
 import type { LeadView } from '../../../src-shared/contract/leads';
+import { foldForSearch } from '../../../src-shared/domain/search-fold';
 
 const digitsOf = (text: string) => text.replace(/\D/g, '');
 
@@ -7,7 +8,7 @@ const digitsOf = (text: string) => text.replace(/\D/g, '');
  * in name, email, phone, note, bot, business or visitor reference; a phone also by its digits.
  */
 export function matchesQuery(lead: LeadView, query: string): boolean {
-  const words = query.trim().toLowerCase().split(/\s+/).filter(Boolean);
+  const words = foldForSearch(query.trim()).split(/\s+/).filter(Boolean);
   const fields = [
     lead.name,
     lead.email,
@@ -16,11 +17,10 @@ export function matchesQuery(lead: LeadView, query: string): boolean {
     lead.botName,
     lead.businessName,
     lead.visitorRef,
-  ]
-    .join('\n')
-    .toLowerCase();
+  ].join('\n');
+  const folded = foldForSearch(fields);
   const phone = digitsOf(lead.phone);
-  return words.every((w) => fields.includes(w) || (digitsOf(w).length >= 3 && phone.includes(digitsOf(w))));
+  return words.every((w) => folded.includes(w) || (digitsOf(w).length >= 3 && phone.includes(digitsOf(w))));
 }
 
 /** An address a mail client can take, or null (a visitor may type anything into the email field). */

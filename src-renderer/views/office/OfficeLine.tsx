@@ -13,7 +13,7 @@ export function OfficeLine() {
     <span
       className="small muted"
       data-testid="office-line"
-      title="Desks behind this address share its requests"
+      title="A desk is this app on one computer. The desks behind one internet address (an office) share the service's requests a minute, so that together they stay under its limit; Settings > Office says more."
     >
       {officeSentence(status)}
     </span>

@@ -1,12 +1,16 @@
 import { useEffect, useState } from 'react';
+import type { Account } from '../../../src-shared/api/file-hosting';
 import { SANDBOX_ADVANCE_DAYS, type SandboxState } from '../../../src-shared/contract/sandbox';
 import { formatRupees } from '../../../src-shared/domain/money';
 import { formatIstTime, formatServiceTime } from '../../../src-shared/domain/time-format';
 import { plural } from '../../../src-shared/domain/words';
 import { call } from '../../api/core-ref';
+import { Icon } from '../../components/Icon';
 import { SCROLL_REGION, ViewHeader } from '../../components/ViewHeader';
+import { formatBytes } from '../../lib/format';
 import { useAccount } from '../../stores/account-store';
 import { useUi } from '../../stores/ui-store';
+import { copyText } from '../leads/copy';
 import { ActionButton, SandboxActionsProvider, SandboxCard, useSandboxActions } from './SandboxCard';
 import './sandbox.css';
 
@@ -29,6 +33,7 @@ const REAL = {
   faults:
     'The real service’s storage fails rarely; when it does the upload answers 502 STORAGE-FAILED, nothing is stored, and the app tries again later by itself. Faults last until the sandbox restarts.',
   kb: 'The real knowledge-entry API can be out of reach (your network, its outage) or ask for fewer requests (429 with Retry-After); another editor can change an entry at any time. The app keeps your edits and sends them when it can, and shows a conflict rather than overwrite.',
+  api: 'On the real service your key comes from its dashboard and is stored in the system keychain (assets-sync login); the app never shows an account’s key. This one is the local sandbox’s alone.',
   remote:
     'On the real service another device, a script or the service’s console can delete a file; nobody tells this app. It learns it at the file index’s next walk of the bucket, at most daily, or when a read answers 410.',
 } as const;
@@ -71,6 +76,7 @@ function SandboxPanel() {
           <FaultsCard state={state} setState={setState} />
           <KnowledgeCard state={state} setState={setState} />
           <RemoteDeleteCard />
+          <ApiKeyCard />
         </div>
       </div>
     </>
@@ -151,9 +157,7 @@ function WalletCard() {
           tone="danger"
           label="Drain the wallet"
           run={() => call('sandbox.wallet', { drain: true })}
-          done={(w) =>
-            `Drained: the wallet holds ${formatRupees(w.balancePaise)}. New uploads wait for a top-up; move the clock a day to fall into arrears.`
-          }
+          done={(w) => drainedSentence(w.balancePaise, useAccount.getState().account?.value ?? null)}
         />
       </div>
     </SandboxCard>
@@ -323,4 +327,84 @@ function FaultChoice(props: { label: string; value: number; disabled: boolean; o
       </div>
     </div>
   );
+}
+
+/**
+ * The sandbox's address and API key, to try the API by hand beside the app (issue 34: the key was
+ * nowhere but a socket and the architecture page). Read from the core only when asked, shown and
+ * copied here; never logged.
+ */
+function ApiKeyCard() {
+  const [key, setKey] = useState<{ baseUrl: string; apiKey: string } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const curl = key ? `curl -H "Authorization: Bearer ${key.apiKey}" ${key.baseUrl}/me` : '';
+  return (
+    <SandboxCard id="api" icon="link" title="The API by hand" real={REAL.api}>
+      {key ? (
+        <dl className="sandbox-key small">
+          <dt>Address</dt>
+          <dd className="mono" data-testid="sandbox-base-url">
+            {key.baseUrl}
+          </dd>
+          <dt>API key</dt>
+          <dd className="mono" data-testid="sandbox-api-key">
+            {key.apiKey}
+          </dd>
+          <dt>Try</dt>
+          <dd className="mono">{curl}</dd>
+        </dl>
+      ) : null}
+      <div className="row">
+        {key ? (
+          <>
+            <button type="button" className="btn" onClick={() => void copyText('API key', key.apiKey)}>
+              <Icon name="copy" /> Copy the key
+            </button>
+            <button type="button" className="btn ghost" onClick={() => void copyText('Command', curl)}>
+              Copy the curl line
+            </button>
+            <button type="button" className="btn ghost" onClick={() => setKey(null)}>
+              Hide
+            </button>
+          </>
+        ) : (
+          <button
+            type="button"
+            className="btn"
+            onClick={() =>
+              void call('sandbox.apiKey', {}).then((r) => {
+                if (r.ok) {
+                  setKey(r.value);
+                  setError(null);
+                } else setError(r.error.message);
+              })
+            }
+          >
+            Show the sandbox’s API key
+          </button>
+        )}
+      </div>
+      {error ? (
+        <p className="small error-text" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </SandboxCard>
+  );
+}
+
+/**
+ * What a drained wallet leads to. Rent is whole paise a day, rounded down, so a few MiB stored cost
+ * ₹0.00 and moving the clock made no arrears while the card said it would (issue 34). Decided: say so,
+ * and how much to store for a day to cost a paisa, rather than give the sandbox a price of its own.
+ */
+function drainedSentence(balancePaise: number, account: Account | null): string {
+  const head = `Drained: the wallet holds ${formatRupees(balancePaise)}. New uploads wait for a top-up;`;
+  if (!account || account.usage.daily_rent_paise > 0)
+    return `${head} move the clock a day to fall into arrears (the rent is ${formatRupees(account?.usage.daily_rent_paise ?? 0)} a day).`;
+  const price = account.pricing.per_gb_month_paise;
+  const paisaADay = price > 0 ? Math.ceil((2 ** 30 * 30) / price) : null;
+  return paisaADay === null
+    ? `${head} storage is free here, so no day brings arrears.`
+    : `${head} but what is stored (${formatBytes(account.usage.bytes_used)}) costs under a paisa a day and rent is charged in whole paise, so a day passes without arrears. Store ${formatBytes(paisaADay)} or more, then move the clock a day to fall into arrears.`;
 }

@@ -8,6 +8,7 @@ import type { Row } from '../shared/table';
 import { appServiceFigure } from './figures/app-service';
 import { bigUploadFigure } from './figures/big-upload';
 import { bwlimitFigure } from './figures/bwlimit';
+import { dropFigure, officeDropFigure, watchDropFigure } from './figures/drop';
 import { linkBigUploadFigure } from './figures/link-big-upload';
 import { linkSmallFilesFigure } from './figures/link-small-files';
 import { md5Figure } from './figures/md5';
@@ -26,6 +27,12 @@ const FIGURES: Record<string, (dir: string, opts: { files?: number }) => Promise
   // Over a shaped link (200 Mbit/s, 20 ms each way): what a user on a real network feels.
   'link-big-upload': (dir) => linkBigUploadFigure(dir),
   'link-small-files': (dir) => linkSmallFilesFigure(dir),
+  // A drop against the real limit (120 in any 60 s), by the CLI as a user runs it (issue 36).
+  'drop-20': (dir) => dropFigure(dir, 20, 2),
+  'drop-100': (dir) => dropFigure(dir, 100, 2),
+  'drop-240': (dir) => dropFigure(dir, 240, null),
+  'drop-watch': (dir) => watchDropFigure(dir),
+  'drop-office': (dir) => officeDropFigure(dir),
 };
 
 const USAGE = `npm run bench:sync [-- --only NAME[,NAME]] [--files N]

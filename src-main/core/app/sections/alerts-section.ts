@@ -1,3 +1,7 @@
+import type { Account } from '../../../../src-shared/api/file-hosting';
+import { wantsAPerson } from '../../../../src-shared/contract/leads';
+import { formatRupees } from '../../../../src-shared/domain/money';
+import { formatServiceTime } from '../../../../src-shared/domain/time-format';
 import { statements } from '../../../shared-node/statements';
 import { activityRecorder } from '../activity-record';
 import type { AppContext } from '../context';
@@ -10,13 +14,17 @@ import type { Section } from '../section';
  * notification, the browser a toast or a Notification), the digest as an activity line.
  */
 export function alertsSection(ctx: AppContext): Section {
+  const record = activityRecorder(ctx);
+  const arrears = arrearsNotes(ctx, record);
   const alerts = createRunwayAlerts({
     db: ctx.db,
-    activity: activityRecorder(ctx),
+    activity: record,
     offsets: () => history.read(),
   });
   const history = clockHistory(ctx);
   let unsubscribe: (() => void) | null = null;
+  /** The entries in conflict already said (bot:entry), so each conflict is one line. */
+  const conflicts = new Set<string>();
   return {
     name: 'alerts',
     handlers: {},
@@ -24,7 +32,30 @@ export function alertsSection(ctx: AppContext): Section {
       history.note(ctx.clock.get().offsetMs);
       unsubscribe = ctx.bus.subscribe((e) => {
         if (e.event === 'clock.changed') history.note(e.payload.offsetMs);
+        // A lead is something a person looks for in Activity too, not only in Leads (issue 34).
+        if (e.event === 'leads.new') {
+          const l = e.payload;
+          const who = `${l.name || 'A visitor without a name'} (${l.botName})`;
+          record('lead', wantsAPerson(l) ? `${who} wants a person to get in touch.` : `New lead: ${who}.`);
+          return;
+        }
+        // A knowledge entry changed in two places waits for a person; Activity says so once (issue 34).
+        if (e.event === 'kb.changed') {
+          for (const entry of e.payload.entries) {
+            const key = `${entry.botId}:${entry.id}`;
+            if (entry.state !== 'conflict') conflicts.delete(key);
+            else if (!conflicts.has(key)) {
+              conflicts.add(key);
+              record(
+                'kb-conflict',
+                `The knowledge entry "${entry.title}" (${e.payload.bot.name}) changed on the server too: open it in Knowledge to choose which to keep.`,
+              );
+            }
+          }
+          return;
+        }
         if (e.event !== 'account.changed' || !e.payload.value || e.payload.offline) return;
+        arrears(e.payload.value);
         const days = ctx.settings.get().runwayAlertDays;
         for (const w of alerts.onAccount(e.payload.value, ctx.clock.now(), days))
           ctx.bus.emit('notify', { kind: 'runway', title: w.title, body: w.body });
@@ -33,6 +64,39 @@ export function alertsSection(ctx: AppContext): Section {
     close() {
       unsubscribe?.();
     },
+  };
+}
+
+const ARREARS_KEY = 'arrears-noted';
+
+/**
+ * Arrears in Activity (issue 34: only a toast said so): a line when the account falls into arrears and
+ * one when they are paid. The arrears noted (their start as the service wrote it) are kept in
+ * `app_settings`, so arrears that began while the app was closed get their line, and none twice.
+ */
+function arrearsNotes(ctx: AppContext, record: (kind: string, message: string) => void) {
+  const prep = statements(ctx.db);
+  const get = () =>
+    prep<[string], { value: string }>('SELECT value FROM app_settings WHERE key = ?').get(ARREARS_KEY)
+      ?.value ?? '';
+  const set = (v: string) =>
+    prep(
+      'INSERT INTO app_settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+    ).run(ARREARS_KEY, v);
+  return (me: Account) => {
+    const noted = get();
+    if (me.arrears.paise > 0) {
+      const since = me.arrears.since ?? 'unknown';
+      if (noted === since) return;
+      set(since);
+      record(
+        'arrears',
+        `Rent unpaid: ${formatRupees(me.arrears.paise)} in arrears${me.arrears.since ? ` since ${formatServiceTime(me.arrears.since)}` : ''}. Uploads are paused until a top-up covers it${me.arrears.deadline ? `; the account and its files are removed at ${formatServiceTime(me.arrears.deadline)}` : ''}.`,
+      );
+    } else if (noted !== '') {
+      set('');
+      record('arrears-paid', 'The arrears are paid: uploads resume.');
+    }
   };
 }
 

@@ -1,4 +1,5 @@
 import { ok } from '../../../../src-shared/errors';
+import { activityRecorder } from '../activity-record';
 import type { AppContext } from '../context';
 import { notConnected, plainError } from '../errors';
 import type { Section } from '../section';
@@ -8,6 +9,7 @@ import type { Section } from '../section';
  * client's reply puts the new file there at once (the follower), so nothing else is written here.
  */
 export function filesSection(ctx: AppContext): Section {
+  const record = activityRecorder(ctx);
   return {
     name: 'files',
     handlers: {
@@ -18,7 +20,18 @@ export function filesSection(ctx: AppContext): Section {
           sourceUrl: r.sourceUrl,
           ...(r.bucket ? { bucket: r.bucket } : {}),
         });
-        if (!up.ok) return { ok: false, error: plainError(up.error) };
+        // Activity says what came in and where, or why not (issue 34: it said nothing of either).
+        if (!up.ok) {
+          record(
+            'url-upload-failed',
+            `Upload from ${r.sourceUrl} refused: ${up.error.message} (${up.error.code})`,
+          );
+          return { ok: false, error: plainError(up.error) };
+        }
+        record(
+          'url-upload',
+          `Uploaded ${up.value.name} from ${r.sourceUrl} to bucket ${up.value.bucket}: live at ${up.value.url}.`,
+        );
         return ok(up.value);
       },
     },

@@ -82,6 +82,9 @@ export function remoteFilesSection(
     await r.done;
   }
 
+  /** The names of a small delete's files, for its activity line (a restart's resumed job has none). */
+  const jobNames = new Map<number, string[]>();
+
   function startRunner(f: Followed, jobId: number): void {
     const abort = new AbortController();
     const done = runBulkDelete({
@@ -96,7 +99,9 @@ export function remoteFilesSection(
     }).finally(() => {
       if (runner?.jobId === jobId) runner = null;
       const job = jobs.get(jobId);
-      if (job && job.state !== 'running') record(bulkDeleteKind(job), bulkDeleteSentence(job));
+      if (job && job.state !== 'running')
+        record(bulkDeleteKind(job), bulkDeleteSentence(job, jobNames.get(jobId)));
+      jobNames.delete(jobId);
     });
     runner = { jobId, abort, done };
   }
@@ -170,7 +175,7 @@ export function remoteFilesSection(
       if (ids.length === 0) return;
       const here = ids.filter((id) => sendingAgain.delete(id));
       const elsewhere = ids.filter((id) => !here.includes(id));
-      if (here.length) engine.remoteGone(here, "in this app's Files view");
+      if (here.length) engine.remoteGone(here, "in this app's Files view", true);
       if (elsewhere.length) engine.remoteGone(elsewhere, 'on the service');
       index.forgetGone(ids);
       if (ids.length < 5_000) return;
@@ -344,7 +349,11 @@ export function remoteFilesSection(
             ),
           );
         const files: { id: number; size: number }[] = [];
-        for (const file of filesOf(f.value.index, s)) files.push({ id: file.id, size: file.size });
+        const names: string[] = [];
+        for (const file of filesOf(f.value.index, s)) {
+          files.push({ id: file.id, size: file.size });
+          if (names.length <= NAMED_DELETES) names.push(file.name);
+        }
         // An id the index does not hold yet is still sent: the service says whether it is there.
         if ('ids' in s) {
           const known = new Set(files.map((x) => x.id));
@@ -375,6 +384,7 @@ export function remoteFilesSection(
           runtime.emitState();
         }
         const jobId = jobs.create(f.value.accountId, files);
+        if (names.length === files.length && names.length <= NAMED_DELETES) jobNames.set(jobId, names);
         startRunner(f.value, jobId);
         const job = jobs.get(jobId)!;
         emitJob(job);
@@ -447,9 +457,17 @@ export function remoteFilesSection(
 const bulkDeleteKind = (j: BulkDeleteJob) =>
   j.failed > 0 || j.state === 'stopped' ? 'bulk-delete-failed' : 'bulk-delete';
 
-/** "Deleted 120 files (2.3 MiB) from the service.", with what did not go as asked. */
-function bulkDeleteSentence(j: BulkDeleteJob): string {
+/** Up to this many files, a delete's activity line names them (issue 34: "Deleted 1 file" said which?). */
+const NAMED_DELETES = 3;
+
+/**
+ * "Deleted 120 files (2.3 MiB) from the service.", with what did not go as asked; a delete of a few
+ * files names them ("Deleted notes.txt (30 B) from the service.").
+ */
+function bulkDeleteSentence(j: BulkDeleteJob, names?: readonly string[]): string {
   const deleted = j.done - j.failed;
+  if (names && names.length === j.total && j.state === 'finished' && j.failed === 0)
+    return `Deleted ${listOfNames(names)} (${formatBytes(j.bytes)}) from the service.`;
   const head =
     j.state === 'cancelled'
       ? `Delete of ${plural(j.total, 'file')} cancelled: ${deleted.toLocaleString('en')} deleted before it stopped`
@@ -459,4 +477,9 @@ function bulkDeleteSentence(j: BulkDeleteJob): string {
           ? `Deleted ${deleted.toLocaleString('en')} of ${plural(j.total, 'file')} from the service`
           : `Deleted ${plural(deleted, 'file')} (${formatBytes(j.bytes)}) from the service`;
   return `${head}${j.failed ? `; ${j.failed.toLocaleString('en')} could not be deleted` : ''}.`;
+}
+
+/** "a.txt", "a.txt and b.txt", "a.txt, b.txt and c.txt". */
+function listOfNames(names: readonly string[]): string {
+  return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
 }

@@ -106,6 +106,11 @@ export function sandboxSection(ctx: AppContext): Section {
         const a = admin();
         return a ? state(a) : notSandbox();
       },
+      'sandbox.apiKey': async () => {
+        const c = ctx.session.live?.connection;
+        if (c?.kind !== 'sandbox') return notSandbox();
+        return ok({ baseUrl: `${c.baseUrl}/api/assets/v1`, apiKey: c.apiKey });
+      },
       'sandbox.advanceClock': async ({ days }) => {
         const a = admin();
         if (!a) return notSandbox();

@@ -161,18 +161,26 @@ export function relaySettings(db: Db, secrets: SecretStore, env: NodeJS.ProcessE
       secrets.delete(RELAY_TOKEN_ACCOUNT);
       secrets.delete(RELAY_WEBHOOK_ACCOUNT);
     },
-    cursor(url: string): { cursor: number; lastPullAt: string | null; waiting: number } {
-      const r = prep('SELECT cursor, last_pull_at, waiting FROM leads_relay_cursor WHERE url = ?').get(url) as
-        | { cursor: number; last_pull_at: string | null; waiting: number }
+    cursor(url: string): { cursor: number; lastPullAt: string | null; waiting: number; expired: number } {
+      const r = prep(
+        'SELECT cursor, last_pull_at, waiting, expired FROM leads_relay_cursor WHERE url = ?',
+      ).get(url) as
+        | { cursor: number; last_pull_at: string | null; waiting: number; expired: number }
         | undefined;
-      return { cursor: r?.cursor ?? 0, lastPullAt: r?.last_pull_at ?? null, waiting: r?.waiting ?? 0 };
+      return {
+        cursor: r?.cursor ?? 0,
+        lastPullAt: r?.last_pull_at ?? null,
+        waiting: r?.waiting ?? 0,
+        expired: r?.expired ?? 0,
+      };
     },
-    saveCursor(url: string, cursor: number, waiting: number, at: string): void {
+    /** `expired`: deliveries this answer says retention deleted before they were read (added up). */
+    saveCursor(url: string, cursor: number, waiting: number, at: string, expired = 0): void {
       prep(
-        `INSERT INTO leads_relay_cursor (url, cursor, last_pull_at, waiting) VALUES (?, ?, ?, ?)
+        `INSERT INTO leads_relay_cursor (url, cursor, last_pull_at, waiting, expired) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT (url) DO UPDATE SET cursor = excluded.cursor, last_pull_at = excluded.last_pull_at,
-         waiting = excluded.waiting`,
-      ).run(url, cursor, at, waiting);
+         waiting = excluded.waiting, expired = leads_relay_cursor.expired + excluded.expired`,
+      ).run(url, cursor, at, waiting, expired);
     },
   };
 }

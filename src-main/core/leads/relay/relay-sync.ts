@@ -12,6 +12,9 @@ import { fetchFeed, sendMarks } from './relay-http';
 import type { Applied, RelayInbox } from './relay-inbox';
 import type { RelayConfig, RelaySettings } from './relay-settings';
 
+/** An empty answer to a long poll sooner than this was answered early by the relay (room for others). */
+const EARLY_ANSWER_MS = 1_000;
+
 export interface RelaySyncOptions {
   settings: RelaySettings;
   inbox: RelayInbox;
@@ -29,6 +32,8 @@ export interface PullSummary {
   changed: number;
   rejected: number;
   waiting: number;
+  /** Leads the relay's retention deleted before this desk read them (learnt in this pull). */
+  expired: number;
 }
 
 /**
@@ -56,6 +61,7 @@ export function createRelaySync(o: RelaySyncOptions) {
       connected: url !== null && connected,
       lastPullAt: cursor?.lastPullAt ?? null,
       waiting: cursor?.waiting ?? 0,
+      expired: cursor?.expired ?? 0,
       rejected: o.inbox.rejectedCount(),
       error: c.ok ? lastError : c.error,
     };
@@ -78,18 +84,32 @@ export function createRelaySync(o: RelaySyncOptions) {
     c: RelayConfig,
     waitS: number,
     signal?: AbortSignal,
-  ): Promise<Result<Applied & { waiting: number; empty: boolean }, AppError>> {
+  ): Promise<Result<Applied & { waiting: number; expired: number; empty: boolean }, AppError>> {
     const pushed = await pushMarks(c);
     if (!pushed.ok) return pushed;
-    const { cursor } = o.settings.cursor(c.url);
+    const { cursor, waiting } = o.settings.cursor(c.url);
     const feed = await fetchFeed(c, cursor, waitS, signal);
     if (!feed.ok) return feed;
     const f = feed.value;
+    const empty = f.deliveries.length === 0 && f.marks.length === 0 && f.expired === 0;
+    // An empty answer changes nothing here: no write (a relay flooded with polls answers this desk's
+    // early, again and again; each answer was a commit).
+    if (empty && f.next === cursor && f.waiting === waiting)
+      return ok({ added: [], changed: [], rejected: 0, waiting: f.waiting, expired: 0, empty });
     const applied = o.inbox.apply(c.url, f, () =>
-      o.settings.saveCursor(c.url, f.next, f.waiting, new Date().toISOString()),
+      o.settings.saveCursor(c.url, f.next, f.waiting, new Date().toISOString(), f.expired),
     );
+    if (f.expired > 0)
+      log(
+        `leads relay: ${f.expired} lead${f.expired === 1 ? ' was' : 's were'} deleted by the relay's retention before this desk read ${f.expired === 1 ? 'it' : 'them'}; they cannot be read any more`,
+      );
     if (applied.added.length || applied.changed.length) o.onLeads(applied.added, applied.changed);
-    return ok({ ...applied, waiting: f.waiting, empty: f.deliveries.length === 0 && f.marks.length === 0 });
+    return ok({
+      ...applied,
+      waiting: f.waiting,
+      expired: f.expired,
+      empty,
+    });
   }
 
   async function run(signal: AbortSignal): Promise<void> {
@@ -103,11 +123,19 @@ export function createRelaySync(o: RelaySyncOptions) {
         return;
       }
       // A first answer at once (connected, what waits), then long polls that return when a lead comes.
-      const r = await pull(c.value, connected ? (o.waitS ?? RELAY_MAX_WAIT_S) : 0, signal);
+      const waitS = connected ? (o.waitS ?? RELAY_MAX_WAIT_S) : 0;
+      const asked = clock.now();
+      const r = await pull(c.value, waitS, signal);
       if (signal.aborted) return;
       if (r.ok) {
         failures = 0;
-        const changed = !connected || lastError !== null || r.value.added.length || r.value.rejected;
+        // Empty long before its wait was up: the relay answered it early to make room for others (a
+        // flood of polls). Asking again at once would join the flood; a second's pause delays a lead
+        // by a second at most.
+        if (r.value.empty && waitS > 0 && clock.now() - asked < EARLY_ANSWER_MS)
+          await clock.sleep(EARLY_ANSWER_MS, signal).catch(() => {});
+        const changed =
+          !connected || lastError !== null || r.value.added.length || r.value.rejected || r.value.expired;
         connected = true;
         lastError = null;
         if (changed || !r.value.empty) tell();
@@ -157,13 +185,14 @@ export function createRelaySync(o: RelaySyncOptions) {
       const c = o.settings.current();
       if (!c.ok) return c;
       if (!c.value) return err(appError('RELAY-NOT-SET', 'No relay is configured.'));
-      const total: PullSummary = { added: 0, changed: 0, rejected: 0, waiting: 0 };
+      const total: PullSummary = { added: 0, changed: 0, rejected: 0, waiting: 0, expired: 0 };
       for (;;) {
         const r = await pull(c.value, 0);
         if (!r.ok) return r;
         total.added += r.value.added.length;
         total.changed += r.value.changed.length;
         total.rejected += r.value.rejected;
+        total.expired += r.value.expired;
         total.waiting = r.value.waiting;
         if (r.value.empty) return ok(total);
       }

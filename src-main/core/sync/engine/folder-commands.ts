@@ -29,6 +29,7 @@ export function createFolderCommands(
 ): FolderCommands {
   const { runners, scheduler } = deps;
   const { files, folders } = ctx;
+  const folderName = (id: number) => folders.get(id)?.path ?? `a folder no longer watched (${id})`;
 
   return {
     async addFolder(input) {
@@ -66,6 +67,7 @@ export function createFolderCommands(
       });
       const runner = state.running ? runners.get(folder.id) : null;
       if (runner) {
+        ctx.hasher.warm?.();
         // Files already live in the bucket under the same name are adopted, not sent twice: the
         // runner holds the folder from the scheduler until that is settled.
         await runner.adopt();
@@ -128,7 +130,8 @@ export function createFolderCommands(
       else folders.update(folderId, { paused: true });
       ctx.log(
         'user-paused',
-        folderId === undefined ? 'Syncing paused.' : `Syncing of folder ${folderId} paused.`,
+        // The folder by its path, as the card shows it: its id is the database's (issue 34).
+        folderId === undefined ? 'Syncing paused.' : `Syncing of ${folderName(folderId)} paused.`,
         { folderId: folderId ?? null },
       );
     },
@@ -138,7 +141,7 @@ export function createFolderCommands(
       else folders.update(folderId, { paused: false });
       ctx.log(
         'user-resumed',
-        folderId === undefined ? 'Syncing resumed.' : `Syncing of folder ${folderId} resumed.`,
+        folderId === undefined ? 'Syncing resumed.' : `Syncing of ${folderName(folderId)} resumed.`,
         { folderId: folderId ?? null },
       );
       ctx.wake();

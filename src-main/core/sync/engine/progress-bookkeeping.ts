@@ -1,5 +1,5 @@
+import { estimateTimeLeft } from '../../../../src-shared/domain/time-left';
 import type { SyncEmitter, SyncEvents } from '../events';
-import { timeLeft } from '../progress';
 import type { FilesStore } from '../state/files-store';
 import type { FoldersStore } from '../state/folders-store';
 import type { TrashStore } from '../state/trash-store';
@@ -48,16 +48,45 @@ export function createProgressBookkeeping(
   const { events, files, folders, trash, runners, now } = deps;
   const p = state.progress;
 
+  // This run of work (from the first file counted to the last done): the pace of files, and the files
+  // that only wait for their retry (counted by their retry time, never as bytes to send now).
+  const run = { startedAt: null as number | null, filesDone: 0 };
+  const retrying = new Map<number, number>();
+  // When the upload requests of the last minute went: the request budget's window, as the ETA reads it.
+  const grants: number[] = [];
+  // When the run's last files went live: the pace of files now (time-left.ts).
+  const doneAt: number[] = [];
+
   function fileChanged(row: FileRow, from: FileState | null) {
     const e = fileEvent(row, from);
     // A NEW row noticed changed again is still NEW: nothing for a listener ("NEW -> NEW"). A row just
     // made says so with `from: null`.
     if (!(from === 'NEW' && row.state === 'NEW')) events.emit('file', e);
     runners.peek(e.folderId)?.changed();
-    if (e.to === 'QUEUED' && !p.counted.has(e.fileId))
-      p.counted.set(e.fileId, files.get(e.fileId)?.size ?? 0);
+    if (e.to === 'UPLOADING') {
+      const t = now();
+      grants.push(t);
+      while (grants.length > 0 && grants[0]! <= t - 60_000) grants.shift();
+    }
+    // A file counts from when it is seen (NEW), not from its hash: 300 files found at once are 300 to
+    // go, not the few hashed so far (the estimate said 3 s for two minutes of work). Its size is read
+    // again once hashed (QUEUED), the bytes that will be sent.
+    if ((e.to === 'NEW' || e.to === 'QUEUED') && (e.to === 'QUEUED' || !p.counted.has(e.fileId))) {
+      if (p.counted.size === 0) {
+        Object.assign(run, { startedAt: now(), filesDone: 0 });
+        doneAt.length = 0;
+      }
+      p.counted.set(e.fileId, row.size ?? files.get(e.fileId)?.size ?? 0);
+    }
+    if (e.to === 'FAILED' && e.nextRetryAt !== null && p.counted.has(e.fileId)) {
+      retrying.set(e.fileId, e.nextRetryAt);
+      emitProgress(true);
+    } else retrying.delete(e.fileId);
     if (e.to === 'LIVE' && p.counted.has(e.fileId)) {
       p.filesDone++;
+      run.filesDone++;
+      doneAt.push(now());
+      if (doneAt.length > 10) doneAt.shift();
       p.bytesDone += p.counted.get(e.fileId) ?? 0;
       p.counted.delete(e.fileId);
       p.filesDone > 0 && emitProgress(true);
@@ -66,6 +95,7 @@ export function createProgressBookkeeping(
       p.counted.has(e.fileId)
     ) {
       p.counted.delete(e.fileId);
+      emitProgress(true);
     }
   }
 
@@ -80,13 +110,22 @@ export function createProgressBookkeeping(
     for (const [fileId, u] of state.uploading) inflight += Math.min(u.sent, p.counted.get(fileId) ?? 0);
     let pendingBytes = 0;
     for (const b of p.counted.values()) pendingBytes += b;
+    let retryBytes = 0;
+    for (const id of retrying.keys()) retryBytes += p.counted.get(id) ?? 0;
     const bps = p.meter.bytesPerSecond(t);
-    const eta = timeLeft({
-      bytes: pendingBytes - inflight,
-      files: p.counted.size,
+    const eta = estimateTimeLeft({
+      now: t,
+      startedAt: run.startedAt,
+      bytesLeft: pendingBytes - inflight - retryBytes,
+      filesLeft: p.counted.size - retrying.size,
+      filesDone: run.filesDone,
       bytesPerSecond: bps,
       limitBytesPerSecond: deps.limiter?.rate() ?? null,
       requestsPerMinute: deps.requestsPerMinute?.() ?? 0,
+      filesInFlight: state.uploading.size,
+      recentRequests: grants,
+      recentDone: doneAt,
+      retryAts: [...retrying.values()],
     });
     events.emit('progress', {
       filesDone: p.filesDone,

@@ -27,7 +27,8 @@ export function localSkipReason(name: string, size: number, rules: UploadRules):
   if (size > rules.maxFileBytes) {
     return {
       code: 'FILE-TOO-LARGE',
-      message: `The file is ${formatBytes(size)} (${size.toLocaleString('en')} bytes); the service takes files up to ${formatBytes(rules.maxFileBytes)} (${rules.maxFileBytes.toLocaleString('en')} bytes).`,
+      // In bytes first: "200 MiB; the service takes files up to 200 MiB" read as 200 over 200 (issue 34).
+      message: `The file is ${size.toLocaleString('en')} bytes, ${(size - rules.maxFileBytes).toLocaleString('en')} over the service's limit of ${rules.maxFileBytes.toLocaleString('en')} bytes (${formatBytes(rules.maxFileBytes)}).`,
     };
   }
   return null;

@@ -85,6 +85,10 @@ export interface FolderTally {
   skipped: number;
   /** SKIPPED rows the person removed from the CDN in the Files view ("stop syncing them"). */
   removedByYou: number;
+  /** Of pending: FAILED rows waiting for their automatic retry (the queue lists them as waiting). */
+  retrying: number;
+  /** Of pending: rows a worker holds (BUSY_STATES: hashing, uploading). */
+  active: number;
 }
 
 /**
@@ -98,5 +102,7 @@ export function tallyFolder(counts: FolderCounts, failedRetrying: number, remove
     failed: counts.FAILED - failedRetrying,
     skipped: counts.SKIPPED - removedByYou,
     removedByYou,
+    retrying: failedRetrying,
+    active: BUSY_STATES.reduce((n, s) => n + counts[s], 0),
   };
 }

@@ -17,7 +17,7 @@ export function sendAgainGone(
   ctx: SyncContext,
   remoteIds: readonly number[],
   /** Where it was deleted, as it reads after "deleted": "in this app's Files view", "on the service". */
-  why: { at: number; where: string },
+  why: { at: number; where: string; chosen?: boolean },
 ): number {
   const rows = syncedFiles(ctx.db).liveOn(remoteIds);
   let n = 0;
@@ -30,9 +30,10 @@ export function sendAgainGone(
     );
     if (!moved) continue;
     n++;
+    // A resend the person chose (the delete dialog's "send them again") is news, not a warning (issue 34).
     ctx.log(
-      'remote-gone',
-      `${r.name} was deleted ${why.where} (seen ${formatIstTime(why.at)}); sending it again. Its old link (${r.remoteUrl}) no longer answers.`,
+      why.chosen ? 'resend-chosen' : 'remote-gone',
+      `${r.name} was deleted ${why.where} (seen ${formatIstTime(why.at)}); sending it again${why.chosen ? ', as you chose' : ''}. Its old link (${r.remoteUrl}) no longer answers.`,
       { folderId: r.folderId, fileId: r.id },
     );
   }

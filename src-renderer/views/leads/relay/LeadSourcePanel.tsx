@@ -77,6 +77,16 @@ function RelayState({ receiving }: { receiving: React.ReactNode }) {
         <dd>{relay.lastPullAt ? formatTime(Date.parse(relay.lastPullAt)) : 'not yet'}</dd>
         <dt>Waiting at the relay</dt>
         <dd>{relay.waiting}</dd>
+        {relay.expired > 0 ? (
+          <>
+            <dt>Lost to retention</dt>
+            <dd data-testid="relay-expired">
+              {relay.expired} {relay.expired === 1 ? 'lead was' : 'leads were'} deleted by the relay (older
+              than it keeps them) before this desk read {relay.expired === 1 ? 'it' : 'them'}; they cannot be
+              read any more.
+            </dd>
+          </>
+        ) : null}
         <dt>Refused deliveries</dt>
         <dd data-testid="relay-rejected">
           {relay.rejected}{' '}

@@ -1,0 +1,31 @@
+import { useEffect, useMemo } from 'react';
+import { appStatusOf } from '../../src-shared/domain/status-facts';
+import type { AppStatusModel } from '../../src-shared/domain/status-model';
+import { call } from '../api/core-ref';
+import { useKb } from '../views/kb/kb-store';
+import { useOffice } from '../views/office/office-store';
+import { useAccount } from './account-store';
+import { useSync } from './sync-store';
+
+/**
+ * The one status model (src-shared/domain/status-model.ts) of what the core sent: the overview, the
+ * knowledge bots, the office and the account. Every surface of the app (the sidebar, the folder card,
+ * the queue, the Folders header) reads its words and counts here and computes none of its own.
+ */
+export function useAppStatus(): AppStatusModel {
+  const overview = useSync((s) => s.overview);
+  const bots = useKb((s) => s.bots);
+  const office = useOffice((s) => s.status);
+  const owes = useAccount((s) => (s.account?.value?.arrears.paise ?? 0) > 0);
+  return useMemo(() => appStatusOf(overview, { bots, office, owes }), [overview, bots, office, owes]);
+}
+
+/** The knowledge bots, read once at start: their outbox is part of the app's one word. */
+export function useKnowledgeFacts(): void {
+  useEffect(() => {
+    if (useKb.getState().bots.length > 0) return;
+    void call('kb.bots', {}).then((r) => {
+      if (r.ok && useKb.getState().bots.length === 0) useKb.setState({ bots: r.value.bots });
+    });
+  }, []);
+}
