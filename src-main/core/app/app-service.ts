@@ -197,6 +197,7 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
   const office = o.office ? officeSection(ctx) : null;
   const remoteFiles = remoteFilesSection(ctx, runtime, {
     ...(o.indexRefreshEveryMs !== undefined ? { refreshEveryMs: o.indexRefreshEveryMs } : {}),
+    ...(office ? { watchFor: office.handle.watchFor } : {}),
   });
   indexTouched = remoteFiles.touched;
   const sections: Section[] = [

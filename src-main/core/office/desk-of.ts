@@ -71,6 +71,7 @@ export function joinAsDesk(o: {
       return handle!.budget;
     },
     status: () => handle!.status(),
+    watchFor: (serviceOrigin, clientId) => handle!.watchFor(serviceOrigin, clientId),
     async close() {
       clearInterval(timer);
       rmSync(file, { force: true });

@@ -21,6 +21,7 @@ import {
   type MessageOf,
   NO_DEMAND,
   type OfficeState,
+  type WatchWord,
 } from './protocol';
 import type { Transport } from './transport';
 
@@ -151,6 +152,14 @@ export function createReplayGuard(keyed: boolean) {
   };
 }
 
+/** A peer's page-1 answer for one account, its time placed on this desk's monotonic clock. */
+export interface PeerWatch {
+  from: string;
+  total: number;
+  newest: string | null;
+  readAt: number;
+}
+
 export interface Desk {
   readonly id: string;
   readonly startedAt: number;
@@ -170,6 +179,14 @@ export interface Desk {
   probed(): void;
   onGrant(fn: (g: Grant) => void): void;
   onChange(fn: () => void): void;
+  /** What this desk's heartbeat adds about the accounts it watches (a `watch` message; none when empty). */
+  watching(fn: () => WatchWord[]): void;
+  /** Says the watch words to the live peers now (a new answer, not a second later). */
+  sayWatch(): void;
+  /** The live peers' last answers for an account hash. */
+  watchOf(acct: string): PeerWatch[];
+  /** Told when a peer says a newer answer (the account hash). */
+  onWatch(fn: (acct: string) => void): void;
   peers(): PeerView[];
   close(): Promise<void>;
 }
@@ -185,6 +202,7 @@ interface Peer {
   demand: Demand;
   used: number;
   follows: string | null;
+  watch: Map<string, { total: number; newest: string | null; readAt: number }>;
 }
 
 export function newInstanceId(): string {
@@ -236,6 +254,8 @@ export async function startDesk(o: DeskOptions): Promise<Desk> {
   let reporter: () => DeskReport = () => ({ demand: NO_DEMAND, used: 0 });
   const grantListeners: ((g: Grant) => void)[] = [];
   const changeListeners: (() => void)[] = [];
+  const watchListeners: ((acct: string) => void)[] = [];
+  let watchWords: () => WatchWord[] = () => [];
   let lastAsk = { at: Number.NEGATIVE_INFINITY, text: '' };
   let closed = false;
   let seq = 0;
@@ -412,6 +432,7 @@ export async function startDesk(o: DeskOptions): Promise<Desk> {
       sent.add(keyOf(p.endpoint));
       heartbeat(p.endpoint);
     }
+    sayWatch();
     for (const [k, e] of endpoints) if (!sent.has(k)) heartbeat(e);
   }
 
@@ -473,6 +494,14 @@ export async function startDesk(o: DeskOptions): Promise<Desk> {
       case 'grant':
         onGrantMessage(m, from);
         return;
+      case 'watch':
+        // From where the desk speaks only, as a bye: a word in its name from elsewhere is a stranger's.
+        if (keyOf(from) !== keyOf(peer.endpoint)) {
+          refuse(from, 'not-from-peer');
+          return;
+        }
+        onWatchMessage(peer, m);
+        return;
     }
   }
 
@@ -491,6 +520,7 @@ export async function startDesk(o: DeskOptions): Promise<Desk> {
       demand: m.demand,
       used: m.used,
       follows: m.holder,
+      watch: known?.watch ?? new Map(),
     };
     peers.set(m.from, peer);
     endpoints.delete(keyOf(from));
@@ -556,6 +586,26 @@ export async function startDesk(o: DeskOptions): Promise<Desk> {
     // At most a lease's places (the budget also keeps what it holds under LEASE_MAX).
     const grant = { n: Math.min(m.n, LEASE_MAX), ttlMs: Math.min(m.ttlMs, 10_000), probe: m.probe };
     for (const l of grantListeners) guarded('grants', () => l(grant));
+  }
+
+  function sayWatch(): void {
+    const w = watchWords().slice(0, 8);
+    if (w.length === 0) return;
+    for (const p of alivePeers()) send({ t: 'watch', from: id, term: terms.highest, w }, p.endpoint);
+  }
+
+  function onWatchMessage(peer: Peer, m: MessageOf<'watch'>): void {
+    const t = now();
+    for (const w of m.w) {
+      const readAt = t - w.ageMs;
+      const was = peer.watch.get(w.acct);
+      // A datagram overtaken on the way says an older answer: the newer one stays.
+      if (was && was.readAt >= readAt - 1_000 && was.total === w.total && was.newest === w.newest) continue;
+      if (was && readAt < was.readAt) continue;
+      if (peer.watch.size >= 8 && !was) continue;
+      peer.watch.set(w.acct, { total: w.total, newest: w.newest, readAt });
+      for (const l of watchListeners) guarded('watch', () => l(w.acct));
+    }
   }
 
   /** A term far above any heard (hostile or corrupt): not taken, and said at most once a minute. */
@@ -664,6 +714,23 @@ export async function startDesk(o: DeskOptions): Promise<Desk> {
     },
     onChange(fn) {
       changeListeners.push(fn);
+    },
+    watching(fn) {
+      watchWords = fn;
+    },
+    sayWatch() {
+      guarded('watch', sayWatch);
+    },
+    watchOf(acct) {
+      const out: PeerWatch[] = [];
+      for (const p of alivePeers()) {
+        const w = p.watch.get(acct);
+        if (w) out.push({ from: p.id, ...w });
+      }
+      return out;
+    },
+    onWatch(fn) {
+      watchListeners.push(fn);
     },
     peers() {
       const r = role();

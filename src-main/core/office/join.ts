@@ -1,7 +1,9 @@
 import { hostname } from 'node:os';
 import type { OfficeStatus } from '../../../src-shared/contract/office';
+import type { IndexWatch } from '../remote-index/shared-watch';
 import { monotonicNow } from '../service/clock';
 import { forgetBudget, setOfficeBudgetMaker } from '../service/request-budget';
+import { createWatchBoard } from './account-watch';
 import { type Desk, newInstanceId, startDesk } from './desk';
 import type { Discovery } from './discovery/discovery';
 import { localFolderDiscovery } from './discovery/local-folder';
@@ -38,6 +40,8 @@ export interface OfficeHandle {
   /** null until the first file API client of this process is made (the office is per service address). */
   status(): OfficeStatus | null;
   readonly budget: OfficeBudget | null;
+  /** The watch of an account's deletes shared with the desks of it (account-watch.ts); alone: no peers. */
+  watchFor(serviceOrigin: string, clientId: string): IndexWatch;
   close(): Promise<void>;
 }
 
@@ -63,6 +67,7 @@ export function joinOffice(o: JoinOptions): OfficeHandle {
   let origin: string | null = null;
   let starting: Promise<void> | null = null;
   let closed = false;
+  const board = createWatchBoard(() => desk);
   let lastTold = 0;
   let tellTimer: ReturnType<typeof setTimeout> | null = null;
   const tell = () => {
@@ -124,6 +129,8 @@ export function joinOffice(o: JoinOptions): OfficeHandle {
         return;
       }
       desk = d;
+      d.watching(board.words);
+      d.onWatch(board.heard);
       d.onChange(tell);
       b.attach(d);
       for (const x of discoveries)
@@ -159,6 +166,9 @@ export function joinOffice(o: JoinOptions): OfficeHandle {
         keyed: o.key !== null,
         refused: desk?.refused() ?? { total: 0, from: [] },
       };
+    },
+    watchFor(serviceOrigin, clientId) {
+      return board.for(serviceOrigin, clientId);
     },
     async close() {
       if (closed) return;

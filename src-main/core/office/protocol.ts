@@ -51,6 +51,24 @@ const OfficeStateSchema = z.strictObject({
 });
 export type OfficeState = z.infer<typeof OfficeStateSchema>;
 
+const Hash16 = z.string().regex(/^[0-9a-f]{16}$/);
+/** One account's page-1 answer as a desk last read it (`ageMs`: how long before sending). */
+export const WatchWordSchema = z.strictObject({
+  acct: Hash16,
+  total: z.number().int().min(0).max(1_000_000_000),
+  newest: Hash16.nullable(),
+  ageMs: Ms,
+});
+export type WatchWord = z.infer<typeof WatchWordSchema>;
+
+/** The hash a desk says for an account or an id: 16 hex digits of sha256, so peers compare, never read. */
+export function watchHash(...parts: string[]): string {
+  return createHash('sha256')
+    .update(`assets-sync watch\n${parts.join('\n')}`)
+    .digest('hex')
+    .slice(0, 16);
+}
+
 /**
  * `seq`: the sender's counter, one up per datagram from its start (its instance id is new at each start: the
  * id is the per-boot nonce). A keyed desk drops a datagram whose counter is not above the last it took from
@@ -95,6 +113,12 @@ export const MessageSchema = z.discriminatedUnion('t', [
   /** To the holder: a 429 (with its Retry-After, or null), or a probe answered without one. */
   z.strictObject({ t: z.literal('limited'), ...base, retryAfterMs: Ms.nullable(), probe: z.boolean() }),
   z.strictObject({ t: z.literal('probed'), ...base }),
+  /**
+   * Every second, from a desk that keeps an account's index (docs/remote-index.md, "An office shares the
+   * watch"): per account, a hash of (service, client id) and its last page-1 answer (the listing's total, a
+   * hash of its newest id, how long ago it was read). Never a key, a name or an id in clear. Advice only.
+   */
+  z.strictObject({ t: z.literal('watch'), ...base, w: z.array(WatchWordSchema).min(1).max(8) }),
   /** Leaving: my share goes back to the others now. */
   z.strictObject({ t: z.literal('bye'), ...base }),
 ]);

@@ -5,6 +5,7 @@ import type { FileApiClient } from '../service/file-api-client';
 import { createPacer, done, retry } from '../service/pacer';
 import { indexRefreshBackoff } from '../service/retry-policy';
 import type { AccountIndex } from './remote-index';
+import { type IndexWatch, nextWatchStep, type WatchAnswer } from './shared-watch';
 
 /**
  * How often the app reads the listing's first page by itself: one request when nothing changed, and
@@ -25,6 +26,11 @@ export interface KeeperOptions {
   now?: () => number;
   /** What the waits between refreshes and after a failed one run on (tests move it by hand). */
   clock?: Clock;
+  /**
+   * In an office, the watch this account shares with the other desks of it (shared-watch.ts): the keeper
+   * skips its own read while a peer's fresh answer agrees with its own, and reads at least every 2 periods.
+   */
+  watch?: IndexWatch | null;
 }
 
 /**
@@ -44,6 +50,10 @@ export function keepIndexFresh(o: KeeperOptions): { stop(): Promise<void> } {
   // A refresh that failed (offline, the service down) is asked again after a longer wait.
   const pacer = createPacer({ policy: indexRefreshBackoff(every), clock });
 
+  const watch = o.watch ?? null;
+  /** This desk's last own page-1 answer, on the watch's clock. */
+  let own = null as { at: number; answer: WatchAnswer } | null;
+
   const stopsFor = (e: ApiError) => e.reaction === 'auth' || e.reaction === 'closed';
 
   async function refreshed(): Promise<boolean> {
@@ -60,6 +70,13 @@ export function keepIndexFresh(o: KeeperOptions): { stop(): Promise<void> } {
       return false;
     }
     o.onChange?.(o.index.status());
+    if (watch) {
+      own = {
+        at: watch.now(),
+        answer: { total: r.value.listedTotal ?? 0, newest: watch.hash(r.value.listedNewest) },
+      };
+      watch.say({ ...own.answer, readAt: own.at });
+    }
     // The one-request signal: the listing counts fewer files than the index holds, so some were
     // deleted elsewhere (another install, the dashboard, a script). Found by bisection at once, in a
     // few requests; when that cannot settle it, the walk goes now instead of at its daily time.
@@ -91,9 +108,41 @@ export function keepIndexFresh(o: KeeperOptions): { stop(): Promise<void> } {
     return true;
   }
 
+  /** Sleeps `ms`, or less when a peer says a newer answer (its word may be a delete to look for now). */
+  async function waitOrWord(ms: number): Promise<void> {
+    const w = new AbortController();
+    const end = () => w.abort();
+    signal.addEventListener('abort', end, { once: true });
+    const off = watch?.onWord(end);
+    try {
+      await clock.sleep(Math.max(0, ms), w.signal);
+    } catch {
+      // A word or the stop: the loop looks again (and ends on the stop).
+    } finally {
+      off?.();
+      signal.removeEventListener('abort', end);
+    }
+  }
+
   const loop = (async () => {
     try {
-      while (await refreshed()) await clock.sleep(every, signal);
+      if (!watch) {
+        while (await refreshed()) await clock.sleep(every, signal);
+        return;
+      }
+      const w = watch;
+      while (!signal.aborted) {
+        const step = nextWatchStep({
+          now: w.now(),
+          self: w.self,
+          ownAt: own?.at ?? null,
+          mine: own?.answer ?? null,
+          peers: w.peers(),
+          every,
+        });
+        if (step.kind === 'wait') await waitOrWord(step.ms);
+        else if (!(await refreshed())) return;
+      }
     } catch (e) {
       // stop() aborts a wait: the loop ends there; anything else is a bug to see.
       if (!signal.aborted) throw e;
@@ -104,6 +153,7 @@ export function keepIndexFresh(o: KeeperOptions): { stop(): Promise<void> } {
     async stop() {
       controller.abort();
       await loop;
+      watch?.say(null);
     },
   };
 }

@@ -32,6 +32,8 @@ export interface RefreshSummary {
    * once complete, the one-request sign that files were deleted elsewhere (find-deleted.ts).
    */
   listedTotal: number | null;
+  /** The id of the first file of that first page (the account's newest), null when none was read. */
+  listedNewest: string | null;
 }
 
 /** Puts a page's files in the index and drops the indexed ids its range lacks, in one transaction. */
@@ -60,7 +62,14 @@ export async function refreshIndex(
 ): Promise<Result<RefreshSummary, ApiError>> {
   const now = o.now ?? Date.now;
   const lane = o.lane ?? 'user';
-  const summary: RefreshSummary = { requests: 0, added: 0, removed: 0, complete: false, listedTotal: null };
+  const summary: RefreshSummary = {
+    requests: 0,
+    added: 0,
+    removed: 0,
+    complete: false,
+    listedTotal: null,
+    listedNewest: null,
+  };
   const limit = o.maxRequests ?? Number.POSITIVE_INFINITY;
   const readOpts = {
     lane,
@@ -98,6 +107,7 @@ export async function refreshIndex(
     }
     apply(page);
     summary.listedTotal ??= page.total;
+    summary.listedNewest ??= String(page.newest);
     newest ??= page.newest;
     if (!resuming) {
       pass = { top: newest, low: page.oldest, page: page.page };

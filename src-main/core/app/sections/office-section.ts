@@ -18,7 +18,7 @@ import type { Section } from '../section';
  * anything in it changes, and the Settings view's office commands. A change of settings takes effect at the
  * next start of the app, as the switch says (a desk leaves or joins with its budget).
  */
-export function officeSection(ctx: AppContext): Section {
+export function officeSection(ctx: AppContext): Section & { handle: OfficeHandle } {
   const handle: OfficeHandle = joinAsDesk({
     dataDir: ctx.dataDir,
     settings: ctx.serviceSettings,
@@ -28,6 +28,7 @@ export function officeSection(ctx: AppContext): Section {
     onChange: (s) => ctx.bus.emit('office.changed', s),
   });
   return {
+    handle,
     name: 'office',
     handlers: {
       'office.status': async () => ok(handle.status()),

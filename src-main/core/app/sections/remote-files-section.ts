@@ -11,6 +11,7 @@ import { keepIndexFresh } from '../../remote-index/index-keeper';
 import { indexStore, onIndexGone } from '../../remote-index/index-store';
 import { createLinkIntegrity } from '../../remote-index/link-integrity';
 import { type AccountIndex, createRemoteIndex } from '../../remote-index/remote-index';
+import type { IndexWatch } from '../../remote-index/shared-watch';
 import { serviceIdentity } from '../../sync/account/service-identity';
 import { foldersStore } from '../../sync/state/folders-store';
 import { type LiveFile, syncedFiles } from '../../sync/state/synced-files';
@@ -41,7 +42,11 @@ type SelectionIn = Selection & { except?: number[] };
 export function remoteFilesSection(
   ctx: AppContext,
   runtime: SyncRuntime,
-  tunables: { refreshEveryMs?: number } = {},
+  tunables: {
+    refreshEveryMs?: number;
+    /** The office's shared watch of an account (office/join.ts); without it each keeper reads alone. */
+    watchFor?: (serviceOrigin: string, clientId: string) => IndexWatch;
+  } = {},
 ): Section & { touched(): void; statusComputations(): number } {
   const record = activityRecorder(ctx);
   const remote = createRemoteIndex(ctx.db);
@@ -117,7 +122,10 @@ export function remoteFilesSection(
       keeper = keepIndexFresh({
         index,
         client: live.client,
-        ...tunables,
+        ...(tunables.refreshEveryMs !== undefined ? { refreshEveryMs: tunables.refreshEveryMs } : {}),
+        // Only an account /me named: an offline guess is not said to the office.
+        watch:
+          me.ok && tunables.watchFor ? tunables.watchFor(account.service, String(account.clientId)) : null,
         onChange: () => {
           emitStatus(index);
           tellFolders(index);
