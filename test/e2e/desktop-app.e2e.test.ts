@@ -141,6 +141,10 @@ describe.sequential('the desktop app in Chromium (headless shell, real core, rea
     expect(await row.count()).toBe(1);
     expect(await row.textContent()).toContain('hello.txt');
     expect(await row.getByTestId('duplicate-copies').textContent()).toBe('2');
+    // What removing the copy saves, in rupees a month (issue 35), as the delete dialog says it.
+    await expect
+      .poll(() => page.getByTestId('duplicates-saving').textContent())
+      .toMatch(/^1 extra copy \(.+\)\. Saves .*₹.* a month/);
     await page.getByTestId('duplicates').screenshot({ path: join(SCREENSHOTS, 'duplicates.png') });
     await page.getByRole('button', { name: 'Remove extra copies' }).click();
     const dialog = page.getByRole('dialog');

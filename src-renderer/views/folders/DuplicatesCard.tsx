@@ -1,10 +1,12 @@
 import { useState } from 'react';
 import type { Duplicates } from '../../../src-shared/contract';
+import { rentSavingSentence } from '../../../src-shared/domain/rent-saving';
 import { call } from '../../api/core-ref';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Icon } from '../../components/Icon';
 import { formatAgo, formatBytes } from '../../lib/format';
 import { plural } from '../../lib/plural';
+import { useAccount } from '../../stores/account-store';
 import { orToast, useUi } from '../../stores/ui-store';
 
 /**
@@ -17,6 +19,13 @@ export function DuplicatesCard() {
   const [confirm, setConfirm] = useState(false);
   const toast = useUi((s) => s.toast);
   const extra = found?.groups.reduce((n, g) => n + g.extraIds.length, 0) ?? 0;
+  const extraBytes = found?.groups.reduce((n, g) => n + g.sizeBytes * g.extraIds.length, 0) ?? 0;
+  const a = useAccount((s) => s.account)?.value ?? null;
+  // In rupees, as the delete dialog and the Statement say it (issue 35): what removing the copies takes off the rent.
+  const saving =
+    a && extra > 0
+      ? rentSavingSentence(a.usage.bytes_used, extraBytes, a.pricing.per_gb_month_paise, extra)
+      : null;
 
   const check = async () => {
     setBusy(true);
@@ -83,6 +92,11 @@ export function DuplicatesCard() {
               ))}
             </tbody>
           </table>
+          {saving ? (
+            <p className="muted small" data-testid="duplicates-saving" style={{ margin: 0 }}>
+              {plural(extra, 'extra copy', 'extra copies')} ({formatBytes(extraBytes)}). {saving}
+            </p>
+          ) : null}
           <div className="row" style={{ justifyContent: 'flex-end' }}>
             <button type="button" className="btn danger" onClick={() => setConfirm(true)} disabled={busy}>
               <Icon name="trash" /> Remove extra copies
