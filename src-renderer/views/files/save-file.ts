@@ -4,7 +4,16 @@
  * path for both shells, so the platform needs no new ability.
  */
 export function saveText(fileName: string, mime: string, text: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: `${mime};charset=utf-8` }));
+  saveBlob(fileName, new Blob([text], { type: `${mime};charset=utf-8` }));
+}
+
+/** Saves bytes (the statement's PDF) the same way. */
+export function saveBytes(fileName: string, mime: string, bytes: Uint8Array): void {
+  saveBlob(fileName, new Blob([bytes as BlobPart], { type: mime }));
+}
+
+function saveBlob(fileName: string, blob: Blob): void {
+  const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;
   a.download = fileName;

@@ -10,8 +10,8 @@ import { Icon } from '../../components/Icon';
 import { SCROLL_REGION, ViewHeader } from '../../components/ViewHeader';
 import { formatBytes } from '../../lib/format';
 import { plural } from '../../lib/plural';
-import { saveText } from '../files/save-file';
-import { fromBase64, saveBytes, shiftMonth } from './save-bytes';
+import { saveBytes, saveText } from '../files/save-file';
+import { fromBase64, shiftMonth } from './month-and-bytes';
 
 const MONTHS = [
   'January',
