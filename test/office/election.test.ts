@@ -1,13 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Desk } from '../../src-main/core/office/desk';
 import {
   chooseHolder,
   createTerms,
+  decideHolder,
   MAX_TERM_JUMP,
   PEER_TIMEOUT_MS,
   REANCHOR_MS,
 } from '../../src-main/core/office/election';
 import { encodeMessage, TERM_MAX } from '../../src-main/core/office/protocol';
-import { ids, memoryLink, nextSeq, takes, termOf, twoDesks } from './link';
+import { holdersOf, ids, memoryLink, nextSeq, takes, termOf, twoDesks } from './link';
 
 beforeEach(() => {
   vi.useFakeTimers({ now: 1_700_000_000_000 });
@@ -117,9 +119,12 @@ describe('holder election', () => {
     expect(c.desk.role()).toMatchObject({ kind: 'follower', holderId: ids(1) });
     link.heal();
     await vi.advanceTimersByTimeAsync(3_000);
-    expect(b.desk.role()).toMatchObject({ kind: 'follower', holderId: ids(1) });
-    expect(c.desk.role()).toMatchObject({ kind: 'follower', holderId: ids(1) });
-    // C's requests go by A's leases, not on C's own word at an equal share's pace.
+    // A and B both hold and hear each other: the higher term keeps holding (election.ts `outranks`), and
+    // every desk follows it.
+    const { holders, holderIds } = holdersOf([a, b, c]);
+    expect(holders).toHaveLength(1);
+    expect(holderIds).toEqual([holders[0], holders[0], holders[0]]);
+    // C's requests go by the holder's leases, not on C's own word at an equal share's pace.
     const got = takes(c.budget, 10);
     await vi.advanceTimersByTimeAsync(6_000);
     expect(got.n).toBe(10);
@@ -210,5 +215,171 @@ describe('holder election', () => {
     expect((b.desk.role() as { desks: number }).desks).toBe(2);
     await a.desk.close();
     await b.desk.close();
+  });
+});
+
+/**
+ * Two desks that each find themselves first (issue 33: one-machine and namespaces tests found two holders on
+ * a busy machine). Each reads the other's start late by the datagram's transit: with transits longer than
+ * START_TIE_MS and starts closer than the transit, both start estimates say "I was first". Both claim; the
+ * claims settle it without a clock (the higher term, then the lower id), and both sides agree.
+ */
+describe('decideHolder', () => {
+  const peer = (id: string, start: number, follows: string | null, term = 1) => ({
+    id,
+    start,
+    term,
+    follows,
+  });
+  const self = { id: ids(2), start: 0 };
+  const none = () => false;
+
+  it('two desks that each chose the other (each reads the other first): the lower id of the two holds', () => {
+    // Both follow and neither holds: before, they waited on each other for good.
+    const b = { id: ids(1), start: 0 };
+    expect(
+      decideHolder({
+        self,
+        holding: null,
+        following: ids(1),
+        alive: [peer(ids(1), -10, ids(2))],
+        gone: none,
+      }),
+    ).toEqual({ kind: 'follow', id: ids(1) });
+    expect(
+      decideHolder({
+        self: b,
+        holding: null,
+        following: ids(2),
+        alive: [peer(ids(2), -10, ids(1))],
+        gone: none,
+      }),
+    ).toEqual({ kind: 'hold' });
+  });
+
+  it('a holder named by peers and never heard is followed until it is gone, then the desks choose by start', () => {
+    const alive = [peer(ids(3), 50, ids(9), 4)];
+    expect(decideHolder({ self, holding: null, following: null, alive, gone: none })).toEqual({
+      kind: 'follow',
+      id: ids(9),
+    });
+    expect(
+      decideHolder({ self, holding: null, following: ids(9), alive, gone: (x) => x === ids(9) }),
+    ).toEqual({ kind: 'hold' });
+  });
+
+  it('of desks that hold, a follower keeps the one it follows; a holder yields only to a higher term, or an equal one of a lower id', () => {
+    const alive = [peer(ids(1), 0, ids(1), 3), peer(ids(3), 0, ids(3), 5)];
+    expect(decideHolder({ self, holding: null, following: ids(1), alive, gone: none })).toEqual({
+      kind: 'follow',
+      id: ids(1),
+    });
+    expect(decideHolder({ self, holding: null, following: null, alive, gone: none })).toEqual({
+      kind: 'follow',
+      id: ids(3),
+    });
+    expect(decideHolder({ self, holding: 6, following: null, alive, gone: none })).toEqual({ kind: 'hold' });
+    expect(decideHolder({ self, holding: 5, following: null, alive, gone: none })).toEqual({ kind: 'hold' });
+    expect(decideHolder({ self, holding: 3, following: null, alive, gone: none })).toEqual({
+      kind: 'follow',
+      id: ids(3),
+    });
+    expect(decideHolder({ self, holding: 3, following: null, alive: [alive[0]!], gone: none })).toEqual({
+      kind: 'follow',
+      id: ids(1),
+    });
+  });
+});
+
+describe('two desks that both find themselves first', () => {
+  /** Every 50 ms for `ms`: how many hold (from the first holder on, never none). */
+  async function watchHolders(desks: readonly { desk: Desk }[], ms: number) {
+    const counts: number[] = [];
+    for (let t = 0; t < ms; t += 50) {
+      await vi.advanceTimersByTimeAsync(50);
+      counts.push(holdersOf(desks).holders.length);
+    }
+    return counts.slice(counts.findIndex((n) => n > 0));
+  }
+
+  it.each([
+    ['the later desk has the lower id', [ids(2), ids(1)]],
+    ['the earlier desk has the lower id', [ids(1), ids(2)]],
+  ])(
+    'transit 200 ms, starts 100 ms apart (%s): one holder, the same on both sides',
+    async (_, [first, second]) => {
+      const link = memoryLink({ delay: () => 200 });
+      const t0 = Date.now();
+      const a = await link.desk({ id: first!, startedAt: t0 - 5_000 });
+      const b = await link.desk({ id: second!, startedAt: t0 - 4_900 });
+      const counts = await watchHolders([a, b], 6_000);
+      const { holders, holderIds } = holdersOf([a, b]);
+      expect(holders).toEqual([ids(1)]);
+      expect(holderIds).toEqual([ids(1), ids(1)]);
+      // From the first holder on, never a moment with none; two for less than a heartbeat.
+      expect(counts.every((n) => n >= 1)).toBe(true);
+      expect(counts.filter((n) => n > 1).length * 50).toBeLessThan(1_000);
+      // Both desks' requests go: the follower's by the holder's leases.
+      const follower = holders[0] === a.desk.id ? b : a;
+      const got = takes(follower.budget, 5);
+      await vi.advanceTimersByTimeAsync(4_000);
+      expect(got.n).toBe(5);
+      expect(follower.budget.sentOnOwn).toBe(0);
+      for (const d of [a, b]) await d.desk.close();
+    },
+  );
+
+  it("uneven transits at the tie band's edge: one reads a tie, the other a clear order; one holder", async () => {
+    // Desk 2 starts 45 ms before desk 1. Desk 2 reads desk 1's start 10 ms late: 55 ms after its own, past
+    // the band, so desk 2 was first. Desk 1 reads desk 2's 20 ms late: 25 ms before its own, a tie, and of a
+    // tie the lower id, its own. Every later heartbeat reads the same: before, both held for good.
+    let first = 0;
+    const link = memoryLink({ delay: (from) => (from === first ? 20 : 10) });
+    const t0 = Date.now();
+    first = link.nextPort;
+    const a = await link.desk({ id: ids(2), startedAt: t0 - 3_045 });
+    const b = await link.desk({ id: ids(1), startedAt: t0 - 3_000 });
+    const counts = await watchHolders([a, b], 6_000);
+    const { holders, holderIds } = holdersOf([a, b]);
+    expect(holders).toEqual([ids(1)]);
+    expect(holderIds).toEqual([ids(1), ids(1)]);
+    expect(counts.every((n) => n >= 1)).toBe(true);
+    for (const d of [a, b]) await d.desk.close();
+  });
+
+  it('three desks started within a transit: one holder, the same on every side', async () => {
+    const link = memoryLink({ delay: () => 120 });
+    const t0 = Date.now();
+    const a = await link.desk({ id: ids(3), startedAt: t0 - 3_000 });
+    const b = await link.desk({ id: ids(2), startedAt: t0 - 2_960 });
+    const c = await link.desk({ id: ids(1), startedAt: t0 - 2_920 });
+    const counts = await watchHolders([a, b, c], 6_000);
+    const { holders, holderIds } = holdersOf([a, b, c]);
+    expect(holders).toHaveLength(1);
+    expect(holderIds).toEqual([holders[0], holders[0], holders[0]]);
+    expect(counts.every((n) => n >= 1)).toBe(true);
+    for (const d of [a, b, c]) await d.desk.close();
+  });
+
+  it("a desk that hears the office's followers before its holder follows that holder, and claims nothing", async () => {
+    // A process stalled on a loaded machine, or whose datagrams from the holder come last: it hears a
+    // follower first. By its readings it started first (its start is earlier than the follower's), and
+    // before it would have claimed with a term above the holder's, taking the office from it.
+    const link = memoryLink();
+    const t0 = Date.now();
+    const a = await link.desk({ id: ids(1), startedAt: t0 - 3_000 });
+    const b = await link.desk({ id: ids(2), startedAt: t0 - 2_000 });
+    await vi.advanceTimersByTimeAsync(2_000);
+    const term = termOf(a);
+    const port = link.nextPort;
+    link.partition(a.port, port);
+    const s = await link.desk({ id: ids(3), startedAt: Date.now() - 60_000 });
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(s.desk.role()).toMatchObject({ kind: 'follower', holderId: ids(1) });
+    link.heal();
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(a.desk.role()).toMatchObject({ kind: 'holder', term, desks: 3 });
+    for (const d of [b, s]) expect(d.desk.role()).toMatchObject({ kind: 'follower', holderId: ids(1), term });
+    for (const d of [a, b, s]) await d.desk.close();
   });
 });

@@ -8,7 +8,7 @@ import type { Transport } from '../../src-main/core/office/transport';
  * microtask (or after `delay()` ms), a desk can be cut off (killed with -9: it neither sends nor hears), and anyone may inject raw
  * bytes as if from a peer. The desks themselves, their holder and their budgets are the real ones.
  */
-export function memoryLink(o: { delay?: () => number; record?: boolean } = {}) {
+export function memoryLink(o: { delay?: (from: number, to: number) => number; record?: boolean } = {}) {
   const sockets = new Map<
     number,
     { deliver: (d: Buffer, from: { address: string; port: number }) => void }
@@ -38,7 +38,7 @@ export function memoryLink(o: { delay?: () => number; record?: boolean } = {}) {
           sockets.get(to)?.deliver(data, { address: '127.0.0.1', port });
         };
         // A delay models loaded processes (the simulation); none: the next microtask.
-        if (o.delay) setTimeout(deliver, o.delay());
+        if (o.delay) setTimeout(deliver, o.delay(port, to));
         else queueMicrotask(deliver);
       },
       onMessage(fn) {
@@ -154,6 +154,18 @@ export function takes(budget: { take(s?: AbortSignal, lane?: 'sync'): Promise<vo
   const got = { n: 0 };
   for (let i = 0; i < n; i++) void budget.take(undefined, 'sync').then(() => got.n++);
   return got;
+}
+
+/**
+ * Who holds, as each desk says: the ids of the desks that hold, and for every desk the holder it holds or
+ * follows (null: alone). One office settled: one holder, the same id everywhere.
+ */
+export function holdersOf(desks: readonly { desk: Desk }[]) {
+  const roles = desks.map((d) => d.desk.role());
+  return {
+    holders: desks.filter((_, i) => roles[i]!.kind === 'holder').map((d) => d.desk.id),
+    holderIds: roles.map((r) => (r.kind === 'alone' ? null : r.holderId)),
+  };
 }
 
 /** The term a desk holds or follows. */

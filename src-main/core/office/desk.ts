@@ -2,13 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { monotonicNow } from '../service/clock';
 import type { Discovery, Endpoint } from './discovery/discovery';
 import {
-  chooseHolder,
   createTerms,
-  earlier,
+  decideHolder,
   HEARTBEAT_MS,
   type Heard,
   isAlive,
   MAX_TERM_JUMP,
+  outranks,
+  PEER_TIMEOUT_MS,
 } from './election';
 import { createHolder, type GrantOut, type Holder, LEASE_MAX } from './holder';
 import {
@@ -201,6 +202,8 @@ interface Peer {
   firstHeard: number;
   demand: Demand;
   used: number;
+  /** The term of its last heartbeat. */
+  term: number;
   follows: string | null;
   watch: Map<string, { total: number; newest: string | null; readAt: number }>;
 }
@@ -244,6 +247,11 @@ export async function startDesk(o: DeskOptions): Promise<Desk> {
     if (p) departed.set(pid, { used: p.used, heard: p.heard, start: p.start });
     peers.delete(pid);
   };
+  /**
+   * Desks this one followed only by their name in peers' heartbeats (not heard yet), since when: one named for
+   * longer than a dead desk's timeout and never heard is gone (decideHolder), and the desks choose again.
+   */
+  const named = new Map<string, number>();
   const endpoints = new Map<string, Endpoint & { found: number }>();
   let holder: Holder | null = null;
   let myTerm = 0;
@@ -325,11 +333,20 @@ export async function startDesk(o: DeskOptions): Promise<Desk> {
 
   function elect(): void {
     if (closed) return;
+    const t = now();
     const alive = alivePeers();
-    for (const [pid, p] of peers) if (!isAlive(p.heard, now())) forget(pid);
-    for (const [pid, d] of departed) if (now() - d.heard >= 60_000) departed.delete(pid);
-    const chosen = alive.length === 0 ? null : chooseHolder(self, alive);
-    if (chosen && chosen.id === id) {
+    for (const [pid, p] of peers) if (!isAlive(p.heard, t)) forget(pid);
+    for (const [pid, d] of departed) if (t - d.heard >= 60_000) departed.delete(pid);
+    for (const [pid, since] of named) if (peers.has(pid) || t - since >= 60_000) named.delete(pid);
+    const choice = decideHolder({
+      self,
+      holding: holder ? myTerm : null,
+      following: following?.id ?? null,
+      alive,
+      gone: (pid) => departed.has(pid) || t - (named.get(pid) ?? t) > PEER_TIMEOUT_MS,
+    });
+    const was = holder !== null;
+    if (choice.kind === 'hold') {
       if (!holder) {
         myTerm = terms.open();
         following = null;
@@ -353,9 +370,10 @@ export async function startDesk(o: DeskOptions): Promise<Desk> {
         holder.members([id, ...alive.map((p) => p.id)]);
         if (terms.highest > myTerm) {
           // A desk opened a higher term while it did not hear this one (a process stalled on a loaded
-          // machine elects among the few peers it heard first), and the others heard it. This desk still
-          // holds: it takes a term above and says so at once, or every desk that heard the higher term
-          // drops its grants as stale for the rest of its tenure.
+          // machine elects among the few peers it heard first), and the others heard it, from it or from
+          // desks that heard it; it no longer holds (a desk that holds above this one is followed instead,
+          // decideHolder). This desk takes a term above and says so at once, or every desk that heard the
+          // higher term drops its grants as stale for the rest of its tenure.
           myTerm = terms.open();
           for (const p of alive) heartbeat(p.endpoint);
         }
@@ -366,14 +384,20 @@ export async function startDesk(o: DeskOptions): Promise<Desk> {
         holder.close();
         holder = null;
       }
-      if (!chosen) {
+      if (choice.kind === 'alone') {
         following = null;
         office = null;
-      } else if (following?.id !== chosen.id) {
-        following = { id: chosen.id, term: 0 };
-        office = null;
+      } else {
+        if (following?.id !== choice.id) {
+          following = { id: choice.id, term: 0 };
+          office = null;
+        }
+        if (!peers.has(choice.id) && !named.has(choice.id)) named.set(choice.id, t);
       }
     }
+    // A claim, or its end, is said at once: two desks that both hold settle it within a transit, not a
+    // heartbeat, and the desks that followed the one that stepped down learn whom to follow.
+    if (was !== (holder !== null)) for (const p of alive) heartbeat(p.endpoint);
     changed();
   }
 
@@ -519,6 +543,7 @@ export async function startDesk(o: DeskOptions): Promise<Desk> {
       firstHeard: known?.firstHeard ?? t,
       demand: m.demand,
       used: m.used,
+      term: m.term,
       follows: m.holder,
       watch: known?.watch ?? new Map(),
     };
@@ -536,9 +561,16 @@ export async function startDesk(o: DeskOptions): Promise<Desk> {
       elect();
       return;
     }
-    // A desk that started earlier says it holds the office: this one steps down (a healed partition). Or a
-    // term above this holder's was heard: it takes one above (elect).
-    if (holder && ((m.holder === m.from && earlier(peer, self)) || terms.highest > myTerm)) {
+    // Another desk that holds and outranks this one: this one steps down (two desks that each found
+    // themselves first, a healed partition). Or a term above this holder's was heard: it takes one above.
+    // Or a peer changed whom it follows (it holds now, or stepped down): the choice may change (elect).
+    const claims = m.holder === m.from;
+    if (
+      (holder &&
+        ((claims && outranks({ id: m.from, term: m.term }, { id, term: myTerm })) ||
+          terms.highest > myTerm)) ||
+      known.follows !== m.holder
+    ) {
       elect();
       return;
     }
