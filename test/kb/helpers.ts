@@ -8,6 +8,7 @@ import { CORE_KB_MIGRATIONS } from '../../src-main/core/kb/migrations';
 import { LEADS_MIGRATIONS } from '../../src-main/core/leads/migrations';
 import { createSigningKeys } from '../../src-main/core/leads/signing-keys';
 import type { SecretStore } from '../../src-main/core/secrets/keychain';
+import type { Clock } from '../../src-main/core/service/clock';
 import { createRequestBudget } from '../../src-main/core/service/request-budget';
 import type { ServerOptionsInput } from '../../src-main/reference-server/options';
 import { type RunningServer, startReferenceServer } from '../../src-main/reference-server/server';
@@ -42,13 +43,13 @@ export function kbServerFixture(prefix: string) {
 export type KbWorld = ReturnType<typeof kbServerFixture>;
 
 /** A bot on the world's server, and the app's KB side (its own SQLite file) holding it as `name`. */
-export async function appWithBot(w: KbWorld, o: { name?: string; undoMs?: number; file?: string } = {}) {
+export async function appWithBot(
+  w: KbWorld,
+  o: { name?: string; file?: string } & Parameters<typeof openApp>[2] = {},
+) {
   const { token } = await makeBot(w.server);
-  const app = openApp(
-    join(w.dir, o.file ?? 'app.sqlite'),
-    w.keychain,
-    o.undoMs !== undefined ? { undoMs: o.undoMs } : {},
-  );
+  const { name: _, file, ...opts } = o;
+  const app = openApp(join(w.dir, file ?? 'app.sqlite'), w.keychain, opts);
   const botId = must(app.kb.addBot({ name: o.name ?? 'Bot', baseUrl: w.server.baseUrl, token })).id;
   return { app, token, botId };
 }
@@ -87,7 +88,17 @@ export interface TestApp {
  * The app's KB side over a real SQLite file; the budget is generous so tests do not wait on it.
  * Deletes go out at once unless a test asks for an undo window (`undoMs`).
  */
-export function openApp(dbFile: string, secrets: SecretStore, o: { undoMs?: number } = {}): TestApp {
+export function openApp(
+  dbFile: string,
+  secrets: SecretStore,
+  o: {
+    undoMs?: number;
+    /** The wall and monotonic clocks the KB side reads (a test steps the wall one). */
+    clock?: Pick<Clock, 'now' | 'monotonic'>;
+    /** Told of every 429 the entry API answers, after the budget. */
+    onRateLimited?: () => void;
+  } = {},
+): TestApp {
   const db = openDatabase(dbFile, [...CORE_KB_MIGRATIONS, ...LEADS_MIGRATIONS]);
   const signing = createSigningKeys(secrets, () => botIds(db));
   const snapshots: KbSnapshot[] = [];
@@ -97,9 +108,19 @@ export function openApp(dbFile: string, secrets: SecretStore, o: { undoMs?: numb
     secrets,
     signing,
     onSnapshot: (s) => snapshots.push(s),
-    budgetFor: () => budget,
+    budgetFor: () =>
+      o.onRateLimited
+        ? {
+            take: (...a: Parameters<typeof budget.take>) => budget.take(...a),
+            rateLimited: (...a: Parameters<typeof budget.rateLimited>) => {
+              budget.rateLimited(...a);
+              o.onRateLimited?.();
+            },
+          }
+        : budget,
     timeoutMs: 2_000,
     undoMs: o.undoMs ?? 0,
+    ...(o.clock ? { clock: o.clock } : {}),
   });
   return {
     db,

@@ -20,6 +20,8 @@ export interface KbClientOptions {
   token: string;
   budget: KbBudget;
   timeoutMs?: number;
+  /** The time a 429's `retryAt` is on (kb/sync.ts gives a steady one; Date.now by default). */
+  now?: () => number;
 }
 
 /** Codes the sync loop reacts to: retry later, stop and ask, conflict, or show the refusal. */
@@ -91,7 +93,7 @@ export function createKbClient(options: KbClientOptions) {
       );
     }
     const retryAfterMs = parseRetryAfter(res.value.headers['retry-after']);
-    const refused = err(failure(status, json, retryAfterMs));
+    const refused = err(failure(status, json, retryAfterMs, options.now ?? Date.now));
     return status === 429 ? retry(refused, { rateLimited: true, retryAfterMs }) : done(refused);
   }
 
@@ -117,7 +119,12 @@ export function createKbClient(options: KbClientOptions) {
 
 export type KbClient = ReturnType<typeof createKbClient>;
 
-function failure(status: number, json: unknown, retryAfterMs: number | undefined): AppError {
+function failure(
+  status: number,
+  json: unknown,
+  retryAfterMs: number | undefined,
+  now: () => number,
+): AppError {
   const parsed = KbFailureSchema.safeParse(json);
   const said = parsed.success ? parsed.data.error : undefined;
   if (status === 401)
@@ -131,7 +138,7 @@ function failure(status: number, json: unknown, retryAfterMs: number | undefined
   if (status === 422)
     return appError(KB_ERRORS.refused, said ?? 'The server refused the entry (422).', { status });
   if (status === 429) {
-    const retryAt = Date.now() + (retryAfterMs ?? DEFAULT_RATE_LIMIT_WAIT_MS);
+    const retryAt = now() + (retryAfterMs ?? DEFAULT_RATE_LIMIT_WAIT_MS);
     return appError(KB_ERRORS.rateLimited, 'The server asks to slow down (429); sync resumes by itself.', {
       status,
       retryAt,

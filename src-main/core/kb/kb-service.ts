@@ -7,6 +7,7 @@ import {
 import { type AppError, appError, err, ok, type Result } from '../../../src-shared/errors';
 import type { Db } from '../../shared-node/sqlite';
 import type { SecretStore } from '../secrets/keychain';
+import { type Clock, realClock, steadyWall } from '../service/clock';
 import { budgetFor as sharedBudgetFor } from '../service/request-budget';
 import type { KbBudget } from './api-client';
 import { type Bot, createBotRegistry } from './bots';
@@ -34,9 +35,11 @@ export interface KbServiceOptions {
   intervalMs?: number;
   debounceMs?: number;
   timeoutMs?: number;
+  /** The wall and monotonic clocks (real ones by default): undo holds and retries run on a steady time of them. */
+  clock?: Pick<Clock, 'now' | 'monotonic'>;
 }
 
-const toEntryView = (e: LocalEntry): KbEntryView => ({
+const entryView = (e: LocalEntry, toWall: (t: number) => number): KbEntryView => ({
   id: e.id,
   botId: e.botId,
   remoteId: e.remoteId,
@@ -50,12 +53,17 @@ const toEntryView = (e: LocalEntry): KbEntryView => ({
   theirs: e.theirs,
   baseUpdatedAt: e.baseUpdatedAt,
   editedAt: e.editedAt,
-  undoUntil: e.undoUntil,
+  // Stored on the steady time; the renderer counts it down against the wall clock.
+  undoUntil: e.undoUntil === null ? null : toWall(e.undoUntil),
 });
 
 /** The knowledge-entry side of the core: bots, the local-first entries and their sync. */
 export function createKbService(o: KbServiceOptions) {
   const undoMs = o.undoMs ?? KB_UNDO_WINDOW_MS;
+  const clock = o.clock ?? realClock;
+  // The undo holds' one time, shared with the sync that compares them (kb/sync.ts).
+  const steady = steadyWall(clock);
+  const toEntryView = (e: LocalEntry) => entryView(e, steady.toWall);
   const bots = createBotRegistry(o.db, o.secrets);
   const entries = createEntryStore(o.db);
   const sync = createKbSync({
@@ -66,6 +74,8 @@ export function createKbService(o: KbServiceOptions) {
     ...(o.intervalMs !== undefined ? { intervalMs: o.intervalMs } : {}),
     ...(o.debounceMs !== undefined ? { debounceMs: o.debounceMs } : {}),
     ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
+    clock,
+    steady,
   });
 
   const safe = <T>(read: () => T, fallback: T): T => {
@@ -95,7 +105,7 @@ export function createKbService(o: KbServiceOptions) {
   function snapshot(botId: number): Result<KbSnapshot> {
     const bot = bots.get(botId);
     if (!bot) return err(noBot(botId));
-    return ok({ bot: botView(bot), entries: entries.list(botId).map(toEntryView) });
+    return ok({ bot: botView(bot), entries: entries.list(botId).map((e) => toEntryView(e)) });
   }
 
   function publish(botId: number): void {
@@ -206,7 +216,7 @@ export function createKbService(o: KbServiceOptions) {
     /** Deleted here at once; sent after the undo window unless `restore` comes first. */
     remove(entryId: number): Result<KbEntryView> {
       const botId = botOfEntry(entryId);
-      const r = entries.remove(entryId, Date.now() + undoMs);
+      const r = entries.remove(entryId, steady.now() + undoMs);
       if (botId !== null) edited(botId, r);
       return r.ok ? ok(toEntryView(r.value)) : r;
     },

@@ -1,6 +1,7 @@
 import type { KbEntry } from '../../../src-shared/api/knowledge';
 import { KB_MAX_ENTRIES } from '../../../src-shared/domain/limits';
 import { type AppError, appError } from '../../../src-shared/errors';
+import { type Clock, realClock, type SteadyWall, steadyWall } from '../service/clock';
 import { backoffDelayMs, KB_SYNC_BACKOFF } from '../service/retry-policy';
 import { createKbClient, KB_ERRORS, type KbBudget, type KbClient } from './api-client';
 import type { BotRegistry } from './bots';
@@ -41,6 +42,12 @@ export interface KbSyncOptions {
   /** Delay between a local edit and the round that sends it (edits typed in a burst go together). */
   debounceMs?: number;
   timeoutMs?: number;
+  /**
+   * The clocks: undo holds and retry times are kept on `steady` (a wall-clock time that never steps, shared
+   * with the service that stamps the holds), shown on the wall clock. Real ones by default.
+   */
+  clock?: Pick<Clock, 'now' | 'monotonic'>;
+  steady?: SteadyWall;
 }
 
 /** The server's copy differs from what the local edit was based on. */
@@ -58,6 +65,10 @@ function changedSince(entry: LocalEntry, server: KbEntry): boolean {
 export function createKbSync(options: KbSyncOptions) {
   const intervalMs = options.intervalMs ?? 60_000;
   const debounceMs = options.debounceMs ?? 300;
+  const clock = options.clock ?? realClock;
+  // A retry time or an undo hold compared with the wall clock would wait out a step back (10 minutes more)
+  // or end at once after a step forward; on the steady time neither moves.
+  const steady = options.steady ?? steadyWall(clock);
   const running = new Map<number, Promise<RoundOutcome>>();
   const again = new Set<number>();
   const timers = new Map<number, NodeJS.Timeout>();
@@ -93,7 +104,7 @@ export function createKbSync(options: KbSyncOptions) {
     }, delayMs);
     timer.unref();
     timers.set(botId, timer);
-    statusOf(botId).nextAttemptAt = Date.now() + delayMs;
+    statusOf(botId).nextAttemptAt = clock.now() + delayMs;
   }
 
   async function round(botId: number): Promise<RoundOutcome> {
@@ -101,7 +112,7 @@ export function createKbSync(options: KbSyncOptions) {
     if (!bot) return { kind: 'stopped', error: appError('KB-NO-BOT', `Bot ${botId} is not configured.`) };
     // One instant for the whole round: a window that ends mid-round must not let a delete out after
     // the create behind it was already held back for it.
-    const at = Date.now();
+    const at = steady.now();
     // Needs no network: an entry the server never saw is gone once its undo window ended.
     if (options.entries.purgeLocalDeletes(botId, at) > 0) options.onChange(botId);
     let token: string | null;
@@ -122,6 +133,7 @@ export function createKbSync(options: KbSyncOptions) {
       baseUrl: bot.baseUrl,
       token,
       budget: options.budgetFor(bot.baseUrl),
+      now: steady.now,
       ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
     });
     const listed = await client.list();
@@ -240,12 +252,18 @@ export function createKbSync(options: KbSyncOptions) {
    */
   function untilHold(botId: number, delayMs: number, roundAt: number): number {
     const hold = options.entries.nextHold(botId, roundAt);
-    return hold === null ? delayMs : Math.min(delayMs, Math.max(0, hold - Date.now()) + 50);
+    return hold === null ? delayMs : Math.min(delayMs, Math.max(0, hold - steady.now()) + 50);
   }
 
+  /** `retryAt` stays on the steady time (the next round's wait); the error says it on the wall clock. */
   function failed(error: AppError): RoundOutcome {
     if (error.code === KB_ERRORS.unauthorized) return { kind: 'stopped', error };
-    return { kind: 'retry', error, retryAt: error.retryAt ?? 0 };
+    const retryAt = error.retryAt ?? 0;
+    return {
+      kind: 'retry',
+      error: error.retryAt === undefined ? error : { ...error, retryAt: steady.toWall(error.retryAt) },
+      retryAt,
+    };
   }
 
   /**
@@ -281,7 +299,7 @@ export function createKbSync(options: KbSyncOptions) {
     const s = statusOf(botId);
     s.syncing = true;
     options.onChange(botId);
-    const roundAt = Date.now();
+    const roundAt = steady.now();
     let outcome: RoundOutcome;
     try {
       outcome = await round(botId);
@@ -308,13 +326,13 @@ export function createKbSync(options: KbSyncOptions) {
       s.error = outcome.error;
       const delay = untilHold(
         botId,
-        backoffDelayMs(n, KB_SYNC_BACKOFF, outcome.retryAt - Date.now()),
+        backoffDelayMs(n, KB_SYNC_BACKOFF, outcome.retryAt - steady.now()),
         roundAt,
       );
       options.bots.recordSync(botId, {
         errorCode: outcome.error.code,
         errorMessage: outcome.error.message,
-        nextAt: new Date(Date.now() + delay).toISOString(),
+        nextAt: new Date(clock.now() + delay).toISOString(),
       });
       schedule(botId, delay);
     } else {

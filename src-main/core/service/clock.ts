@@ -46,3 +46,30 @@ export const realClock: Clock = {
 export function monotonicNow(): number {
   return performance.now();
 }
+
+/**
+ * A wall-clock time that never steps, for times a module stores and compares with later readings (the
+ * knowledge outbox's undo holds and retry times): the wall clock as it read at the first call, moved on
+ * by the monotonic clock since. A wall clock set back 10 minutes or forward an hour moves neither a hold's
+ * end nor a retry; `toWall` gives such a time back on the wall clock for what a person sees.
+ *
+ * Across a restart the reading starts again from the wall clock: a stored time then reads as it was
+ * written, off by the steps of the run that wrote it (a hold of seconds, a retry a round repeats).
+ */
+export interface SteadyWall {
+  now(): number;
+  /** A time of `now()`'s on the wall clock as it reads now. */
+  toWall(t: number): number;
+}
+
+export function steadyWall(clock: Pick<Clock, 'now' | 'monotonic'>): SteadyWall {
+  let anchor: { wall: number; mono: number } | null = null;
+  const now = () => {
+    anchor ??= { wall: clock.now(), mono: clock.monotonic() };
+    return anchor.wall + (clock.monotonic() - anchor.mono);
+  };
+  return {
+    now,
+    toWall: (t) => clock.now() + (t - now()),
+  };
+}
