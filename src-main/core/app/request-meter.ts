@@ -1,5 +1,11 @@
-/** Requests sent in the last minute, for the "request budget in use" figure. */
-export function createRequestMeter(now: () => number = Date.now) {
+import { monotonicNow } from '../service/clock';
+
+/**
+ * Requests sent in the last minute, for the "request budget in use" figure. On the monotonic clock: on the
+ * wall clock a step back kept every request "in the last minute" for the step's length, one forward dropped
+ * them all at once.
+ */
+export function createRequestMeter(now: () => number = monotonicNow) {
   const times: number[] = [];
   const trim = () => {
     const cutoff = now() - 60_000;

@@ -1,3 +1,4 @@
+import { monotonicNow } from '../service/clock';
 import type { SyncEvents } from '../sync/events';
 import { etaSeconds, speedMeter } from '../sync/progress';
 
@@ -10,9 +11,10 @@ export interface UploadProgress {
 
 /**
  * Per-file speed and ETA for the queue, from the engine's `upload-progress` events (the engine reports
- * bytes; how fast and how long is for whoever shows it).
+ * bytes; how fast and how long is for whoever shows it). Durations on the monotonic clock: a step of the
+ * wall clock made a speed negative or near nothing.
  */
-export function uploadProgressTracker(now: () => number = Date.now) {
+export function uploadProgressTracker(now: () => number = monotonicNow) {
   const live = new Map<number, { sent: number; size: number; meter: ReturnType<typeof speedMeter> }>();
   return {
     onProgress(e: SyncEvents['upload-progress']): void {
