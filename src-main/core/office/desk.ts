@@ -389,7 +389,9 @@ export async function startDesk(o: DeskOptions): Promise<Desk> {
         office = null;
       } else {
         if (following?.id !== choice.id) {
-          following = { id: choice.id, term: 0 };
+          // A desk that holds said its term in the heartbeat that made it the one: asks go with it at once.
+          const p = peers.get(choice.id);
+          following = { id: choice.id, term: p?.follows === p?.id ? (p?.term ?? 0) : 0 };
           office = null;
         }
         if (!peers.has(choice.id) && !named.has(choice.id)) named.set(choice.id, t);
