@@ -329,6 +329,22 @@ describe('two desks that both find themselves first', () => {
     },
   );
 
+  it("both desks sending from the start while they settle: within the service's 120 in the first minute", async () => {
+    // The one that steps down hands over to a holder whose window counts what it sent (its word in each
+    // heartbeat): the short time both held costs a place or two, never a second office's minute.
+    const link = memoryLink({ delay: () => 200 });
+    const t0 = Date.now();
+    const a = await link.desk({ id: ids(2), startedAt: t0 - 5_000 });
+    const b = await link.desk({ id: ids(1), startedAt: t0 - 4_900 });
+    const ga = takes(a.budget, 300);
+    const gb = takes(b.budget, 300);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(holdersOf([a, b]).holders).toEqual([ids(1)]);
+    expect(ga.n + gb.n).toBeGreaterThanOrEqual(100);
+    expect(ga.n + gb.n).toBeLessThanOrEqual(120);
+    for (const d of [a, b]) await d.desk.close();
+  });
+
   it("uneven transits at the tie band's edge: one reads a tie, the other a clear order; one holder", async () => {
     // Desk 2 starts 45 ms before desk 1. Desk 2 reads desk 1's start 10 ms late: 55 ms after its own, past
     // the band, so desk 2 was first. Desk 1 reads desk 2's 20 ms late: 25 ms before its own, a tie, and of a
