@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { type OfficeStatus, OfficeStatusSchema } from '../../../src-shared/contract/office';
@@ -43,7 +43,12 @@ export function joinAsDesk(o: {
     if (!st) return;
     try {
       mkdirSync(folder, { recursive: true, mode: 0o700 });
-      writeFileSync(file, JSON.stringify({ pid: process.pid, at: Date.now(), status: st }), { mode: 0o600 });
+      // Written aside and renamed over: rewritten each second, a file read in the middle of a rewrite was
+      // empty, and \`status\` said no desk runs (one-machine.test.ts, once on a busy machine).
+      writeFileSync(`${file}.tmp`, JSON.stringify({ pid: process.pid, at: Date.now(), status: st }), {
+        mode: 0o600,
+      });
+      renameSync(`${file}.tmp`, file);
     } catch {
       // The status file is for `assets-sync status` only; the desk goes on without it.
     }
@@ -91,6 +96,8 @@ export function readDeskStatuses(dataDir: string, now = Date.now()): OfficeStatu
   }
   const out: OfficeStatus[] = [];
   for (const n of names) {
+    // A status being written (`.tmp`) is not a second desk.
+    if (!n.endsWith('.json')) continue;
     try {
       const raw = JSON.parse(readFileSync(join(folder, n), 'utf8')) as { at?: unknown; status?: unknown };
       if (typeof raw.at !== 'number' || now - raw.at > 5_000) continue;
