@@ -164,6 +164,9 @@ export interface AppStatusModel {
   toggle: 'pause' | 'resume';
 }
 
+/** Holds that end by themselves at a known time: the estimate of time left counts their wait. */
+export const TIMED_HOLDS: readonly HoldKind[] = ['schedule', 'rate-limited', 'office-wait'];
+
 /** The hold's word on a badge. */
 export const HOLD_WORD: Record<HoldKind, string> = {
   stopped: 'Stopped',
@@ -387,7 +390,12 @@ export function appStatus(facts: StatusFacts): AppStatusModel {
     knowledge,
     folders,
     toggle,
-    mayEstimate: hold === null && pendingBy.sending + pendingBy.waiting > 0,
+    // Under a hold with an end the estimate counts the wait (time-left.ts: the schedule's windows, the
+    // budget's Retry-After); under any other nothing says when files go, and no time left is said.
+    mayEstimate:
+      hold === null
+        ? pendingBy.sending + pendingBy.waiting > 0
+        : TIMED_HOLDS.includes(hold) && pendingBy.held > 0,
   } as const;
   const say = (state: AppState, word: string, tone: Tone, detail: string | null): AppStatusModel => ({
     ...base,

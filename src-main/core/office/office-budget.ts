@@ -485,6 +485,13 @@ export function createOfficeBudget(opts: {
         }
         pump();
       },
+      hold() {
+        const t = now();
+        // This desk's own back-off after a 429, or the office's pause after one (a peer's): nothing goes.
+        const role = roleNow();
+        const until = Math.max(notBefore, role.kind === 'alone' ? 0 : role.pauseUntil);
+        return t < until ? { kind: 'rate-limited' as const, forMs: until - t } : null;
+      },
       configure(p) {
         if (!Number.isFinite(p.perMinute) || p.perMinute < 0)
           throw new RangeError('perMinute must be 0 or more');

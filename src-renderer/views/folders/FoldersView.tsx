@@ -19,7 +19,7 @@ const ETA_BOUND = {
   requests: 'bound by the request limit',
   pace: 'at the pace so far',
   retry: 'until the next retry',
-  schedule: "after the schedule's pause",
+  schedule: 'bound by the schedule',
 } as const;
 
 export function FoldersView() {

@@ -1,4 +1,4 @@
-import { estimateTimeLeft } from '../../../../src-shared/domain/time-left';
+import { estimateTimeLeft, type LimitWindow } from '../../../../src-shared/domain/time-left';
 import type { SyncEmitter, SyncEvents } from '../events';
 import type { FilesStore } from '../state/files-store';
 import type { FoldersStore } from '../state/folders-store';
@@ -43,6 +43,10 @@ export function createProgressBookkeeping(
     limiter?: RateLimiter;
     /** The request budget's rate (0: none): each file left is one upload request. */
     requestsPerMinute?: () => number;
+    /** The schedule's pause in force and its windows ahead (schedule.ts `ahead`). */
+    scheduleAhead?: () => { pausedUntil: number | null; windows: LimitWindow[] };
+    /** The request budget sends nothing before then (epoch ms): a 429's Retry-After, the office's turn. */
+    requestsHeldUntil?: () => number | null;
   },
 ): ProgressBookkeeping {
   const { events, files, folders, trash, runners, now } = deps;
@@ -107,12 +111,18 @@ export function createProgressBookkeeping(
     // already (its slot goes right after), and one not counted in this session is in no total. Each is
     // capped at its counted size, so bytesSent never passes bytesTotal.
     let inflight = 0;
-    for (const [fileId, u] of state.uploading) inflight += Math.min(u.sent, p.counted.get(fileId) ?? 0);
+    let wireLeft = 0;
+    for (const [fileId, u] of state.uploading) {
+      const size = p.counted.get(fileId) ?? 0;
+      inflight += Math.min(u.sent, size);
+      wireLeft += Math.max(0, size - u.sent);
+    }
     let pendingBytes = 0;
     for (const b of p.counted.values()) pendingBytes += b;
     let retryBytes = 0;
     for (const id of retrying.keys()) retryBytes += p.counted.get(id) ?? 0;
     const bps = p.meter.bytesPerSecond(t);
+    const schedule = deps.scheduleAhead?.();
     const eta = estimateTimeLeft({
       now: t,
       startedAt: run.startedAt,
@@ -123,9 +133,13 @@ export function createProgressBookkeeping(
       limitBytesPerSecond: deps.limiter?.rate() ?? null,
       requestsPerMinute: deps.requestsPerMinute?.() ?? 0,
       filesInFlight: state.uploading.size,
+      bytesInFlightLeft: wireLeft,
       recentRequests: grants,
       recentDone: doneAt,
       retryAts: [...retrying.values()],
+      pausedUntil: schedule?.pausedUntil ?? null,
+      windowsAhead: schedule?.windows ?? [],
+      requestsHeldUntil: deps.requestsHeldUntil?.() ?? null,
     });
     events.emit('progress', {
       filesDone: p.filesDone,
