@@ -38,7 +38,10 @@ export function holdsOf(o: SyncOverview | null, office?: OfficeStatus | null, no
         offline: o.offline ? { nextTryAt: o.offline.nextTryAt } : null,
       };
   // The office's pause after a 429 (its probe) is the desk's back-off: nothing is sent meanwhile.
-  if (!h.rateLimited && office && office.pausedForMs > 0) h.rateLimited = { until: now + office.pausedForMs };
+  // The core's overview says it from the request budget (rate-limited, or the office's wait); from the
+  // office's status only when the overview has neither (an older core).
+  if (!h.rateLimited && !h.officeWait && office && office.pausedForMs > 0)
+    h.rateLimited = { until: now + office.pausedForMs };
   return h;
 }
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createAppService } from '../../src-main/core/app/app-service';
+import type { Desk } from '../../src-main/core/office/desk';
 import { createOfficeBudget } from '../../src-main/core/office/office-budget';
 import { createRequestBudget } from '../../src-main/core/service/request-budget';
 import type { SyncOverview } from '../../src-shared/contract';
@@ -38,6 +39,40 @@ describe("the request budget's own hold", () => {
   });
 });
 let t = 0;
+
+describe("a desk of an office: the office's pause is its wait, its own 429 the service's word", () => {
+  it("a peer's 429 pauses the office: office-wait until it ends; this desk's own 429 is rate-limited", () => {
+    t = 5_000_000;
+    const b = createOfficeBudget({ office: true, perMinute: 115, now: () => t, random: () => 0 });
+    let pauseUntil = 0;
+    const desk = {
+      keyed: true,
+      role: () => ({
+        kind: 'follower',
+        holderId: 'h',
+        term: 1,
+        desks: 2,
+        ceiling: 115,
+        share: 57,
+        pauseUntil,
+      }),
+      report() {},
+      onGrant() {},
+      onChange() {},
+      ask() {},
+      limited() {},
+      probed() {},
+    } as unknown as Desk;
+    b.attach(desk);
+    expect(b.hold()).toBeNull();
+    pauseUntil = t + 8_000;
+    expect(b.hold()).toEqual({ kind: 'office-wait', forMs: 8_000 });
+    b.rateLimited(20_000);
+    expect(b.hold()).toEqual({ kind: 'rate-limited', forMs: 20_000 });
+    t += 20_000;
+    expect(b.hold()).toBeNull();
+  });
+});
 
 describe('a 429 to a desk alone, in the app', () => {
   const root = mkdtempSync(join(tmpdir(), 'app-request-hold-'));

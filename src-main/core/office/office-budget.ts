@@ -487,10 +487,12 @@ export function createOfficeBudget(opts: {
       },
       hold() {
         const t = now();
-        // This desk's own back-off after a 429, or the office's pause after one (a peer's): nothing goes.
+        // This desk's own back-off after its 429 (the office's pause too, if longer): the service's word.
         const role = roleNow();
-        const until = Math.max(notBefore, role.kind === 'alone' ? 0 : role.pauseUntil);
-        return t < until ? { kind: 'rate-limited' as const, forMs: until - t } : null;
+        const office = role.kind === 'alone' ? 0 : role.pauseUntil;
+        if (t < notBefore) return { kind: 'rate-limited' as const, forMs: Math.max(notBefore, office) - t };
+        // The office's pause alone (a peer was refused, the holder probes): this desk waits the office's turn.
+        return t < office ? { kind: 'office-wait' as const, forMs: office - t } : null;
       },
       configure(p) {
         if (!Number.isFinite(p.perMinute) || p.perMinute < 0)

@@ -54,9 +54,9 @@ export interface RequestBudget {
   /** Any reply other than 429 to a request this budget granted: a clean period for the ceiling, a probe answered. */
   replied(status: number): void;
   /**
-   * What keeps every request of this budget back now, and for how much longer (ms), or null: a 429's
-   * Retry-After (`rate-limited`, this desk's own or, in an office, the pause the office keeps after one).
-   * The app says it as a hold and the estimate of time left counts it (issue 31).
+   * What keeps every request of this budget back now, and for how much longer (ms), or null: this desk's
+   * own 429's Retry-After (`rate-limited`), or, in an office, the office's pause after a peer's 429
+   * (`office-wait`). The app says it as a hold and the estimate of time left counts it (issue 31).
    */
   hold(): BudgetHold | null;
   /** Changes the allowance in place (0 = unlimited) and background's share; waiters keep their place. */
