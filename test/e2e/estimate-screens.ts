@@ -92,6 +92,9 @@ interface Reading {
   picture: string;
   /** What the core's last overview said then (the header's source): seconds. */
   core: number | null;
+  /** The figure the picture shows (read right after it), and when. */
+  pictured: string | null;
+  pictureAt: number;
 }
 
 async function must<T>(what: string, p: Promise<{ ok: true; value: T } | { ok: false; error: unknown }>) {
@@ -154,33 +157,41 @@ async function runCase(
   const header = page.locator('header.header');
   const readings: Reading[] = [];
   let next = 0;
-  let reading: Promise<void> = Promise.resolve();
   let end: number | null = null;
   let onEnd: () => void = () => {};
   const ended = new Promise<void>((resolve) => {
     onEnd = resolve;
   });
-  /** At each point passed, in order: the header's figure as it reads now, and its picture. */
+  const read = () =>
+    page.evaluate(() => document.querySelector('[data-testid="eta-bound"]')?.textContent ?? null);
+  let pictures: Promise<void> = Promise.resolve();
+  /**
+   * At each point passed: the header's figure as it reads at once (a read of the page's text takes
+   * milliseconds), then its picture, taken in turn (a picture takes up to a second on the shared machine,
+   * more than a tenth of a 4 s upload), with the figure it shows read again after it.
+   */
   const passed = (done: number) => {
     while (next < POINTS.length && done >= POINTS[next]!) {
       const f = POINTS[next++]!;
-      reading = reading.then(async () => {
-        const eta = page.getByTestId('eta-bound');
-        const read = async () =>
-          (await eta.count()) ? await eta.first().textContent({ timeout: 1_000 }) : null;
-        const picture = join(OUT, `estimate-${c.slug}-${Math.round(f * 100)}.png`);
-        // The figure is the one in the picture: read before and after it, the picture taken again (at
-        // most twice more) when the header changed meanwhile.
-        let at = performance.now();
-        let text = await read();
-        for (let i = 0; i < 3; i++) {
-          await header.screenshot({ path: picture, timeout: 10_000 }).catch(() => undefined);
-          const after = await read();
-          if (after === text) break;
-          at = performance.now();
-          text = after;
-        }
-        readings.push({ f, at, text, shown: text ? secondsOf(text) : null, picture, core: lastEta });
+      const core = lastEta;
+      const at = performance.now();
+      const picture = join(OUT, `estimate-${c.slug}-${Math.round(f * 100)}.png`);
+      const text = read();
+      pictures = pictures.then(async () => {
+        const shown = await text;
+        await header.screenshot({ path: picture, timeout: 10_000 }).catch(() => undefined);
+        const pictured = await read();
+        const pictureAt = performance.now();
+        readings.push({
+          f,
+          at,
+          text: shown,
+          shown: shown ? secondsOf(shown) : null,
+          picture,
+          core,
+          pictured,
+          pictureAt,
+        });
       });
     }
   };
@@ -210,15 +221,19 @@ async function runCase(
   folderId = added.id;
   await ended;
   unsubscribe();
-  await reading;
+  await pictures;
   const took = ((end ?? performance.now()) - t0) / 1000;
   const cells = POINTS.map((f) => {
     const r = readings.find((x) => x.f === f);
     if (!r) return 'not reached by an event';
-    const real = ((end ?? r.at) - r.at) / 1000;
-    if (r.shown === null) return `no figure shown / ${real.toFixed(1)} s`;
-    const error = (r.shown - real) / Math.max(real, 1);
-    return `"${r.text}" / ${real.toFixed(1)} s (${error >= 0 ? '+' : ''}${(error * 100).toFixed(0)}%; core ${r.core ?? '-'} s)`;
+    const say = (text: string | null, at: number) => {
+      const real = ((end ?? at) - at) / 1000;
+      const shown = text ? secondsOf(text) : null;
+      if (shown === null) return `no figure / ${real.toFixed(1)} s`;
+      const error = (shown - real) / Math.max(real, 1);
+      return `"${text?.replace(/ left.*/, '')}" / ${real.toFixed(1)} s (${error >= 0 ? '+' : ''}${(error * 100).toFixed(0)}%)`;
+    };
+    return `${say(r.text, r.at)}; picture ${say(r.pictured, r.pictureAt)}`;
   });
   return `${c.name} | ${took.toFixed(1)} s | ${cells.join(' | ')}  (load ${loadavg()[0]!.toFixed(2)})`;
 }
