@@ -233,7 +233,8 @@ async function runCase(
       const error = (shown - real) / Math.max(real, 1);
       return `"${text?.replace(/ left.*/, '')}" / ${real.toFixed(1)} s (${error >= 0 ? '+' : ''}${(error * 100).toFixed(0)}%)`;
     };
-    return `${say(r.text, r.at)}; picture ${say(r.pictured, r.pictureAt)}`;
+    const core = r.core === null ? '' : ` [core ${r.core} s]`;
+    return `${say(r.text, r.at)}${core}; picture ${say(r.pictured, r.pictureAt)}`;
   });
   return `${c.name} | ${took.toFixed(1)} s | ${cells.join(' | ')}  (load ${loadavg()[0]!.toFixed(2)})`;
 }

@@ -8,6 +8,9 @@ import type { RateLimiter } from './bandwidth';
 import type { EngineState, UploadSlot } from './engine-state';
 import type { FolderRunners } from './folder-runners';
 
+/** A gap this long before an upload's first bytes, with nothing else in flight, is idle, not slow. */
+const IDLE_MS = 1_000;
+
 export interface ProgressBookkeeping {
   /**
    * The one way out of a `file` event (SyncContext.transition and insertNew call it): the listeners are told,
@@ -60,6 +63,8 @@ export function createProgressBookkeeping(
   const grants: number[] = [];
   // When the run's last files went live: the pace of files now (time-left.ts).
   const doneAt: number[] = [];
+  /** When bytes were last sent: a gap of IDLE_MS with nothing in flight is skipped by the speed meter. */
+  let idleSince = Number.NEGATIVE_INFINITY;
 
   function fileChanged(row: FileRow, from: FileState | null) {
     const e = fileEvent(row, from);
@@ -121,7 +126,9 @@ export function createProgressBookkeeping(
     for (const b of p.counted.values()) pendingBytes += b;
     let retryBytes = 0;
     for (const id of retrying.keys()) retryBytes += p.counted.get(id) ?? 0;
-    const bps = p.meter.bytesPerSecond(t);
+    // With nothing in flight the link is idle, not slow (the 300 files' minute waiting for the budget
+    // decayed the speed to a fifth, and the last burst of 30 small files said 4.4 s for 0.7 s).
+    const bps = state.uploading.size > 0 ? p.meter.bytesPerSecond(t) : p.meter.idle(t);
     const schedule = deps.scheduleAhead?.();
     const eta = estimateTimeLeft({
       now: t,
@@ -154,7 +161,10 @@ export function createProgressBookkeeping(
 
   function uploadProgress(row: FileRow, slot: UploadSlot, sent: number) {
     const at = now();
+    // An upload's first bytes after a spell with nothing in flight: that spell was not the link's.
+    if (slot.sent === 0 && state.uploading.size === 1 && at - idleSince >= IDLE_MS) p.meter.idle(at);
     p.meter.add(sent - slot.sent, at);
+    idleSince = at;
     slot.sent = sent;
     // Per file at most ten times a second, and always the last bytes.
     if (sent >= slot.size || at - slot.shownAt >= 100) {
