@@ -78,7 +78,7 @@ export function estimateTimeLeft(f: TimeLeftFacts): { seconds: number | null; bo
   // The schedule bounds the work when its windows (a pause now or ahead, a lower limit ahead) make it later
   // than the limit in force now would.
   if (flat.seconds === null || timed.seconds > flat.seconds + 0.05)
-    return { seconds: tenths(timed.seconds), bound: timed.bound === 'retry' ? 'retry' : 'schedule' };
+    return { seconds: tenths(timed.seconds), bound: 'schedule' };
   return { seconds: tenths(timed.seconds), bound: timed.bound };
 }
 

@@ -472,7 +472,7 @@ describe("time left across the schedule's windows", () => {
           { at: at(90), limit: off },
         ],
       },
-      { seconds: 90, bound: 'retry' },
+      { seconds: 90, bound: 'schedule' },
     ],
   ] as const)('%s', (_name, facts, expected) => {
     expect(estimateTimeLeft(facts)).toEqual(expected);

@@ -295,7 +295,11 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
       limiter,
       clock,
       wake: () => scheduler.wake(),
-      onChange: (f) => events.emit('bandwidth', { ...f }),
+      onChange: (f) => {
+        events.emit('bandwidth', { ...f });
+        // The time left reads the windows: said again at each edge (a pause starting, a limit changing).
+        book.emitProgress(true);
+      },
       onError: (e) =>
         report(`The upload schedule's edge failed: ${e instanceof Error ? e.message : String(e)}`),
     },
