@@ -36,10 +36,12 @@ export function aboutDuration(seconds: number): string {
 /** Time left, for a line that counts down: "under a second left"... as aboutDuration, shorter. */
 export function timeLeftText(seconds: number): string {
   if (seconds < 1) return 'under a second';
-  if (seconds < 60) return `${Math.round(seconds)} s`;
-  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`;
-  const h = Math.floor(seconds / 3600);
-  if (h < 48) return `${h} h ${Math.floor((seconds % 3600) / 60)} min`;
+  // Rounded to the second once, then split: 119.6 s said "1 min 60 s".
+  const whole = Math.round(seconds);
+  if (whole < 60) return `${whole} s`;
+  if (whole < 3600) return `${Math.floor(whole / 60)} min ${whole % 60} s`;
+  const h = Math.floor(whole / 3600);
+  if (h < 48) return `${h} h ${Math.floor((whole % 3600) / 60)} min`;
   return `${Math.floor(h / 24)} days`;
 }
 
