@@ -103,6 +103,11 @@ export const SyncOverviewSchema = z.object({
   /** Time left for what is queued, and what bounds it: the request budget or the bytes. */
   etaBound: z.enum(['requests', 'bytes', 'pace', 'retry', 'schedule']).nullable().optional(),
   etaSeconds: z.number().nullable().optional(),
+  /**
+   * When the core made that estimate (epoch ms, this machine's clock): the header counts down from it while
+   * nothing new is said (a pause of the schedule, a 429's wait: no progress meanwhile).
+   */
+  etaAt: z.number().nullable().optional(),
 });
 export type SyncOverview = z.infer<typeof SyncOverviewSchema>;
 

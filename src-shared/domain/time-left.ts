@@ -197,6 +197,15 @@ function bounds(
   return { seconds, bound };
 }
 
+/**
+ * The time left now, from an estimate made at `madeAt` (epoch ms) and said `seconds`: it counts down while
+ * nothing new is said (a long pause sends no progress), never below zero.
+ */
+export function timeLeftNow(seconds: number, madeAt: number | null | undefined, now: number): number {
+  if (madeAt == null) return seconds;
+  return Math.max(0, seconds - Math.max(0, now - madeAt) / 1000);
+}
+
 /** To a tenth of a second: work of a fraction of a second reads "under a second", not "1 s". */
 const tenths = (s: number) => Math.round(s * 10) / 10;
 

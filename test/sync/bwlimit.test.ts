@@ -20,7 +20,7 @@ import {
   parseSchedule,
   resolveWeek,
 } from '../../src-shared/domain/bwlimit';
-import { estimateTimeLeft } from '../../src-shared/domain/time-left';
+import { estimateTimeLeft, timeLeftNow } from '../../src-shared/domain/time-left';
 import { fakeClock } from './fake-clock';
 
 // The machine's zone for this file: local time is IST, so a schedule's change is said once.
@@ -543,5 +543,18 @@ describe('time left of uploads on the wire across a pause', () => {
       seconds: 6,
       bound: 'bytes',
     });
+  });
+});
+
+// The header counts down from the core's estimate while nothing new is said (a 45-minute pause sends no
+// progress): the figure it showed stayed "44 min 49 s" for the whole pause.
+describe('time left counted down from when it was said', () => {
+  it.each([
+    ['just said', 2_700, 1_000, 1_000, 2_700],
+    ['ten minutes later', 2_700, 1_000, 601_000, 2_100],
+    ['past its end: zero, never below', 30, 1_000, 61_000, 0],
+    ['no time of estimate: as said', 30, null, 61_000, 30],
+  ] as const)('%s', (_n, seconds, at, now, expected) => {
+    expect(timeLeftNow(seconds, at, now)).toBe(expected);
   });
 });

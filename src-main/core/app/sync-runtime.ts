@@ -87,6 +87,7 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
   };
 
   let lastProgress: SyncEvents['progress'] | null = null;
+  let lastProgressAt: number | null = null;
   /** The time left the last overview said (to send the overview again when it changes). */
   let sentEta: ShownEta = { etaSeconds: null, etaBound: null };
   const shownEta = (p: SyncEvents['progress'] | null): ShownEta => ({
@@ -147,6 +148,7 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
       }),
       e.on('progress', (p) => {
         lastProgress = p;
+        lastProgressAt = Date.now();
         // The header's time left is the overview's: sent again when what it says changes (a second, a
         // minute, its bound), not with every progress (the queue is).
         if (sameEta(shownEta(p), sentEta)) emitQueue();
@@ -271,6 +273,7 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
       bandwidth,
       etaSeconds: shownEta(lastProgress).etaSeconds,
       etaBound: shownEta(lastProgress).etaBound,
+      etaAt: lastProgressAt,
       state,
       held,
       folders,
