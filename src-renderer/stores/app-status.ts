@@ -27,6 +27,17 @@ export function useAppStatus(): AppStatusModel {
   );
 }
 
+/** The app's model with the stores' facts as they are now, for an overview just come (outside React). */
+export function appStatusNow(overview = useSync.getState().overview): AppStatusModel {
+  return appStatusOf(overview, {
+    bots: useKb.getState().bots,
+    office: useOffice.getState().status,
+    owes: (useAccount.getState().account?.value?.arrears.paise ?? 0) > 0,
+    relay: useRelay.getState().relay,
+    receiver: useLeads.getState().receiver,
+  });
+}
+
 /** The knowledge bots, read once at start: their outbox is part of the app's one word. */
 export function useKnowledgeFacts(): void {
   useEffect(() => {

@@ -169,7 +169,21 @@ export interface FolderStatusModel {
   canRetry: boolean;
 }
 
+/** What the app's word speaks of: a hold, or the first thing in the order that has something to say. */
+export type AppCause =
+  | HoldKind
+  | 'problem'
+  | 'failed'
+  | 'knowledge'
+  | 'leads'
+  | 'retrying'
+  | 'syncing'
+  | 'owes'
+  | 'in-sync';
+
 export interface AppStatusModel {
+  /** What the word speaks of (a notification is sent when this changes to one worth it). */
+  cause: AppCause;
   state: AppState;
   /** The one word: the sidebar's badge and the tray's tooltip. */
   word: string;
@@ -522,8 +536,15 @@ export function appStatus(facts: StatusFacts): AppStatusModel {
     toggle,
     mayEstimate: hold === null && pendingBy.sending + pendingBy.waiting > 0,
   } as const;
-  const say = (state: AppState, word: string, tone: Tone, detail: string | null): AppStatusModel => ({
+  const say = (
+    cause: AppCause,
+    state: AppState,
+    word: string,
+    tone: Tone,
+    detail: string | null,
+  ): AppStatusModel => ({
     ...base,
+    cause,
     state,
     word,
     tone,
@@ -531,45 +552,68 @@ export function appStatus(facts: StatusFacts): AppStatusModel {
   });
   const until = (k: HoldKind) => holdUntil(k, h, facts.clock);
   const somethingWaits = counts.pending > 0 || kb.some((b) => b.pending > 0);
-  if (hold === 'stopped') return say('error', stoppedWord(h), 'danger', h.stopped?.message ?? null);
+  if (hold === 'stopped')
+    return say('stopped', 'error', stoppedWord(h), 'danger', h.stopped?.message ?? null);
   const problem = facts.folders.find((f) => f.problem)?.problem;
-  if (problem) return say('error', 'Needs attention', 'danger', problem);
+  if (problem) return say('problem', 'error', 'Needs attention', 'danger', problem);
   if (hold === 'offline')
     return say(
+      'offline',
       'offline',
       'Offline',
       'warn',
       somethingWaits || leadsSay ? waitingDetail(counts.pending, knowledge, leadsSay?.word ?? null) : null,
     );
   if (hold === 'key' || hold === 'wallet')
-    return say('paused', HOLD_WORD[hold], hold === 'key' ? 'danger' : 'warn', h.account?.message ?? null);
+    return say(
+      hold,
+      'paused',
+      HOLD_WORD[hold],
+      hold === 'key' ? 'danger' : 'warn',
+      h.account?.message ?? null,
+    );
   if (hold === 'user-paused')
-    return say('paused', 'Paused', 'warn', 'You paused syncing; resume to continue.');
+    return say(hold, 'paused', 'Paused', 'warn', 'You paused syncing; resume to continue.');
   // The word stays short (the sidebar's badge); when the hold ends is the detail's.
   if (hold === 'schedule' && counts.pending > 0)
     return say(
+      'schedule',
       'paused',
       HOLD_WORD.schedule,
       'warn',
       `${waitingDetail(counts.pending, null)}${until('schedule')}`,
     );
-  if (allPaused) return say('paused', 'Paused', 'warn', 'Every folder is paused.');
+  if (allPaused) return say('folder-paused', 'paused', 'Paused', 'warn', 'Every folder is paused.');
   if (counts.failed > 0)
-    return say('error', needAttention(counts.failed), 'danger', `${files(counts.failed)} failed`);
-  if (kbStuck && knowledge) return say('error', knowledge, 'danger', null);
+    return say('failed', 'error', needAttention(counts.failed), 'danger', `${files(counts.failed)} failed`);
+  if (kbStuck && knowledge) return say('knowledge', 'error', knowledge, 'danger', null);
   // Leads being lost (a receiver that cannot listen, a relay that refuses this desk) after the files' and
   // the knowledge's attention; a relay merely unreachable, or leads waiting there, after all the rest.
-  if (leadsSay?.tone === 'danger') return say(leadsSay.state, leadsSay.word, 'danger', leadsSay.detail);
+  if (leadsSay?.tone === 'danger')
+    return say('leads', leadsSay.state, leadsSay.word, 'danger', leadsSay.detail);
   if (counts.pending > 0 && hold)
-    return say('syncing', HOLD_WORD[hold], 'warn', `${waitingDetail(counts.pending, null)}${until(hold)}`);
+    return say(
+      hold,
+      'syncing',
+      HOLD_WORD[hold],
+      'warn',
+      `${waitingDetail(counts.pending, null)}${until(hold)}`,
+    );
   if (counts.pending > 0 && pendingBy.retrying === counts.pending)
-    return say('syncing', 'Waiting to retry', 'warn', `${files(pendingBy.retrying)} waiting to retry`);
-  if (counts.pending > 0) return say('syncing', 'Syncing', 'ok', `${files(counts.pending)} to go`);
-  if (folders.some((f) => f.word === 'Checking for changes')) return say('syncing', 'Syncing', 'ok', null);
-  if (knowledge) return say('syncing', knowledge, 'warn', null);
-  if (leadsSay) return say(leadsSay.state, leadsSay.word, leadsSay.tone, leadsSay.detail);
-  if (facts.owes) return say('idle', 'Rent unpaid', 'warn', null);
-  return say('idle', 'In sync', 'ok', null);
+    return say(
+      'retrying',
+      'syncing',
+      'Waiting to retry',
+      'warn',
+      `${files(pendingBy.retrying)} waiting to retry`,
+    );
+  if (counts.pending > 0) return say('syncing', 'syncing', 'Syncing', 'ok', `${files(counts.pending)} to go`);
+  if (folders.some((f) => f.word === 'Checking for changes'))
+    return say('syncing', 'syncing', 'Syncing', 'ok', null);
+  if (knowledge) return say('knowledge', 'syncing', knowledge, 'warn', null);
+  if (leadsSay) return say('leads', leadsSay.state, leadsSay.word, leadsSay.tone, leadsSay.detail);
+  if (facts.owes) return say('owes', 'idle', 'Rent unpaid', 'warn', null);
+  return say('in-sync', 'idle', 'In sync', 'ok', null);
 }
 
 function waitingDetail(files: number, knowledge: string | null, leads: string | null = null): string {
