@@ -481,7 +481,8 @@ export function leadsStatus(l: LeadsFacts): LeadsStatusModel {
   }
   const x = l.relay;
   const waiting = x.waiting > 0 ? `${plural(x.waiting, 'lead')} waiting at the relay` : null;
-  if (x.error && x.error.code === 'RELAY-UNREACHABLE')
+  // No answer, or a 5xx/429 (RELAY-UNAVAILABLE): it passes by itself; the desk asks again.
+  if (x.error && (x.error.code === 'RELAY-UNREACHABLE' || x.error.code === 'RELAY-UNAVAILABLE'))
     return say(
       'relay-unreachable',
       'Lead relay unreachable',

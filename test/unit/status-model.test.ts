@@ -323,6 +323,15 @@ describe('leads in the same model', () => {
       'Lead relay unreachable',
     ],
     [
+      'relay answers 503',
+      relay({ connected: false, error: { code: 'RELAY-UNAVAILABLE', message: 'The relay answered 503.' } }),
+      'Lead relay unreachable',
+      'Unreachable',
+      true,
+      'offline',
+      'Lead relay unreachable',
+    ],
+    [
       'relay refuses the token',
       relay({ connected: false, error: refusedToken }),
       'Lead relay needs attention',
