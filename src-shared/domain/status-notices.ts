@@ -55,6 +55,6 @@ export function appNotice(prev: AppStatusModel | null, next: AppStatusModel): St
  */
 export function folderInSyncNotice(m: AppStatusModel, folderId: number, path: string): StateNotice | null {
   const f = m.folders.find((x) => x.id === folderId);
-  if (!f || f.state !== 'idle' || f.counts.live === 0) return null;
+  if (f?.state !== 'idle' || f.counts.live === 0) return null;
   return { kind: 'in-sync', title: f.word, body: `${path} · ${countsLine(f.counts)}` };
 }
