@@ -489,7 +489,7 @@ export function leadsStatus(l: LeadsFacts): LeadsStatusModel {
       'warn',
       'offline',
       'Unreachable',
-      `${x.error.message} Leads wait there; asked again shortly.`,
+      `${x.error.message} Leads wait at the relay; this desk tries again shortly.`,
     );
   // A token refused, an address that is not a relay: only the person can mend it, and leads pile up there.
   if (x.error)

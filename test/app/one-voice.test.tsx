@@ -318,7 +318,7 @@ describe('the leads in the one voice: the relay down, said everywhere the app sp
       expect(notice.title).toBe(s.sidebar);
       expect(notice.body).toBe(s.trayDetail);
       expect(notice.body).toMatch(
-        /^The relay at http:\/\/127\.0\.0\.1:9 could not be reached .* Leads wait there/,
+        /^The relay at http:\/\/127\.0\.0\.1:9 could not be reached .* Leads wait at the relay/,
       );
       expect(notices.filter((n) => n.kind === 'leads')).toHaveLength(1);
     } finally {

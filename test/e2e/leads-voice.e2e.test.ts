@@ -54,7 +54,7 @@ describe.sequential('a relay that does not answer, said by the sidebar and the L
     await page.getByTestId('relay-state').waitFor();
     const header = page.getByTestId('leads-state');
     await expect.poll(() => header.textContent()).toContain('Lead relay unreachable');
-    expect(await header.getAttribute('title')).toMatch(/could not be reached .*Leads wait there/);
+    expect(await header.getAttribute('title')).toMatch(/could not be reached .*Leads wait at the relay/);
     expect(await page.getByTestId('relay-connected').textContent()).toMatch(/^Unreachable/);
     expect(await page.getByTestId('sync-state').getAttribute('title')).toBe(
       await header.getAttribute('title'),

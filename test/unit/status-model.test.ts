@@ -407,7 +407,7 @@ describe('leads in the same model', () => {
   });
   it('the unreachable relay says what it means for the leads', () => {
     expect(leadsStatus(relay({ connected: false, error: unreachable })).detail).toBe(
-      `${unreachable.message} Leads wait there; asked again shortly.`,
+      `${unreachable.message} Leads wait at the relay; this desk tries again shortly.`,
     );
   });
 });
