@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { AppStatusModel } from '../../src-shared/domain/status-model';
-import { noticeKindOf } from '../../src-shared/domain/status-notices';
+import { noticeKindOf, noticeMoments } from '../../src-shared/domain/status-notices';
 
 /**
  * What a screen reader is told without a look (issue 23): a folder going in sync, offline and back,
@@ -19,6 +19,8 @@ export const useAnnouncer = create<{ text: string; n: number; announce(text: str
  * told of is over (back online, the wallet topped up, the failed files retried), the new word is said.
  */
 export function stateChange(prev: AppStatusModel | null, next: AppStatusModel): string | null {
-  if (!prev || !noticeKindOf(prev) || noticeKindOf(next)) return null;
+  if (!prev || noticeKindOf(next)) return null;
+  const after = noticeMoments(next);
+  if (![...noticeMoments(prev)].some((k) => !after.has(k))) return null;
   return next.detail ? `${next.word}: ${next.detail}` : next.word;
 }

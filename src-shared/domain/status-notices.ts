@@ -39,14 +39,35 @@ export function noticeKindOf(m: AppStatusModel): Exclude<StateNoticeKind, 'in-sy
 }
 
 /**
- * The notification for a change of the app's state: when what its word speaks of becomes one worth a
- * notification (not again while it stays so: "1 needs attention" then "2 need attention" is one moment).
- * The title is the app's word, the body its detail: what the sidebar and the tray say of this state.
+ * The moments in force in a model, whether or not its word speaks of them now: files that need
+ * attention and the leads' link down stay so while files sync beside them ("Syncing" is the word).
  */
-export function appNotice(prev: AppStatusModel | null, next: AppStatusModel): StateNotice | null {
-  const kind = noticeKindOf(next);
-  if (!kind || (prev && noticeKindOf(prev) === kind)) return null;
-  return { kind, title: next.word, body: next.detail ?? '' };
+export function noticeMoments(m: AppStatusModel): Set<StateNoticeKind> {
+  const moments = new Set<StateNoticeKind>();
+  const k = noticeKindOf(m);
+  if (k) moments.add(k);
+  if (m.attention > 0) moments.add('attention');
+  if (m.leads?.speaksForApp && m.leads.kind !== 'relay-waiting') moments.add('leads');
+  return moments;
+}
+
+/**
+ * The notifications of a running app's models, one after the other: one when what the app's word
+ * speaks of becomes worth one, and not again for the same moment until it is over ("1 needs attention"
+ * then "2 need attention" is one moment; a relay down while files come and go is one, though the word
+ * goes from the relay to "Syncing" and back). The title is the app's word, the body its detail: what the
+ * sidebar and the tray say of this state.
+ */
+export function noticeTracker(): (m: AppStatusModel) => StateNotice | null {
+  let said = new Set<StateNoticeKind>();
+  return (m) => {
+    const now = noticeMoments(m);
+    said = new Set([...said].filter((k) => now.has(k)));
+    const kind = noticeKindOf(m);
+    if (!kind || said.has(kind)) return null;
+    said.add(kind);
+    return { kind, title: m.word, body: m.detail ?? '' };
+  };
 }
 
 /**

@@ -6,7 +6,15 @@ import {
   NO_HOLDS,
   type StatusFacts,
 } from '../../src-shared/domain/status-model';
-import { appNotice, folderInSyncNotice } from '../../src-shared/domain/status-notices';
+import { folderInSyncNotice, noticeTracker } from '../../src-shared/domain/status-notices';
+
+/** The notification the second of these models gets, each tracker starting from the calm one. */
+const appNotice = (...models: ReturnType<typeof appStatus>[]) => {
+  const track = noticeTracker();
+  let last = null;
+  for (const m of models) last = track(m);
+  return last;
+};
 
 // Issue 31: a notification of the app's state says the status model's words (its word, its detail),
 // and only when what the word speaks of becomes worth one.
@@ -91,8 +99,26 @@ describe('state notifications, in the model’s words', () => {
   it('once per moment: "1 needs attention" then "2 need attention" is one notification', () => {
     const one = model({}, { failed: 1 });
     expect(appNotice(calm, one)?.title).toBe('1 needs attention');
-    expect(appNotice(one, model({}, { failed: 2 }))).toBeNull();
-    expect(appNotice(model({}, { failed: 2 }), calm)).toBeNull();
+    expect(appNotice(calm, one, model({}, { failed: 2 }))).toBeNull();
+    expect(appNotice(calm, one, calm)).toBeNull();
+    // Over, then again: a new moment.
+    expect(appNotice(calm, one, calm, one)?.title).toBe('1 needs attention');
+  });
+  it('the relay down while files come and go is one moment, though the word goes to "Syncing" and back', () => {
+    const down = {
+      leads: {
+        source: 'relay' as const,
+        receiver: null,
+        relay: { connected: false, error: unreachable, waiting: 0, rejected: 0 },
+      },
+    };
+    const up = { leads: { ...down.leads, relay: { ...down.leads.relay, connected: true, error: null } } };
+    const relayDown = model({}, {}, down);
+    const syncing = model({}, { pending: 2 }, down);
+    expect(syncing.word).toBe('Syncing');
+    expect(appNotice(calm, relayDown)?.title).toBe('Lead relay unreachable');
+    expect(appNotice(calm, relayDown, syncing, relayDown)).toBeNull();
+    expect(appNotice(calm, relayDown, model({}, {}, up), relayDown)?.title).toBe('Lead relay unreachable');
   });
   it('a folder in sync is said only when the model agrees, with the card’s word and counts', () => {
     expect(folderInSyncNotice(calm, 1, '/photos')).toEqual({

@@ -2,8 +2,7 @@ import type { OfficeStatus, SyncOverview } from '../../../../src-shared/contract
 import type { KbBotView } from '../../../../src-shared/contract/kb';
 import type { ReceiverView, RelayView } from '../../../../src-shared/contract/leads';
 import { appStatusOf } from '../../../../src-shared/domain/status-facts';
-import type { AppStatusModel } from '../../../../src-shared/domain/status-model';
-import { appNotice } from '../../../../src-shared/domain/status-notices';
+import { noticeTracker } from '../../../../src-shared/domain/status-notices';
 import type { AppContext } from '../context';
 import type { Section } from '../section';
 
@@ -20,12 +19,10 @@ export function stateNoticesSection(ctx: AppContext): Section {
   let office: OfficeStatus | null = null;
   let relay: RelayView | null = null;
   let receiver: ReceiverView | null = null;
-  let said: AppStatusModel | null = null;
+  const notices = noticeTracker();
   let unsubscribe: (() => void) | null = null;
   const look = () => {
-    const next = appStatusOf(overview, { bots, office, relay, receiver });
-    const notice = appNotice(said, next);
-    said = next;
+    const notice = notices(appStatusOf(overview, { bots, office, relay, receiver }));
     if (notice) ctx.bus.emit('notify', notice);
   };
   return {
