@@ -21,7 +21,9 @@ export function ViewHeader(props: {
           Offline · from {formatAgo(props.fetchedAt ?? null, now)}
         </span>
       ) : props.fetchedAt !== undefined ? (
-        <span className="small muted">Updated {formatAgo(props.fetchedAt ?? null, now)}</span>
+        <span className="small muted" data-fetched-at={props.fetchedAt ?? ''}>
+          Updated {formatAgo(props.fetchedAt ?? null, now)}
+        </span>
       ) : null}
       <div className="actions">{props.children}</div>
     </header>

@@ -62,7 +62,7 @@ export function wireEvents(core: CoreApi): () => void {
         useSync.setState((s) => ({ activity: [e.payload, ...s.activity].slice(0, 1000) }));
         break;
       case 'files.index.changed':
-        useIndexView.getState().reload();
+        useIndexView.getState().revalidate();
         break;
       case 'files.bulkDelete.changed':
         useIndexView.setState({ job: e.payload });
