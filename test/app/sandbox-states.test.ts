@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppService } from '../../src-main/core/app/app-service';
 import { botTokenAccount } from '../../src-main/core/kb/bots';
 import { call } from '../support/reference-server';
+import { memorySecrets } from '../support/secrets';
 import { appOnSandbox } from './sandbox-app';
 
 const value = async <T>(p: Promise<{ ok: boolean; value?: unknown; error?: unknown }>): Promise<T> => {
@@ -24,10 +25,11 @@ describe('the sandbox shows every state', () => {
   let botId: number;
   let entryUrl: string;
   let botToken: string;
+  const secrets = memorySecrets();
 
   beforeAll(async () => {
     root = mkdtempSync(join(tmpdir(), 'sandbox-states-'));
-    app = await appOnSandbox(root);
+    app = await appOnSandbox(root, secrets);
     type Bots = { bots: { id: number; isSandbox: boolean; baseUrl: string; hasToken: boolean }[] };
     // The demo bot is set up in the background once the sandbox is up.
     const ready = new Promise<void>((resolve) => {
@@ -111,6 +113,25 @@ describe('the sandbox shows every state', () => {
     await expect.poll(async () => (await lines()).length).toBe(1);
     expect((await lines())[0]!.level).toBe('warn');
     expect((await lines())[0]!.message).toContain('open it in Knowledge to choose which to keep');
+
+    // Issue 34: the open conflict was written again at every start. Restart on the same data folder and
+    // wait for the knowledge snapshot that shows it still in conflict: still one line.
+    await app.close();
+    app = await appOnSandbox(root, secrets);
+    const seenAgain = new Promise<void>((resolve) => {
+      const off = app.subscribe((e) => {
+        if (
+          e.event === 'kb.changed' &&
+          e.payload.entries.some((x) => x.id === created.id && x.state === 'conflict')
+        ) {
+          off();
+          resolve();
+        }
+      });
+    });
+    await value(app.call('kb.syncNow', { botId }));
+    await seenAgain;
+    expect(await lines()).toHaveLength(1);
   });
 
   it('a file deleted on the service is gone there, and the sentence says what the real service does', async () => {

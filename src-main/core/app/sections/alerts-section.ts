@@ -23,8 +23,7 @@ export function alertsSection(ctx: AppContext): Section {
   });
   const history = clockHistory(ctx);
   let unsubscribe: (() => void) | null = null;
-  /** The entries in conflict already said (bot:entry), so each conflict is one line. */
-  const conflicts = new Set<string>();
+  const conflicts = conflictsNoted(ctx);
   return {
     name: 'alerts',
     handlers: {},
@@ -43,9 +42,8 @@ export function alertsSection(ctx: AppContext): Section {
         if (e.event === 'kb.changed') {
           for (const entry of e.payload.entries) {
             const key = `${entry.botId}:${entry.id}`;
-            if (entry.state !== 'conflict') conflicts.delete(key);
-            else if (!conflicts.has(key)) {
-              conflicts.add(key);
+            if (entry.state !== 'conflict') conflicts.forget(key);
+            else if (conflicts.note(key)) {
               record(
                 'kb-conflict',
                 `The knowledge entry "${entry.title}" (${e.payload.bot.name}) changed on the server too: open it in Knowledge to choose which to keep.`,
@@ -97,6 +95,45 @@ function arrearsNotes(ctx: AppContext, record: (kind: string, message: string) =
       set('');
       record('arrears-paid', 'The arrears are paid: uploads resume.');
     }
+  };
+}
+
+const CONFLICTS_KEY = 'kb-conflicts-noted';
+
+/**
+ * The knowledge entries in conflict whose line Activity has (bot:entry), kept in `app_settings`: the
+ * first snapshot after a restart shows every open conflict again, and each is one line, not one a start
+ * (issue 34). An entry out of conflict is forgotten, so a later conflict of it gets its own line.
+ */
+function conflictsNoted(ctx: AppContext) {
+  const prep = statements(ctx.db);
+  const read = (): Set<string> => {
+    const row = prep<[string], { value: string }>('SELECT value FROM app_settings WHERE key = ?').get(
+      CONFLICTS_KEY,
+    );
+    try {
+      const v = row ? (JSON.parse(row.value) as unknown) : [];
+      return new Set(Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+    } catch {
+      return new Set();
+    }
+  };
+  const write = (keys: Set<string>) =>
+    prep(
+      'INSERT INTO app_settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+    ).run(CONFLICTS_KEY, JSON.stringify([...keys]));
+  const keys = read();
+  return {
+    /** True when `key` is newly noted (its line is to be written). */
+    note(key: string): boolean {
+      if (keys.has(key)) return false;
+      keys.add(key);
+      write(keys);
+      return true;
+    },
+    forget(key: string): void {
+      if (keys.delete(key)) write(keys);
+    },
   };
 }
 
