@@ -57,10 +57,11 @@ export function formatServiceTimeBare(text: string): string {
 /**
  * A CSV's time column says its form in its header ("received_at (ISO 8601 in IST +05:30)"): the cells are
  * for machines and spreadsheets, and a person opening the file sees why they differ from the app's
- * "28 Nov 2026, 21:19 IST" (issue 34).
+ * "28 Nov 2026, 21:19 IST" (issue 34). `clock` names the clock the column is on when columns of one
+ * file are on different ones ("received_at (this computer's clock; ISO 8601 in IST +05:30)").
  */
-export function csvTimeHeader(column: string): string {
-  return `${column} (ISO 8601 in IST +05:30)`;
+export function csvTimeHeader(column: string, clock?: string): string {
+  return `${column} (${clock ? `${clock}; ` : ''}ISO 8601 in IST +05:30)`;
 }
 
 /** A time the service wrote, for a CSV: ISO 8601 with +05:30; as given when unreadable (or empty). */
