@@ -71,6 +71,21 @@ export function csvTime(text: string | null | undefined): string {
   return ms === null ? text : formatIstIso(ms);
 }
 
+/**
+ * A period in one sentence (issue 34, Activity's offline and "slow down" lines): "from 28 Nov 2026, 21:04
+ * to 21:05 IST", the end's date only when it is another day; under a minute "for 12 s at 28 Nov 2026,
+ * 21:04 IST" (a period from 21:04 to 21:04 says nothing).
+ */
+export function formatIstPeriod(fromMs: number, toMs: number): string {
+  const seconds = Math.max(0, Math.round((toMs - fromMs) / 1000));
+  if (seconds < 60)
+    return `for ${seconds < 1 ? 'under a second' : `${seconds} s`} at ${formatIstTime(fromMs)}`;
+  const from = formatIstTimeBare(fromMs);
+  const to = formatIstTime(toMs);
+  const sameDay = from.split(', ')[0] === to.split(', ')[0];
+  return `from ${from} to ${sameDay ? to.split(', ')[1] : to}`;
+}
+
 /** "23 Nov 2026, 14:05:09 IST", for logs and activity where seconds tell events apart. */
 export function formatIstTimeSeconds(epochMs: number): string {
   const d = new Date(epochMs + IST_OFFSET_MS);

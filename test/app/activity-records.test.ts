@@ -121,6 +121,27 @@ describe('the activity log records storage failures and recovery, a URL import a
     expect((await line).message).toMatch(/^.+ \(.+\) wants a person to get in touch\.$/);
   });
 
+  // Issue 34: a time the service answered 429 was nowhere in Activity. One line a period, once the
+  // service answers again, not one per refused request.
+  it('a period of 429s is one line once it is over, saying when and that nothing was lost', async () => {
+    const line = nextActivity(app, /asked us to slow down/);
+    expect((await app.call('sandbox.faults', { rateLimitedSeconds: 2 })).ok).toBe(true);
+    // Three reads during the period: each is turned away, waits and is sent again.
+    const reads = await Promise.all([
+      app.call('account.get', { refresh: true }),
+      app.call('usage.get', { days: 7 }),
+      app.call('account.get', { refresh: true }),
+    ]);
+    for (const r of reads) expect(r.ok, JSON.stringify(r)).toBe(true);
+    const a = await line;
+    expect(a.message).toMatch(
+      /^The service asked us to slow down for \d+ s at \d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2} IST; nothing was lost: the ([\d,]+ requests|request) it turned away waited and (were|was) sent again\.$/,
+    );
+    expect(a.level).toBe('warn');
+    const list = await app.call('activity.list', {});
+    expect(list.ok && list.value.filter((x) => /slow down/.test(x.message))).toHaveLength(1);
+  });
+
   it('falling into arrears is a line, with its times in the one format, and paying them another', async () => {
     // A day's rent is at least a paisa only from ~64 MB: store 70 MB, empty the wallet, pass a midnight.
     const dir = join(root, 'big');

@@ -122,6 +122,7 @@ describe.sequential('the Sandbox panel and the leads it raises, in Chromium', ()
       storage_fail_rate: 1,
       connection_reset_rate: 0,
       rent_error_paise: 0,
+      rate_limited_until: null,
     });
     const form = new FormData();
     form.set('file', new Blob(['hello']), 'hello.txt');
@@ -138,6 +139,7 @@ describe.sequential('the Sandbox panel and the leads it raises, in Chromium', ()
       storage_fail_rate: 0,
       connection_reset_rate: 0,
       rent_error_paise: 0,
+      rate_limited_until: null,
     });
     expect(await storage.getByRole('button', { name: 'Off' }).getAttribute('aria-pressed')).toBe('true');
   });
