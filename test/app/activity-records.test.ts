@@ -107,6 +107,18 @@ describe('the activity log records storage failures and recovery, a URL import a
     const a = await line;
     expect(a.message).toContain(`from ${live} to bucket copies: live at `);
     expect(a.level).toBe('info');
+    // Issue 34: the new link kept the old one's stamp ("…/<new>-<old>-notes.txt"), and so did the name.
+    const stamp = /\/[0-9a-z]+-notes\.txt$/;
+    expect(live).toMatch(stamp);
+    if (!up.ok) throw new Error('unreachable');
+    expect(up.value.url).toMatch(stamp);
+    expect(up.value.url).not.toBe(live);
+    expect(up.value.name).toBe('notes.txt');
+    // The same through Import (a list of links).
+    const imported = await app.call('urlImport.run', { name: 'old-links.txt', text: `${live},copies\n` });
+    if (!imported.ok) throw new Error(JSON.stringify(imported.error));
+    expect(imported.value.uploaded).toBe(1);
+    expect(imported.value.results[0]!.url).toMatch(stamp);
     const refused = nextActivity(app, /^Upload from .* refused/);
     expect((await app.call('files.uploadFromUrl', { sourceUrl: 'http://127.0.0.1:9/gone.txt' })).ok).toBe(
       false,
