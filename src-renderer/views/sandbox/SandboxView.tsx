@@ -229,6 +229,20 @@ function FaultsCard({ state, setState }: StateProps) {
         disabled={busy !== null || !state}
         onChange={(v) => void setFaults({ connectionResetRate: v })}
       />
+      {/* The file API's own "slow down" (issue 34): Activity says the period once it is over. Short,
+          since the app honours each Retry-After in full: a stop could not shorten what it waits. */}
+      <div className="row">
+        <ActionButton
+          card="faults"
+          id="files-429"
+          label="Answer 429 for 10 seconds"
+          disabled={!state}
+          run={() => call('sandbox.faults', { rateLimitedSeconds: 10 })}
+          done={() =>
+            'The file API answers 429 for 10 seconds: the app waits as Retry-After says and sends again; Activity says when the service asked it to slow down once that is over.'
+          }
+        />
+      </div>
     </SandboxCard>
   );
 }
