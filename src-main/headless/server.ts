@@ -3,6 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { resolve } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { TOKEN_HEADER, UPLOAD_PATH, WS_PATH, WS_PROTOCOL } from '../../src-shared/transport/ws-messages';
+import type { ConnectionGuard } from '../shared-node/connection-guard';
 import { checkRequest, newToken } from './access';
 import type { CoreEndpoint } from './core-endpoint';
 import { applyHeadlessLimits, HEADLESS_LIMITS, type HeadlessLimits, headlessServerOptions } from './limits';
@@ -27,6 +28,8 @@ export interface HeadlessShell {
   readonly url: string;
   readonly origin: string;
   readonly token: string;
+  /** What the connection guard holds now (open, idle, evicted, refused): for diagnostics and tests. */
+  connections(): ReturnType<ConnectionGuard['stats']>;
   close(): Promise<void>;
 }
 
@@ -88,6 +91,7 @@ export async function startHeadlessShell(options: HeadlessShellOptions): Promise
     url: `${origin}/#token=${token}`,
     origin,
     token,
+    connections: () => guard.stats(),
     async close() {
       await bridge.close();
       server.closeAllConnections();

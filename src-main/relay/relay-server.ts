@@ -21,8 +21,10 @@ import {
   readBodyOr413,
   receiverServerOptions,
   replyJson,
+  replyJsonText,
   replyNotALead,
 } from '../shared-node/webhook-limits';
+import { feedAnswers } from './feed-answers';
 import { groupCommit } from './group-commit';
 import { openRelayDatabase, relayDatabaseTooNew } from './relay-db';
 import { bearerToken, loadOrCreateKeys, sameSecret } from './relay-keys';
@@ -59,6 +61,8 @@ export interface RunningRelay {
   readonly port: number;
   /** Deliveries stored so far (tests and the benchmark verify their figures with it). */
   stored(): number;
+  /** Feed answers read from the database so far (the rest were kept answers: feed-answers.ts). */
+  feedReads(): number;
   close(): Promise<void>;
 }
 
@@ -121,6 +125,7 @@ export async function startRelay(o: RelayOptions): Promise<RunningRelay> {
   const db = openRelayDatabase(join(o.dataDir, 'relay.sqlite'));
   const keys = loadOrCreateKeys(db, { newReadToken: o.newReadToken ?? false });
   const store = createRelayStore(db, now);
+  const answers = feedAnswers(store);
   // Oldest first: a Set keeps insertion order.
   const waiters = new Set<Waiter>();
   const maxWaiters = o.maxWaiters ?? RELAY_POLL_LIMITS.maxWaiters;
@@ -212,9 +217,9 @@ export async function startRelay(o: RelayOptions): Promise<RunningRelay> {
     // Between polls its connection is the first closed when room is needed: polls are what anyone
     // with the read token can flood with, deliveries are what must get in.
     guard.expendable(req.socket);
-    const read = () => store.feed(after as number, Math.max(1, max as number));
+    const read = () => answers.answer(after as number, Math.max(1, max as number));
     let feed = read();
-    const empty = feed.deliveries.length === 0 && feed.marks.length === 0 && feed.expired === 0;
+    const empty = feed.empty;
     // Closing: answer at once, so a poll that came on a kept-alive connection does not hold the stop.
     if (empty && !closed && (wait as number) > 0 && maxWaiters > 0 && maxPerToken > 0) {
       roomForPoll(token);
@@ -245,7 +250,7 @@ export async function startRelay(o: RelayOptions): Promise<RunningRelay> {
       // (what came meanwhile would have woken it), and a flood of polls costs no read of the database.
       if (!early) feed = read();
     }
-    replyJson(res, 200, feed);
+    replyJsonText(res, 200, feed.text);
   }
 
   async function onMarks(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -364,6 +369,7 @@ export async function startRelay(o: RelayOptions): Promise<RunningRelay> {
     host: address.address,
     port: address.port,
     stored: () => store.status().deliveries,
+    feedReads: () => answers.reads(),
     async close() {
       if (closed) return;
       closed = true;

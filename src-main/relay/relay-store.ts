@@ -78,7 +78,14 @@ export function createRelayStore(db: Db, now: () => number = Date.now) {
     }),
   );
 
+  let sweeps = 0;
   return {
+    /**
+     * Changes whenever an answer of `feed` may: a delivery or a mark taken (the sequence moves), or a
+     * sweep that deleted something. Equal versions, equal answers for the same cursor and limit.
+     */
+    version: () =>
+      `${(prep('SELECT last FROM relay_seq WHERE id = 1').get() as { last: number }).last}:${sweeps}`,
     storeDeliveries: (items: IncomingDelivery[]) => storeDeliveries(items),
     addMarks: (items: RelayMarkInput[]) => addMarks(items),
     latestSeq: () => (prep('SELECT last FROM relay_seq WHERE id = 1').get() as { last: number }).last,
@@ -130,6 +137,7 @@ export function createRelayStore(db: Db, now: () => number = Date.now) {
 
     /** Retention: deliveries and marks taken before `cutoff` (ms) go. */
     sweep(cutoff: number): { deliveries: number; marks: number } {
+      sweeps++;
       return db.transaction(() => ({
         deliveries: (() => {
           prep('INSERT OR IGNORE INTO expired (seq) SELECT seq FROM deliveries WHERE received_at < ?').run(

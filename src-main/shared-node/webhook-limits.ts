@@ -39,8 +39,12 @@ export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
 
 /** A JSON answer with its length (a webhook's client, and a proxy, read exactly that). */
 export function replyJson(res: ServerResponse, status: number, body: Record<string, unknown>): void {
+  replyJsonText(res, status, JSON.stringify(body));
+}
+
+/** The same with the body already encoded (an answer kept to be sent again). */
+export function replyJsonText(res: ServerResponse, status: number, text: string): void {
   if (res.headersSent) return;
-  const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
   res.end(text);
 }

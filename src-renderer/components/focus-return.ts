@@ -40,19 +40,54 @@ export function installDialogFocusReturn(doc: Document = document): () => void {
     const t = e.target;
     if (t instanceof HTMLElement && !t.closest('dialog')) last = remember(t);
   };
+  let pending: (() => void) | null = null;
   // `close` does not bubble; a listener on the document in the capture phase hears every dialog's.
   const onClose = (e: Event) => {
     if (!(e.target instanceof HTMLDialogElement)) return;
-    const from = last;
-    // After React has drawn what the close changed (the row again, a button enabled again).
-    requestAnimationFrame(() => requestAnimationFrame(() => returnFocus(from, doc)));
+    pending?.();
+    pending = returnWhenDrawn(last, doc);
   };
   doc.addEventListener('focusin', onFocus, true);
   doc.addEventListener('close', onClose, true);
   return () => {
+    pending?.();
     doc.removeEventListener('focusin', onFocus, true);
     doc.removeEventListener('close', onClose, true);
   };
+}
+
+/**
+ * Gives focus back once React has drawn what the close changed (the row again, a button enabled
+ * again), and again after each later change of the page while focus is still lost: a list refreshed by
+ * a pushed state can draw the row anew after the first try, taking the focused button with it (on a
+ * busy machine focus fell to the body once in CI that way). It stops when the person presses or clicks
+ * anything, or after a few seconds; it returns its own stop.
+ */
+function returnWhenDrawn(from: Remembered | null, doc: Document): () => void {
+  const view = doc.defaultView;
+  if (!from || !view) return () => {};
+  let done = false;
+  // returnFocus acts only while focus is lost, so a person's own choice is never overridden.
+  const observer = new view.MutationObserver(() => returnFocus(from, doc));
+  const stop = () => {
+    if (done) return;
+    done = true;
+    observer.disconnect();
+    view.clearTimeout(cap);
+    doc.removeEventListener('keydown', stop, true);
+    doc.removeEventListener('pointerdown', stop, true);
+  };
+  const cap = view.setTimeout(stop, 5_000);
+  doc.addEventListener('keydown', stop, true);
+  doc.addEventListener('pointerdown', stop, true);
+  view.requestAnimationFrame(() =>
+    view.requestAnimationFrame(() => {
+      if (done) return;
+      returnFocus(from, doc);
+      observer.observe(doc.body, { subtree: true, childList: true, attributes: true });
+    }),
+  );
+  return stop;
 }
 
 /**

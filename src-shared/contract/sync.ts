@@ -231,9 +231,13 @@ export const syncEvents = {
   'sync.changed': SyncOverviewSchema,
   'sync.queue': QueueSchema,
   'activity.added': ActivityItemSchema,
-  /** A moment worth a desktop notification (a folder in sync, uploads paused for money, an error). */
+  /**
+   * A moment worth a desktop notification: a folder in sync, uploads paused for money, syncing stopped,
+   * offline with files waiting, files that need attention, the leads' link down (each in the status
+   * model's words, src-shared/domain/status-notices.ts), or the runway.
+   */
   notify: z.object({
-    kind: z.enum(['in-sync', 'paused-money', 'error', 'runway']),
+    kind: z.enum(['in-sync', 'paused-money', 'error', 'offline', 'attention', 'leads', 'runway']),
     title: z.string(),
     body: z.string(),
   }),

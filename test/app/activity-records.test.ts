@@ -124,6 +124,13 @@ describe('the activity log records storage failures and recovery, a URL import a
       false,
     );
     expect((await refused).level).toBe('error');
+    // A link with a password or a presigned signature: the log keeps neither (issue 32).
+    const secret = nextActivity(app, /^Upload from .* refused/);
+    const signed = 'http://reader:s3cret@127.0.0.1:9/gone.txt?X-Amz-Signature=f00dfeed&x=1';
+    expect((await app.call('files.uploadFromUrl', { sourceUrl: signed })).ok).toBe(false);
+    const said = (await secret).message;
+    expect(said).toContain('http://***@127.0.0.1:9/gone.txt?X-Amz-Signature=***&x=1');
+    expect(said).not.toMatch(/s3cret|f00dfeed/);
   });
 
   it('a lead arriving is a line', async () => {

@@ -50,11 +50,40 @@ describe.sequential('the big lists re-render only for what they show', () => {
       closes.push((await table()) - opened);
     }
     expect(closes.at(-1), `the table's commits at each close: ${closes.join(', ')}`).toBe(0);
+    // The view's own state (the upload form open) does not reach the memoised table either. The same
+    // three tries: a reload of the index landed between once more in CI (load 25).
+    const opens: number[] = [];
+    const opener = page.getByRole('button', { name: 'Upload from URL' });
+    for (let i = 0; i < 3 && opens.at(-1) !== 0; i++) {
+      if (i > 0) {
+        await page.keyboard.press('Escape');
+        await opener.and(page.locator(':enabled')).waitFor();
+      }
+      const shut = await table();
+      await opener.click();
+      await opener.and(page.locator(':disabled')).waitFor();
+      opens.push((await table()) - shut);
+    }
+    expect(opens.at(-1), `the table's commits at each open: ${opens.join(', ')}`).toBe(0);
     const before = await table();
-    // The view's own state (the upload form open) does not reach the memoised table either.
-    await page.getByRole('button', { name: 'Upload from URL' }).click();
-    await page.getByRole('button', { name: 'Upload from URL' }).and(page.locator(':disabled')).waitFor();
-    expect(await table()).toBe(before);
+
+    // A read of the listing that finds nothing new (what the index keeper does every 45 s, issue 31)
+    // says the index changed; the table is not drawn again (it was cleared and drawn twice: a flash of
+    // empty rows in an idle Files view).
+    await page.keyboard.press('Escape');
+    await opener.and(page.locator(':enabled')).waitFor();
+    const idle = await table();
+    const refreshedBefore = (await must(f.app.call('files.index.summary', {}))).status?.refreshedAt ?? 0;
+    await must(f.app.call('files.index.refresh', {}));
+    await expect
+      .poll(async () => (await must(f.app.call('files.index.summary', {}))).status?.refreshedAt ?? 0)
+      .toBeGreaterThan(refreshedBefore);
+    // The status the view shows has moved on (the event reached the page), the rows did not.
+    const shown = page.locator('header [data-fetched-at]');
+    await expect
+      .poll(async () => Number(await shown.getAttribute('data-fetched-at')))
+      .toBeGreaterThan(refreshedBefore);
+    expect(await table()).toBe(idle);
 
     // What it draws does re-draw it.
     await page.getByRole('button', { name: 'Sort by Name' }).click();

@@ -135,6 +135,15 @@ describe('headless shell and slow or greedy peers', () => {
         return s;
       }),
     );
+    // Idle at the shell's end too: a static file is answered through a stream that ends a read of the
+    // disk after its bytes went out, so on a busy machine the client had the page while the shell still
+    // counted all seven busy, and refused the newcomer (seen once in CI).
+    await expect
+      .poll(() => {
+        const c = shell.connections();
+        return c.idle > 0 || c.open < 8;
+      })
+      .toBe(true);
     // A newcomer now, before any timeout frees a place: the oldest idle connection makes room.
     expect(await getStatus(port, '/')).toBe(200);
     await closedWithin(kept[0]!);

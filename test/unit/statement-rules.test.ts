@@ -99,3 +99,80 @@ describe('the wallet of a month from the reads', () => {
     expect(s.unknowns.join(' ')).toMatch(/The app was not running before/);
   });
 });
+
+describe('a day whose bytes the service measured differ from what the app’s index held', () => {
+  const start = parseIst('2026-07-01 00:00')!;
+  const rule: RentRule = { gb: 'binary', month: 'thirty', rounding: 'down' };
+  // The service measures a day at its end (the next midnight).
+  const end = (day: number) => start + day * DAY_MS;
+  const file = (id: number, size: number, goneMs: number | null = null) => ({
+    id,
+    name: `f${id}.bin`,
+    bucket: 'b',
+    extension: 'bin',
+    size,
+    createdMs: start - 30 * DAY_MS,
+    goneMs,
+    folder: null,
+  });
+  const measured = (bytesOf: (day: number) => number): UsageDay[] =>
+    Array.from({ length: 31 }, (_, i) => {
+      const date = `2026-07-${String(i + 1).padStart(2, '0')}`;
+      const bytes = bytesOf(i + 1);
+      return {
+        date,
+        bytesUsed: bytes,
+        filesCount: 1,
+        rentPaise: ruleRent(rule, bytes, 500, date),
+        outcome: 'CHARGED',
+      };
+    });
+  // A read every 12 hours from the day before the month: the app watched all month.
+  const reads: MeReadRun[] = Array.from({ length: 66 }, (_, i) => ({
+    firstMs: start - DAY_MS + i * 12 * 3_600_000,
+    lastMs: start - DAY_MS + i * 12 * 3_600_000,
+    balancePaise: 100_000,
+    arrearsPaise: 0,
+    perGbMonthPaise: 500,
+    bytesUsed: 0,
+  }));
+  const statement = (files: ReturnType<typeof file>[], days: UsageDay[]) =>
+    buildStatement({
+      account: { name: 'A', clientId: 1, service: 's' },
+      month: '2026-07',
+      nowMs: start + 40 * DAY_MS,
+      reads,
+      days,
+      files,
+      duplicates: { extraCopies: 0, bytes: 0 },
+    });
+  const bytesFlags = (s: ReturnType<typeof statement>) =>
+    s.flags.filter((f) => f.kind === 'bytes').map((f) => [f.date, f.differenceBytes]);
+
+  it('flags a day the service measured a file the index never held, by its bytes', () => {
+    // 20 July: 7 GiB measured where the index held 6 (a file sent by another app, planted).
+    const s = statement(
+      [file(1, 4 * GIB), file(2, 2 * GIB)],
+      measured((day) => (day === 20 ? 7 * GIB : 6 * GIB)),
+    );
+    expect(bytesFlags(s)).toEqual([['2026-07-20', GIB]]);
+    expect(s.flags.find((f) => f.kind === 'bytes')!.sentence).toMatch(
+      /measured 7 GiB, the app's index held 6 GiB live at that midnight \(more by 1 GiB/,
+    );
+  });
+
+  it('does not flag a delete made elsewhere just before a midnight and noticed just after it', () => {
+    // f2 deleted elsewhere late on 9 July, seen gone 90 s after that midnight: the 9th measured without it.
+    const s = statement(
+      [file(1, 4 * GIB), file(2, 2 * GIB, end(9) + 90_000)],
+      measured((day) => (day >= 9 ? 4 * GIB : 6 * GIB)),
+    );
+    expect(bytesFlags(s)).toEqual([]);
+    // Seen gone an hour after the midnight (the app was not looking): that day is told.
+    const late = statement(
+      [file(1, 4 * GIB), file(2, 2 * GIB, end(9) + 3_600_000)],
+      measured((day) => (day >= 9 ? 4 * GIB : 6 * GIB)),
+    );
+    expect(bytesFlags(late)).toEqual([['2026-07-09', -2 * GIB]]);
+  });
+});

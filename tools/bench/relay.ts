@@ -95,12 +95,13 @@ async function post(
 }
 
 /**
- * `count` connections that long-poll the feed with the read token and ask again at once when answered,
- * from past the end (so they wait, as caught-up desks do: issue 32's case). Not measured here: polls
- * from cursor 0, each answered at once with a full page of 500 deliveries; that is a read load, which
- * slowed the deliveries beside it to about 1 a second on this machine (docs/benchmarks.md).
+ * `count` connections that long-poll the feed with the read token and ask again at once when answered:
+ * from past the end (`end`: they wait, as caught-up desks do, issue 32's case), or from cursor 0
+ * (`start`: each answered at once with a full page of 500 deliveries, a read load that slowed the
+ * deliveries beside it to about 1 a second before the relay kept its answers, feed-answers.ts).
  */
-function pollFlood(port: number, token: string, count: number) {
+function pollFlood(port: number, token: string, count: number, from: 'end' | 'start' = 'end') {
+  const query = from === 'end' ? 'after=999999999&wait=25' : 'after=0';
   const sockets: Socket[] = [];
   let answered = 0;
   let stopped = false;
@@ -108,9 +109,7 @@ function pollFlood(port: number, token: string, count: number) {
     const s = connect({ port, host: '127.0.0.1' });
     s.on('error', () => {});
     const ask = () =>
-      s.write(
-        `GET /v1/feed?after=999999999&wait=25 HTTP/1.1\r\nHost: relay\r\nAuthorization: Bearer ${token}\r\n\r\n`,
-      );
+      s.write(`GET /v1/feed?${query} HTTP/1.1\r\nHost: relay\r\nAuthorization: Bearer ${token}\r\n\r\n`);
     s.on('data', (d) => {
       const n = String(d).split('HTTP/1.1 200').length - 1;
       answered += n;
@@ -299,6 +298,25 @@ export async function run(argv: string[]): Promise<number> {
       flood.stop();
     }
     const floodStored = relay.stored() - storedBefore - quiet.acked;
+
+    // The same beside readers that ask from cursor 0 again and again (a full page each, at once).
+    const readerIds = Array.from({ length: floodN }, () => id++);
+    const readersBefore = relay.stored();
+    const readsBefore = relay.feedReads();
+    const readers = pollFlood(relay.port, relay.token, 50, 'start');
+    while (readers.answered() < 50) await new Promise((r) => setTimeout(r, 20));
+    let read: { seconds: number; acked: number } = { seconds: 0, acked: 0 };
+    let readError: string | null = null;
+    try {
+      read = await post(relay.webhookUrl, readerIds, 8);
+    } catch (error) {
+      readError = (error as Error).message;
+    } finally {
+      readers.stop();
+    }
+    const readStored = relay.stored() - readersBefore;
+    const readRate = read.seconds > 0 ? read.acked / read.seconds : 0;
+    const pagesRead = relay.feedReads() - readsBefore;
     const quietRate = quiet.acked / quiet.seconds;
     const floodRate = flooded.seconds > 0 ? flooded.acked / flooded.seconds : 0;
     const floodPass = floodError === null && flooded.acked === floodN && floodStored === floodN;
@@ -368,6 +386,18 @@ export async function run(argv: string[]): Promise<number> {
         ratio: `${round(floodRate / quietRate)}x`,
         target: 'every delivery stored',
         pass: floodPass,
+      },
+      {
+        figure: `${floodN} deliveries, 8 in flight, beside 50 readers asking from cursor 0 again at once`,
+        measured: readError
+          ? `failed: ${readError}`
+          : `${read.acked} acknowledged, ${readStored} stored, ${Math.round(readRate)}/s (${readers.answered()} full pages answered, ${pagesRead} read from the database)`,
+        baseline: `no flood ${Math.round(quietRate)}/s`,
+        ratio: `${round(readRate / quietRate)}x`,
+        // Asking from cursor 0 must cost the deliveries no more than the waiting flood above does.
+        target: `every delivery stored, >= 0.8x the waiting flood's ${Math.round(floodRate)}/s`,
+        pass:
+          readError === null && read.acked === floodN && readStored === floodN && readRate >= 0.8 * floodRate,
       },
     ];
     printReport('bench:relay', `lead relay (one run; ${rounds} rounds of ${n})`, rows);

@@ -6,7 +6,9 @@ import type {
   QueueItem,
   SyncOverview,
 } from '../../../src-shared/contract';
+import { appStatusOf } from '../../../src-shared/domain/status-facts';
 import { appStatus } from '../../../src-shared/domain/status-model';
+import { folderInSyncNotice } from '../../../src-shared/domain/status-notices';
 import type { BackoffPolicy } from '../service/retry-policy';
 import { serviceIdentity } from '../sync/account/service-identity';
 import { createSyncEngine, type FolderStatus, type SyncEngine } from '../sync/engine';
@@ -114,17 +116,16 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
       }),
       e.on('bandwidth', () => emitState()),
       e.on('folder-in-sync', ({ folderId }) => {
-        const folder = e.listFolders().find((x) => x.id === folderId);
-        if (folder && folder.counts.LIVE > 0)
-          ctx.bus.emit('notify', {
-            kind: 'in-sync',
-            title: 'Folder in sync',
-            body: `${folder.path} is in sync.`,
-          });
+        // Said only when the model agrees (the card says "In sync", with live files), in the card's words.
+        const listing = e.listFolders();
+        const folder = listing.find((x) => x.id === folderId);
+        const notice = folder && folderInSyncNotice(appStatusOf(overview(listing)), folderId, folder.path);
+        if (notice) ctx.bus.emit('notify', notice);
         emitState();
       }),
-      e.on('paused', (p) => {
-        ctx.bus.emit('notify', { kind: 'paused-money', title: 'Uploads paused', body: p.message });
+      // Uploads paused for money, syncing stopped, offline: notified in the model's words by the state
+      // notices (sections/state-notices-section.ts), from the overview these events send.
+      e.on('paused', () => {
         emitState();
         inBackground(ctx.log, 'Reading the account after a pause', () => refreshAccount(ctx));
       }),
@@ -136,10 +137,7 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
         emitState();
         if (!offline) inBackground(ctx.log, 'Reading the account back online', () => refreshAccount(ctx));
       }),
-      e.on('stopped', (s) => {
-        ctx.bus.emit('notify', { kind: 'error', title: 'Syncing stopped', body: s.message });
-        emitState();
-      }),
+      e.on('stopped', () => emitState()),
       e.on('error', (x) => ctx.log(`sync error ${x.code}: ${x.message}`)),
       e.on('activity', (a) => ctx.bus.emit('activity.added', toActivity(a))),
     ];

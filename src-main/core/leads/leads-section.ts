@@ -1,10 +1,15 @@
 import { ok } from '../../../src-shared/errors';
 import type { AppContext } from '../app/context';
 import type { Section } from '../app/section';
+import type { leadsLinkFile } from './leads-link';
 import type { LeadsService } from './leads-service';
 
 /** The leads commands of the contract. The receiver starts with the app and stops with it. */
-export function leadsSection(ctx: AppContext, leads: LeadsService): Section {
+export function leadsSection(
+  ctx: AppContext,
+  leads: LeadsService,
+  link?: ReturnType<typeof leadsLinkFile>,
+): Section {
   return {
     name: 'leads',
     handlers: {
@@ -29,6 +34,9 @@ export function leadsSection(ctx: AppContext, leads: LeadsService): Section {
       const r = await leads.start();
       if (!r.ok) ctx.log(`leads: ${r.error.message}`);
     },
-    close: () => leads.stop(),
+    async close() {
+      await leads.stop();
+      link?.remove();
+    },
   };
 }

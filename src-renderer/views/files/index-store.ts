@@ -43,6 +43,11 @@ export interface IndexViewStore {
   sortBy(sort: IndexSort): void;
   ensurePage(index: number): Promise<void>;
   reload(): void;
+  /**
+   * The index may have changed (`files.index.changed`): reads the summary and the first page, and
+   * reloads only when they differ from what is drawn; otherwise only the status moves.
+   */
+  revalidate(): void;
   rowAt(i: number): IndexedFile | undefined;
   click(i: number, how: { shift: boolean; toggle: boolean }): Promise<void>;
   selectAllMatching(): void;
@@ -128,6 +133,29 @@ export const useIndexView = create<IndexViewStore>((set, get) => ({
       if (r.ok) set({ buckets: r.value.buckets });
     });
     void get().ensurePage(0);
+  },
+  revalidate() {
+    // The index keeper reads the listing every 45 s and says so each time (issue 31): a reload on each
+    // cleared the pages and drew the table twice, a flash of empty rows in an idle Files view.
+    const { generation, filter, sort, order } = get();
+    const f = cleanFilter(filter);
+    void Promise.all([
+      call('files.index.summary', f),
+      call('files.index.query', { ...f, sort, order, limit: INDEX_PAGE, offset: 0 }),
+    ]).then(([sum, first]) => {
+      const now = get();
+      if (now.generation !== generation) return;
+      const same =
+        sum.ok &&
+        first.ok &&
+        now.error === null &&
+        sum.value.count === now.total &&
+        sum.value.bytes === now.bytes &&
+        now.pages[0] !== undefined &&
+        JSON.stringify(now.pages[0]) === JSON.stringify(first.value.files);
+      if (same) set({ status: sum.value.status });
+      else get().reload();
+    });
   },
   rowAt(i) {
     return rowIn(get().pages, i);

@@ -7,6 +7,7 @@ import { Icon } from '../../components/Icon';
 import { SCROLL_REGION, ViewHeader } from '../../components/ViewHeader';
 import { formatTime } from '../../lib/format';
 import { RenderCount } from '../../lib/render-count';
+import { useAppStatus, useLeadsFacts } from '../../stores/app-status';
 import { useUi } from '../../stores/ui-store';
 import { ContactLinks } from './ContactLinks';
 import { LeadDetail } from './LeadDetail';
@@ -125,6 +126,23 @@ const LeadsTable = memo(function LeadsTable({ onOpen }: { onOpen(lead: LeadView)
   );
 });
 
+/** Where leads come from and whether that link works: the status model's word, as the sidebar says it. */
+export function LeadsStatusBadge() {
+  useLeadsFacts();
+  const leads = useAppStatus().leads;
+  if (!leads) return null;
+  return (
+    <span
+      className={`badge ${leads.tone}`}
+      data-testid="leads-state"
+      data-kind={leads.kind}
+      title={leads.detail ?? undefined}
+    >
+      <span className="dot" /> {leads.word}
+    </span>
+  );
+}
+
 export function LeadsView() {
   const { receiver, filter, unhandledOnly, query, error } = useLeads(useShallow(viewSlice));
   const [opened, setOpened] = useState<LeadView | null>(null);
@@ -135,7 +153,7 @@ export function LeadsView() {
   const detail = useLeads((s) => (opened ? (s.leads.find((l) => l.id === opened.id) ?? opened) : null));
   return (
     <>
-      <ViewHeader title="Leads">
+      <ViewHeader title="Leads" status={<LeadsStatusBadge />}>
         {/* biome-ignore lint/a11y/useSemanticElements: the same segmented control as the Usage view */}
         <div className="segmented" role="group" aria-label="Show">
           {FILTERS.map(([f, label]) => (

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import type { UsageSnapshot } from '../../../src-shared/api/file-hosting';
 import { formatRupees } from '../../../src-shared/domain/money';
 import { formatServiceDay } from '../../../src-shared/domain/time-format';
@@ -17,10 +17,14 @@ import { byteUnit, ticks } from './chart-scale';
 export function UsageChart({ days }: { days: UsageSnapshot[] }) {
   const figure = useRef<HTMLElement>(null);
   const [W, setW] = useState(760);
-  useEffect(() => {
+  // Measured before the first paint: drawn first at 760 and corrected by the observer a frame later,
+  // the chart was on screen (and read) at the wrong scale in between.
+  useLayoutEffect(() => {
     const el = figure.current;
     if (!el) return;
-    const ro = new ResizeObserver(() => setW(Math.max(320, Math.round(el.clientWidth))));
+    const measure = () => setW(Math.max(320, Math.round(el.clientWidth)));
+    measure();
+    const ro = new ResizeObserver(measure);
     ro.observe(el);
     return () => ro.disconnect();
   }, []);

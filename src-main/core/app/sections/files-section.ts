@@ -1,3 +1,4 @@
+import { hideCredentialsInText, hideUrlCredentials } from '../../../../src-shared/domain/url-credentials';
 import { ok } from '../../../../src-shared/errors';
 import { uploadFromSource } from '../../url-import/upload-source';
 import { activityRecorder } from '../activity-record';
@@ -22,17 +23,19 @@ export function filesSection(ctx: AppContext): Section {
           sourceUrl: r.sourceUrl,
           ...(r.bucket ? { bucket: r.bucket } : {}),
         });
-        // Activity says what came in and where, or why not (issue 34: it said nothing of either).
+        // Activity says what came in and where, or why not (issue 34: it said nothing of either), never
+        // the link's password or signature (issue 32): the activity log is kept and shown.
+        const from = hideUrlCredentials(r.sourceUrl);
         if (!up.ok) {
           record(
             'url-upload-failed',
-            `Upload from ${r.sourceUrl} refused: ${up.error.message} (${up.error.code})`,
+            `Upload from ${from} refused: ${hideCredentialsInText(up.error.message)} (${up.error.code})`,
           );
           return { ok: false, error: plainError(up.error) };
         }
         record(
           'url-upload',
-          `Uploaded ${up.value.name} from ${r.sourceUrl} to bucket ${up.value.bucket}: live at ${up.value.url}.`,
+          `Uploaded ${up.value.name} from ${from} to bucket ${up.value.bucket}: live at ${up.value.url}.`,
         );
         return ok(up.value);
       },
