@@ -48,6 +48,11 @@ describe('the sandbox shows every state', () => {
     botToken = app.context.secrets.get(botTokenAccount(botId)) ?? '';
     expect(botToken).not.toBe('');
   });
+  const kbLines = async (match: RegExp) =>
+    (await value<{ message: string }[]>(app.call('activity.list', { limit: 100 })))
+      .map((a) => a.message)
+      .filter((m) => m.startsWith('The knowledge-entry API') && match.test(m));
+
   afterAll(async () => {
     await app?.close();
     rmSync(root, { recursive: true, force: true });
@@ -69,6 +74,11 @@ describe('the sandbox shows every state', () => {
     await value(app.call('sandbox.kbFaults', { offline: false }));
     await value(app.call('kb.syncNow', { botId }));
     await expect.poll(sync).toBe('idle');
+    // Activity: one line for the period, once it is over (issue 34: offline periods were not there).
+    await expect.poll(async () => (await kbLines(/did not answer/)).length).toBe(1);
+    expect((await kbLines(/did not answer/))[0]).toMatch(
+      /^The knowledge-entry API \(.+\) did not answer (for .+ at|from) .+ IST; edits made meanwhile waited on this computer and are sent\.$/,
+    );
   });
 
   it('the entry API answers 429 with Retry-After for the seconds asked, then lets requests in', async () => {
@@ -82,6 +92,23 @@ describe('the sandbox shows every state', () => {
     await value(app.call('sandbox.kbFaults', { rateLimitedSeconds: 0 }));
     const s = await value<{ kb: { rateLimitedUntil: number | null } }>(app.call('sandbox.state', {}));
     expect(s.kb.rateLimitedUntil).toBeNull();
+
+    // The app's sync meets it: one Activity line for the period once a round is clean (issue 34).
+    await value(app.call('sandbox.kbFaults', { rateLimitedSeconds: 2 }));
+    await value(app.call('kb.syncNow', { botId }));
+    const error = async () =>
+      (
+        await value<{ bots: { id: number; sync: { error: { code: string } | null } }[] }>(
+          app.call('kb.bots', {}),
+        )
+      ).bots.find((b) => b.id === botId)!.sync.error?.code;
+    await expect.poll(error).toBe('KB-RATE-LIMITED');
+    await value(app.call('sandbox.kbFaults', { rateLimitedSeconds: 0 }));
+    await value(app.call('kb.syncNow', { botId }));
+    await expect.poll(async () => (await kbLines(/slow down/)).length).toBe(1);
+    expect((await kbLines(/slow down/))[0]).toMatch(
+      /^The knowledge-entry API \(.+\) asked us to slow down .+ IST; nothing was lost: edits waited and are sent\.$/,
+    );
   });
 
   it('an entry changed on the service makes the next edit here a conflict', async () => {

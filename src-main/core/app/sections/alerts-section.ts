@@ -1,7 +1,8 @@
 import type { Account } from '../../../../src-shared/api/file-hosting';
+import type { KbBotView } from '../../../../src-shared/contract/kb';
 import { wantsAPerson } from '../../../../src-shared/contract/leads';
 import { formatRupees } from '../../../../src-shared/domain/money';
-import { formatServiceTime } from '../../../../src-shared/domain/time-format';
+import { formatIstPeriod, formatServiceTime } from '../../../../src-shared/domain/time-format';
 import { statements } from '../../../shared-node/statements';
 import { activityRecorder } from '../activity-record';
 import type { AppContext } from '../context';
@@ -24,6 +25,7 @@ export function alertsSection(ctx: AppContext): Section {
   const history = clockHistory(ctx);
   let unsubscribe: (() => void) | null = null;
   const conflicts = conflictsNoted(ctx);
+  const kbPeriods = kbApiPeriods(record);
   return {
     name: 'alerts',
     handlers: {},
@@ -38,8 +40,13 @@ export function alertsSection(ctx: AppContext): Section {
           record('lead', wantsAPerson(l) ? `${who} wants a person to get in touch.` : `New lead: ${who}.`);
           return;
         }
+        if (e.event === 'kb.botsChanged') {
+          for (const bot of e.payload.bots) kbPeriods(bot);
+          return;
+        }
         // A knowledge entry changed in two places waits for a person; Activity says so once (issue 34).
         if (e.event === 'kb.changed') {
+          kbPeriods(e.payload.bot);
           for (const entry of e.payload.entries) {
             const key = `${entry.botId}:${entry.id}`;
             if (entry.state !== 'conflict') conflicts.forget(key);
@@ -95,6 +102,40 @@ function arrearsNotes(ctx: AppContext, record: (kind: string, message: string) =
       set('');
       record('arrears-paid', 'The arrears are paid: uploads resume.');
     }
+  };
+}
+
+/**
+ * The knowledge-entry API out of reach, or answering 429, as periods (issue 34): one Activity line per bot
+ * when its sync is clean again, saying from when to when; a round in between (syncing) keeps it open.
+ */
+function kbApiPeriods(record: (kind: string, message: string) => void) {
+  const open = new Map<number, { kind: 'offline' | 'limited'; from: number }>();
+  return (bot: KbBotView) => {
+    const kind =
+      bot.sync.state === 'offline'
+        ? 'offline'
+        : bot.sync.error?.code === 'KB-RATE-LIMITED'
+          ? 'limited'
+          : null;
+    const was = open.get(bot.id);
+    if (kind) {
+      if (!was) open.set(bot.id, { kind, from: Date.now() });
+      return;
+    }
+    if (!was || bot.sync.state !== 'idle' || bot.sync.error) return;
+    open.delete(bot.id);
+    const period = formatIstPeriod(was.from, Date.now());
+    if (was.kind === 'offline')
+      record(
+        'kb-offline',
+        `The knowledge-entry API (${bot.name}) did not answer ${period}; edits made meanwhile waited on this computer and are sent.`,
+      );
+    else
+      record(
+        'kb-rate-limited',
+        `The knowledge-entry API (${bot.name}) asked us to slow down ${period}; nothing was lost: edits waited and are sent.`,
+      );
   };
 }
 
