@@ -156,3 +156,19 @@ export function withoutCodes(message: string): { text: string; codes: string[] }
   });
   return { text, codes };
 }
+
+/**
+ * A list import's outcome, for Activity and the toast after it (issue 34: the only toast after an import
+ * was an unrelated "Folder in sync"): "Imported from a list of links (links.txt): 4 of 8 lines uploaded, 4 failed."
+ */
+export function importRunSentence(
+  name: string,
+  c: { lines: number; uploaded: number; alreadyDone: number; failed: number; skipped: number },
+  stoppedBy: string | null,
+): string {
+  const parts = [`${c.uploaded.toLocaleString('en')} of ${plural(c.lines, 'line')} uploaded`];
+  if (c.alreadyDone) parts.push(`${c.alreadyDone.toLocaleString('en')} done by an earlier run`);
+  if (c.skipped) parts.push(`${c.skipped.toLocaleString('en')} skipped`);
+  if (c.failed) parts.push(`${c.failed.toLocaleString('en')} failed`);
+  return `Imported from a list of links (${name}): ${parts.join(', ')}${stoppedBy ? `; stopped: ${stoppedBy}` : ''}.`;
+}

@@ -20,7 +20,9 @@ export function leadsSection(
         if (res.ok) ctx.bus.emit('leads.changed', res.value);
         return res;
       },
-      'leads.exportCsv': async (r) => ok(leads.exportCsv(r)),
+      // The start times' clock named as the Leads view names it (the sandbox's, or the service's).
+      'leads.exportCsv': async (r) =>
+        ok(leads.exportCsv(r, { sandbox: ctx.session.live?.connection.kind === 'sandbox' })),
       'leads.receiver': async () => ok(leads.receiver()),
       'leads.configureReceiver': async (r) => leads.configure(r),
       'leads.relay': async () => ok(leads.relay()),

@@ -1,6 +1,7 @@
 import { memo, useEffect, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { type LeadView, wantsAPerson } from '../../../src-shared/contract/leads';
+import { LEAD_KIND_WORDS, leadClock, leadKindText } from '../../../src-shared/domain/lead-words';
 import { call } from '../../api/core-ref';
 import { Icon } from '../../components/Icon';
 import { SCROLL_REGION, ViewHeader } from '../../components/ViewHeader';
@@ -18,9 +19,10 @@ import './leads.css';
 
 const FILTERS: [LeadFilter, string][] = [
   ['all', 'All'],
-  ['LEAD-CAPTURED', 'Leads'],
-  // The badge's words: the filter selects exactly the rows badged so (`wantsAPerson`).
-  ['HANDOFF-REQUESTED', 'Wants a person'],
+  // The badge's words (and the CSV's event_in_words): the filter selects exactly the rows badged so
+  // (`wantsAPerson`).
+  ['LEAD-CAPTURED', LEAD_KIND_WORDS.lead.filter],
+  ['HANDOFF-REQUESTED', LEAD_KIND_WORDS.person.filter],
 ];
 
 async function exportCsv(filter: LeadFilter, query: string) {
@@ -52,11 +54,7 @@ function LeadRow({ lead, onOpen }: { lead: LeadView; onOpen(lead: LeadView): voi
           >
             {lead.name || 'No name given'}
           </button>
-          {handoff ? (
-            <span className="badge danger">Wants a person</span>
-          ) : (
-            <span className="badge">Lead</span>
-          )}
+          <span className={handoff ? 'badge danger' : 'badge'}>{leadKindText(handoff)}</span>
         </div>
         <div className="small muted lead-note">
           {lead.botName}
@@ -110,7 +108,7 @@ const LeadsTable = memo(function LeadsTable({ onOpen }: { onOpen(lead: LeadView)
           <table className="table leads-table" aria-label="Leads, newest first">
             <thead>
               <tr>
-                <th>Received</th>
+                <th title={`Received, on ${leadClock('received', false)}`}>Received</th>
                 <th>Who</th>
                 <th>Contact</th>
                 <th className="right">State</th>
