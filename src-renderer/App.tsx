@@ -9,7 +9,7 @@ import { OfflineBanner } from './components/OfflineBanner';
 import { Toasts } from './components/Toasts';
 import { formatRupees } from './lib/format';
 import { useAccount } from './stores/account-store';
-import { useAppStatus, useKnowledgeFacts } from './stores/app-status';
+import { useAppStatus, useKnowledgeFacts, useLeadsFacts } from './stores/app-status';
 import { useUi } from './stores/ui-store';
 import { FirstRunView } from './views/first-run/FirstRunView';
 import { viewsFor } from './views/registry';
@@ -61,8 +61,9 @@ export function Sidebar() {
   const session = useUi((s) => s.session);
   const link = useUi((s) => s.link);
   const account = useAccount((s) => s.account);
-  // The app's one word (src-shared/domain/status-model.ts): files, holds and the knowledge outbox.
+  // The app's one word (src-shared/domain/status-model.ts): files, holds, the knowledge outbox, the leads' link.
   useKnowledgeFacts();
+  useLeadsFacts();
   const status = useAppStatus();
   const problems = status.attention;
   const groups = (['files', 'bots', 'app'] as const).filter((g) => viewsFor(session, g).length > 0);

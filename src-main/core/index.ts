@@ -26,6 +26,7 @@ export { readKnowledgeFacts, readLocalSyncStatus } from './app/local-status';
 export { defaultDataDir } from './config/paths';
 export type { LeadsInbox } from './leads/leads-inbox';
 export { openLeadsInbox } from './leads/leads-inbox';
+export { readLeadsFacts } from './leads/leads-link';
 export { joinAsDesk, readDeskStatuses } from './office/desk-of';
 export type { OfficeHandle } from './office/join';
 export { newJoinCode, OFFICE_KEY_ACCOUNT, OFFICE_KEY_ENV } from './office/office-settings';

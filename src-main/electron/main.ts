@@ -15,6 +15,7 @@ import { registerIpc } from './ipc';
 import { IPC } from './ipc-channels';
 import { createNotifier } from './notifications';
 import { createTray } from './tray';
+import type { TrayLeads } from './tray-state';
 import { mainWindowOptions } from './window-options';
 
 // The bundle lives in out/electron; the renderer build beside it in out/renderer, icons in build/.
@@ -50,6 +51,7 @@ async function start() {
   let overview: SyncOverview | null = null;
   let bots: readonly KbBotView[] = [];
   let office: OfficeStatus | null = null;
+  let leads: TrayLeads = {};
   const saved = await core.call('settings.get', {});
   if (!saved.ok)
     console.error(
@@ -114,23 +116,37 @@ async function start() {
     win?.webContents.send(IPC.event, e);
     if (e.event === 'sync.changed') {
       overview = e.payload;
-      tray.update(overview, office, bots);
+      tray.update(overview, office, bots, leads);
     } else if (e.event === 'office.changed') {
       office = e.payload;
-      tray.update(overview, office, bots);
+      tray.update(overview, office, bots, leads);
     } else if (e.event === 'kb.botsChanged' || e.event === 'kb.changed') {
       // The knowledge outbox is in the app's one word too ("2 knowledge edits waiting: offline").
       bots =
         e.event === 'kb.botsChanged'
           ? e.payload.bots
           : bots.map((b) => (b.id === e.payload.bot.id ? e.payload.bot : b));
-      tray.update(overview, office, bots);
+      tray.update(overview, office, bots, leads);
+    } else if (e.event === 'leads.relay' || e.event === 'leads.receiver') {
+      // A lead link that is down is in the app's word too ("Lead relay unreachable").
+      leads = e.event === 'leads.relay' ? { ...leads, relay: e.payload } : { ...leads, receiver: e.payload };
+      tray.update(overview, office, bots, leads);
     } else if (e.event === 'settings.changed') {
       settings = e.payload;
       applyLogin(e.payload);
     }
     notifier.handle(e);
   });
+  // The relay's and the receiver's states are sent when they change; the first read is asked for.
+  void Promise.all([core.call('leads.relay', {}), core.call('leads.receiver', {})]).then(
+    ([relay, receiver]) => {
+      leads = {
+        relay: leads.relay ?? (relay.ok ? relay.value : null),
+        receiver: leads.receiver ?? (receiver.ok ? receiver.value : null),
+      };
+      tray.update(overview, office, bots, leads);
+    },
+  );
 
   app.on('second-instance', open);
   app.on('activate', open);

@@ -1,5 +1,6 @@
 import type { OfficeStatus, SyncOverview } from '../../src-shared/contract';
 import type { KbBotView } from '../../src-shared/contract/kb';
+import type { ReceiverView, RelayView } from '../../src-shared/contract/leads';
 import { officeSentence } from '../../src-shared/domain/office-text';
 import { appStatusOf } from '../../src-shared/domain/status-facts';
 import type { AppState } from '../../src-shared/domain/status-model';
@@ -23,11 +24,18 @@ export function trayState(o: SyncOverview | null, bots: readonly KbBotView[] = [
   return appStatusOf(o, { bots }).state;
 }
 
+/** The leads' relay and receiver as the core last sent them: a lead link that is down is in the word too. */
+export interface TrayLeads {
+  relay?: RelayView | null;
+  receiver?: ReceiverView | null;
+}
+
 /** What the tray shows for an overview: its icon state, tooltip and the pause/resume item. */
 export function trayView(
   o: SyncOverview | null,
   office: OfficeStatus | null = null,
   bots: readonly KbBotView[] = [],
+  leads: TrayLeads = {},
 ): {
   state: TrayState;
   tooltip: string;
@@ -37,7 +45,7 @@ export function trayView(
   /** "Sharing this address with 3 other desks: about 30 requests a minute for this desk" in an office. */
   office: string | null;
 } {
-  const m = appStatusOf(o, { bots, office });
+  const m = appStatusOf(o, { bots, office, ...leads });
   const sharing = office && office.mode === 'office' ? officeSentence(office) : null;
   return {
     state: m.state,

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { Menu, nativeImage, Tray } from 'electron';
 import type { OfficeStatus, SyncOverview } from '../../src-shared/contract';
 import type { KbBotView } from '../../src-shared/contract/kb';
-import { type TrayState, trayView } from './tray-state';
+import { type TrayLeads, type TrayState, trayView } from './tray-state';
 
 /** The tray icon: idle / syncing / paused / error / offline, with open, pause or resume, and quit. */
 export function createTray(o: {
@@ -28,8 +28,9 @@ export function createTray(o: {
     overview: SyncOverview | null,
     office: OfficeStatus | null = null,
     bots: readonly KbBotView[] = [],
+    leads: TrayLeads = {},
   ) => {
-    const v = trayView(overview, office, bots);
+    const v = trayView(overview, office, bots, leads);
     tray.setImage(icon(v.state));
     tray.setToolTip(v.tooltip);
     tray.setContextMenu(

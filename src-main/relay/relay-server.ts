@@ -250,6 +250,9 @@ export async function startRelay(o: RelayOptions): Promise<RunningRelay> {
       // (what came meanwhile would have woken it), and a flood of polls costs no read of the database.
       if (!early) feed = read();
     }
+    // Stopping: the answer ends its connection. A desk asks again at once on a kept-alive one, and
+    // each ask was answered at once and kept alive, so the stop waited as long as the desk polled.
+    if (closed) res.setHeader('connection', 'close');
     replyJsonText(res, 200, feed.text);
   }
 

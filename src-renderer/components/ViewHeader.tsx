@@ -6,6 +6,8 @@ export function ViewHeader(props: {
   children?: React.ReactNode;
   fetchedAt?: number | null;
   offline?: boolean;
+  /** The view's state beside its title (the Leads view's link), in the status model's words. */
+  status?: React.ReactNode;
 }) {
   // fetchedAt is stamped by the core on this machine's clock: the age is measured on the same clock
   // (the service's offset would cancel out), and re-rendered so it keeps counting.
@@ -13,6 +15,7 @@ export function ViewHeader(props: {
   return (
     <header className="header">
       <h1 id="view-title">{props.title}</h1>
+      {props.status}
       {props.offline ? (
         <span className="badge warn" title="The service could not be reached; showing the stored copy">
           Offline · from {formatAgo(props.fetchedAt ?? null, now)}

@@ -1,9 +1,10 @@
 import { create } from 'zustand';
-import type { SyncOverview } from '../../src-shared/contract';
+import type { AppStatusModel } from '../../src-shared/domain/status-model';
+import { noticeKindOf, noticeMoments } from '../../src-shared/domain/status-notices';
 
 /**
  * What a screen reader is told without a look (issue 23): a folder going in sync, offline and back,
- * uploads paused for money and resumed, a new lead. One polite live region (components/Announcer.tsx)
+ * uploads paused for money and resumed, a new lead: in the status model's words (issue 31). One polite live region (components/Announcer.tsx)
  * says the last sentence; `n` makes a repeat of the same words a change the reader notices.
  */
 export const useAnnouncer = create<{ text: string; n: number; announce(text: string): void }>((set) => ({
@@ -12,16 +13,14 @@ export const useAnnouncer = create<{ text: string; n: number; announce(text: str
   announce: (text) => set((s) => ({ text, n: s.n + 1 })),
 }));
 
-const MONEY = new Set(['LOW-BALANCE', 'UPLOADS-PAUSED']);
-
-/** The sentence a change of the overview deserves, or null: offline or back, paused for money or resumed. */
-export function overviewChange(prev: SyncOverview | null, next: SyncOverview): string | null {
-  if (!prev) return null;
-  if (!prev.offline && next.offline) return 'Offline: the service does not answer. Files wait to upload.';
-  if (prev.offline && !next.offline) return 'Back online.';
-  const wasMoney = MONEY.has(prev.held?.code ?? '');
-  const isMoney = MONEY.has(next.held?.code ?? '');
-  if (!wasMoney && isMoney) return `Uploads paused: ${next.held?.message ?? 'the wallet needs a top-up.'}`;
-  if (wasMoney && !isMoney) return 'Uploads resumed.';
-  return null;
+/**
+ * What a change of the app's state is said as (issue 31: the status model's words, not the announcer's
+ * own): the notifications the core sends are said as they come (wire-events.ts); when the state they
+ * told of is over (back online, the wallet topped up, the failed files retried), the new word is said.
+ */
+export function stateChange(prev: AppStatusModel | null, next: AppStatusModel): string | null {
+  if (!prev || noticeKindOf(next)) return null;
+  const after = noticeMoments(next);
+  if (![...noticeMoments(prev)].some((k) => !after.has(k))) return null;
+  return next.detail ? `${next.word}: ${next.detail}` : next.word;
 }

@@ -6,7 +6,8 @@ import { applyLeadChanged, applyLeadsArrived, applyNewLead, applyReceiver } from
 import { applyRelay } from '../views/leads/relay/relay-store';
 import { useOffice } from '../views/office/office-store';
 import { useAccount } from './account-store';
-import { overviewChange, useAnnouncer } from './announcer';
+import { stateChange, useAnnouncer } from './announcer';
+import { appStatusNow } from './app-status';
 import { useClock } from './clock-store';
 import { showRunwayNotice } from './runway-notice';
 import { useSync } from './sync-store';
@@ -45,7 +46,8 @@ export function wireEvents(core: CoreApi): () => void {
         useClock.setState({ clock: e.payload });
         break;
       case 'sync.changed': {
-        const said = overviewChange(useSync.getState().overview, e.payload);
+        const before = useSync.getState().overview;
+        const said = before ? stateChange(appStatusNow(before), appStatusNow(e.payload)) : null;
         useSync.setState({ overview: e.payload });
         if (said) announce(said);
         break;
@@ -89,7 +91,9 @@ export function wireEvents(core: CoreApi): () => void {
         break;
       case 'notify':
         showRunwayNotice(e.payload);
-        if (e.payload.kind === 'in-sync') announce(`${e.payload.title}: ${e.payload.body}`);
+        // The app's state in the status model's words (src-shared/domain/status-notices.ts), as the core sent them.
+        if (e.payload.kind !== 'runway')
+          announce(e.payload.body ? `${e.payload.title}: ${e.payload.body}` : e.payload.title);
         break;
       case 'urlImport.progress':
         applyImportProgress(e.payload);

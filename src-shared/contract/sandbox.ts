@@ -67,7 +67,16 @@ export const sandboxCommands = {
     z.object({ event: z.enum(['LEAD-CAPTURED', 'HANDOFF-REQUESTED']) }).strict(),
     z.object({ conversationId: z.number().int(), name: z.string() }),
   ),
-  'sandbox.faults': command(SandboxFaultsSchema.partial().strict(), SandboxFaultsSchema),
+  /**
+   * Upload faults; `rateLimitedSeconds`: the file API answers 429 for that long (0 ends it), so the app's
+   * "asked us to slow down" period can be seen in Activity (issue 34).
+   */
+  'sandbox.faults': command(
+    SandboxFaultsSchema.partial()
+      .extend({ rateLimitedSeconds: z.number().int().min(0).max(3600).optional() })
+      .strict(),
+    SandboxFaultsSchema,
+  ),
   /** The knowledge-entry API offline or back, or answering 429 for some seconds (0 ends it). */
   'sandbox.kbFaults': command(
     z

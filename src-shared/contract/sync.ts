@@ -103,6 +103,11 @@ export const SyncOverviewSchema = z.object({
   /** Time left for what is queued, and what bounds it: the request budget or the bytes. */
   etaBound: z.enum(['requests', 'bytes', 'pace', 'retry', 'schedule']).nullable().optional(),
   etaSeconds: z.number().nullable().optional(),
+  /**
+   * When the core made that estimate (epoch ms, this machine's clock): the header counts down from it while
+   * nothing new is said (a pause of the schedule, a 429's wait: no progress meanwhile).
+   */
+  etaAt: z.number().nullable().optional(),
 });
 export type SyncOverview = z.infer<typeof SyncOverviewSchema>;
 
@@ -231,9 +236,13 @@ export const syncEvents = {
   'sync.changed': SyncOverviewSchema,
   'sync.queue': QueueSchema,
   'activity.added': ActivityItemSchema,
-  /** A moment worth a desktop notification (a folder in sync, uploads paused for money, an error). */
+  /**
+   * A moment worth a desktop notification: a folder in sync, uploads paused for money, syncing stopped,
+   * offline with files waiting, files that need attention, the leads' link down (each in the status
+   * model's words, src-shared/domain/status-notices.ts), or the runway.
+   */
   notify: z.object({
-    kind: z.enum(['in-sync', 'paused-money', 'error', 'runway']),
+    kind: z.enum(['in-sync', 'paused-money', 'error', 'offline', 'attention', 'leads', 'runway']),
     title: z.string(),
     body: z.string(),
   }),

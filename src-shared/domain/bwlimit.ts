@@ -135,6 +135,28 @@ export function limitAt(
   return { limit: cur.limit, until: until.getTime() };
 }
 
+/**
+ * The timetable's windows after `at` within `horizonMs` (at most `max`): from each `at` on, its limit, until
+ * the next. What the estimate of time left reads ahead of now (time-left.ts); the last lasts past the horizon.
+ */
+export function windowsAhead(
+  entries: readonly ScheduleEntry[],
+  at: number,
+  zone: ScheduleZone = 'local',
+  horizonMs = 7 * 24 * 3_600_000,
+  max = 64,
+): { at: number; limit: Limit }[] {
+  const out: { at: number; limit: Limit }[] = [];
+  let t = at;
+  while (out.length < max) {
+    const { until } = limitAt(entries, t, zone);
+    if (until === null || until <= t || until > at + horizonMs) break;
+    out.push({ at: until, limit: limitAt(entries, until, zone).limit });
+    t = until;
+  }
+  return out;
+}
+
 export function sameLimit(a: Limit, b: Limit): boolean {
   if (a.kind !== b.kind) return false;
   return a.kind !== 'rate' || a.bytesPerSecond === (b as { bytesPerSecond: number }).bytesPerSecond;

@@ -1,4 +1,5 @@
 import type { KbBotView } from '../contract/kb';
+import type { ReceiverView, RelayView } from '../contract/leads';
 import type { OfficeStatus } from '../contract/office';
 import type { FolderView, SyncOverview } from '../contract/sync';
 import {
@@ -6,14 +7,20 @@ import {
   appStatus,
   type FolderFacts,
   type Holds,
+  type LeadsFacts,
   NO_HOLDS,
   type StatusFacts,
 } from './status-model';
 import { formatIstTime } from './time-format';
 
-/** Facts a surface may add beside the overview: the knowledge bots, the office, the account's arrears. */
+/**
+ * Facts a surface may add beside the overview: the knowledge bots, the leads' relay and receiver, the
+ * office, the account's arrears.
+ */
 export interface MoreFacts {
   bots?: readonly KbBotView[];
+  relay?: RelayView | null;
+  receiver?: ReceiverView | null;
   office?: OfficeStatus | null;
   owes?: boolean;
   now?: number;
@@ -38,7 +45,10 @@ export function holdsOf(o: SyncOverview | null, office?: OfficeStatus | null, no
         offline: o.offline ? { nextTryAt: o.offline.nextTryAt } : null,
       };
   // The office's pause after a 429 (its probe) is the desk's back-off: nothing is sent meanwhile.
-  if (!h.rateLimited && office && office.pausedForMs > 0) h.rateLimited = { until: now + office.pausedForMs };
+  // The core's overview says it from the request budget (rate-limited, or the office's wait); from the
+  // office's status only when the overview has neither (an older core).
+  if (!h.rateLimited && !h.officeWait && office && office.pausedForMs > 0)
+    h.rateLimited = { until: now + office.pausedForMs };
   return h;
 }
 
@@ -51,6 +61,23 @@ export function folderFacts(f: FolderView): FolderFacts {
     problem: f.problem,
     inSync: f.inSync ?? f.counts.pending === 0,
     tally: f.counts,
+  };
+}
+
+/** The leads' link as the model reads it, from the core's views of the relay and the receiver. */
+export function leadsFactsOf(
+  relay: RelayView | null | undefined,
+  receiver: ReceiverView | null | undefined,
+): LeadsFacts | null {
+  if (!relay && !receiver) return null;
+  const source = relay?.source ?? 'receiver';
+  return {
+    source,
+    receiver: receiver ? { running: receiver.running, error: receiver.error } : null,
+    relay:
+      relay && source === 'relay'
+        ? { connected: relay.connected, error: relay.error, waiting: relay.waiting, rejected: relay.rejected }
+        : null,
   };
 }
 
@@ -73,6 +100,7 @@ export function statusFactsOf(o: SyncOverview | null, more: MoreFacts = {}): Sta
           : null,
       nextAttemptAt: b.sync.nextAttemptAt,
     })),
+    leads: leadsFactsOf(more.relay, more.receiver),
     owes: more.owes ?? false,
     clock: statusClock,
   };

@@ -1,6 +1,6 @@
 /**
  * The one status model (issue 31): from the engine's facts (each folder's tally and in-sync flag, the
- * holds in force, the knowledge outbox) it derives, once, what every surface says of a file, a folder
+ * holds in force, the knowledge outbox, the leads' link) it derives, once, what every surface says of a file, a folder
  * and the whole app: the word, the badge's tone, the counts by one set of categories, why pending
  * files wait, and what the person can do. The folder card, the sidebar, the queue, the Folders
  * header, the tray, the notifications and `assets-sync status` render this and compute nothing of
@@ -94,11 +94,37 @@ export interface KnowledgeFacts {
   nextAttemptAt?: number | null;
 }
 
+/** An error as the core sends it: a code for machines, a sentence for people. */
+export interface StatusError {
+  code: string;
+  message: string;
+}
+
+/** Where this desk's leads come from (core/leads) and whether that link works. */
+export interface LeadsFacts {
+  /** `relay` when one is configured, else this computer's `receiver`. */
+  source: 'relay' | 'receiver';
+  /** This computer's receiver; null when unknown (no app runs here: the CLI). */
+  receiver: { running: boolean; error: StatusError | null } | null;
+  /** The relay's side, with a relay as the source. */
+  relay: {
+    /** The last pull answered; null when unknown (no app runs here: the CLI). */
+    connected: boolean | null;
+    error: StatusError | null;
+    /** Deliveries the relay holds that this desk has not read yet. */
+    waiting: number;
+    /** Deliveries this desk refused (a signature that does not match, a bot not set up here). */
+    rejected: number;
+  } | null;
+}
+
 export interface StatusFacts {
   now: number;
   holds: Holds;
   folders: FolderFacts[];
   knowledge?: KnowledgeFacts[];
+  /** Null or absent: nothing known of the leads (they say nothing). */
+  leads?: LeadsFacts | null;
   /** Rent is unpaid (arrears above zero): said when nothing else is. */
   owes?: boolean;
   /** A time of day for "until 22:00" (each surface passes the same IST clock). */
@@ -143,7 +169,21 @@ export interface FolderStatusModel {
   canRetry: boolean;
 }
 
+/** What the app's word speaks of: a hold, or the first thing in the order that has something to say. */
+export type AppCause =
+  | HoldKind
+  | 'problem'
+  | 'failed'
+  | 'knowledge'
+  | 'leads'
+  | 'retrying'
+  | 'syncing'
+  | 'owes'
+  | 'in-sync';
+
 export interface AppStatusModel {
+  /** What the word speaks of (a notification is sent when this changes to one worth it). */
+  cause: AppCause;
   state: AppState;
   /** The one word: the sidebar's badge and the tray's tooltip. */
   word: string;
@@ -158,11 +198,16 @@ export interface AppStatusModel {
   attention: number;
   /** The knowledge outbox: "2 knowledge edits waiting: offline", or null when all is sent. */
   knowledge: string | null;
+  /** The leads' link: the Leads view's header says it; the app's word when it `speaksForApp`. */
+  leads: LeadsStatusModel | null;
   folders: FolderStatusModel[];
   /** Time left may be said: files wait and may go now (no hold). */
   mayEstimate: boolean;
   toggle: 'pause' | 'resume';
 }
+
+/** Holds that end by themselves at a known time: the estimate of time left counts their wait. */
+export const TIMED_HOLDS: readonly HoldKind[] = ['schedule', 'rate-limited', 'office-wait'];
 
 /** The hold's word on a badge. */
 export const HOLD_WORD: Record<HoldKind, string> = {
@@ -356,6 +401,109 @@ export function knowledgeDoing(
   return b.state;
 }
 
+/** What the leads' link is doing, first match wins (`leadsStatus`). */
+export const LEADS_KINDS = [
+  'receiver-down',
+  'relay-refused',
+  'relay-unreachable',
+  'relay-waiting',
+  'relay-connecting',
+  'relay',
+  'receiver',
+] as const;
+export type LeadsKind = (typeof LEADS_KINDS)[number];
+
+export interface LeadsStatusModel {
+  kind: LeadsKind;
+  /** The Leads view's badge, and the app's word when `speaksForApp`: "Lead relay unreachable". */
+  word: string;
+  tone: Tone;
+  state: AppState;
+  /** What follows the word (the tray's tooltip, the badge's title): the error in words... */
+  detail: string | null;
+  /**
+   * Leads may be lost or wait unread: the app's word says it when nothing before it in the order does
+   * (files, then knowledge, then leads). A link that works, or is only connecting, says nothing there.
+   */
+  speaksForApp: boolean;
+  /** The link in one word, the Leads view's "State": "Connected", "Unreachable", "Listening"... */
+  link: string;
+  /** "2 deliveries refused": deliveries that did not pass the signature check; said in the Leads view. */
+  refused: string | null;
+}
+
+const LEADS_SPEAK_FOR_APP: ReadonlySet<LeadsKind> = new Set([
+  'receiver-down',
+  'relay-refused',
+  'relay-unreachable',
+  'relay-waiting',
+]);
+
+/** The leads' side in words: what the Leads view's header and, when leads may be lost, the app's word say. */
+export function leadsStatus(l: LeadsFacts): LeadsStatusModel {
+  const refused =
+    l.relay && l.relay.rejected > 0 ? `${plural(l.relay.rejected, 'delivery', 'deliveries')} refused` : null;
+  const say = (
+    kind: LeadsKind,
+    word: string,
+    tone: Tone,
+    state: AppState,
+    link: string,
+    detail: string | null = null,
+  ): LeadsStatusModel => ({
+    kind,
+    word,
+    tone,
+    state,
+    detail,
+    speaksForApp: LEADS_SPEAK_FOR_APP.has(kind),
+    link,
+    refused,
+  });
+  if (l.source === 'receiver' || !l.relay) {
+    const r = l.receiver;
+    // The service tries three times in about six minutes: a receiver that cannot listen loses leads.
+    if (r && !r.running && r.error)
+      return say(
+        'receiver-down',
+        'Lead receiver stopped',
+        'danger',
+        'error',
+        'Not listening',
+        r.error.message,
+      );
+    // A port taken and another one used (LEADS-PORT-CHANGED) is a warning the Leads view shows; it listens.
+    return say(
+      'receiver',
+      'Receiving on this computer',
+      'ok',
+      'idle',
+      r?.running === false ? 'Not listening' : 'Listening',
+      r?.error?.message ?? null,
+    );
+  }
+  const x = l.relay;
+  const waiting = x.waiting > 0 ? `${plural(x.waiting, 'lead')} waiting at the relay` : null;
+  // No answer, or a 5xx/429 (RELAY-UNAVAILABLE): it passes by itself; the desk asks again.
+  if (x.error && (x.error.code === 'RELAY-UNREACHABLE' || x.error.code === 'RELAY-UNAVAILABLE'))
+    return say(
+      'relay-unreachable',
+      'Lead relay unreachable',
+      'warn',
+      'offline',
+      'Unreachable',
+      `${x.error.message} Leads wait at the relay; this desk tries again shortly.`,
+    );
+  // A token refused, an address that is not a relay: only the person can mend it, and leads pile up there.
+  if (x.error)
+    return say('relay-refused', 'Lead relay needs attention', 'danger', 'error', 'Refused', x.error.message);
+  if (x.connected === false)
+    return say('relay-connecting', 'Connecting to the lead relay', 'ok', 'syncing', 'Connecting');
+  if (waiting)
+    return say('relay-waiting', waiting, 'ok', 'syncing', x.connected ? 'Connected' : 'Last known', null);
+  return say('relay', 'Receiving through the relay', 'ok', 'idle', x.connected ? 'Connected' : 'Last known');
+}
+
 /** The whole app: every folder, the knowledge outbox, and the one word the sidebar and the tray say. */
 export function appStatus(facts: StatusFacts): AppStatusModel {
   const h = facts.holds;
@@ -371,6 +519,8 @@ export function appStatus(facts: StatusFacts): AppStatusModel {
   }
   const kb = facts.knowledge ?? [];
   const knowledge = knowledgeSentence(kb, h);
+  const leads = facts.leads ? leadsStatus(facts.leads) : null;
+  const leadsSay = leads?.speaksForApp ? leads : null;
   const kbStuck = kb.some((b) => b.conflict + b.error > 0);
   const hold = engineHold(h);
   const allPaused = folders.length > 0 && facts.folders.every((f) => f.paused);
@@ -385,12 +535,25 @@ export function appStatus(facts: StatusFacts): AppStatusModel {
     queueText,
     attention: counts.failed,
     knowledge,
+    leads,
     folders,
     toggle,
-    mayEstimate: hold === null && pendingBy.sending + pendingBy.waiting > 0,
+    // Under a hold with an end the estimate counts the wait (time-left.ts: the schedule's windows, the
+    // budget's Retry-After); under any other nothing says when files go, and no time left is said.
+    mayEstimate:
+      hold === null
+        ? pendingBy.sending + pendingBy.waiting > 0
+        : TIMED_HOLDS.includes(hold) && pendingBy.held > 0,
   } as const;
-  const say = (state: AppState, word: string, tone: Tone, detail: string | null): AppStatusModel => ({
+  const say = (
+    cause: AppCause,
+    state: AppState,
+    word: string,
+    tone: Tone,
+    detail: string | null,
+  ): AppStatusModel => ({
     ...base,
+    cause,
     state,
     word,
     tone,
@@ -398,45 +561,72 @@ export function appStatus(facts: StatusFacts): AppStatusModel {
   });
   const until = (k: HoldKind) => holdUntil(k, h, facts.clock);
   const somethingWaits = counts.pending > 0 || kb.some((b) => b.pending > 0);
-  if (hold === 'stopped') return say('error', stoppedWord(h), 'danger', h.stopped?.message ?? null);
+  if (hold === 'stopped')
+    return say('stopped', 'error', stoppedWord(h), 'danger', h.stopped?.message ?? null);
   const problem = facts.folders.find((f) => f.problem)?.problem;
-  if (problem) return say('error', 'Needs attention', 'danger', problem);
+  if (problem) return say('problem', 'error', 'Needs attention', 'danger', problem);
   if (hold === 'offline')
     return say(
       'offline',
+      'offline',
       'Offline',
       'warn',
-      somethingWaits ? waitingDetail(counts.pending, knowledge) : null,
+      somethingWaits || leadsSay ? waitingDetail(counts.pending, knowledge, leadsSay?.word ?? null) : null,
     );
   if (hold === 'key' || hold === 'wallet')
-    return say('paused', HOLD_WORD[hold], hold === 'key' ? 'danger' : 'warn', h.account?.message ?? null);
+    return say(
+      hold,
+      'paused',
+      HOLD_WORD[hold],
+      hold === 'key' ? 'danger' : 'warn',
+      h.account?.message ?? null,
+    );
   if (hold === 'user-paused')
-    return say('paused', 'Paused', 'warn', 'You paused syncing; resume to continue.');
+    return say(hold, 'paused', 'Paused', 'warn', 'You paused syncing; resume to continue.');
   // The word stays short (the sidebar's badge); when the hold ends is the detail's.
   if (hold === 'schedule' && counts.pending > 0)
     return say(
+      'schedule',
       'paused',
       HOLD_WORD.schedule,
       'warn',
       `${waitingDetail(counts.pending, null)}${until('schedule')}`,
     );
-  if (allPaused) return say('paused', 'Paused', 'warn', 'Every folder is paused.');
+  if (allPaused) return say('folder-paused', 'paused', 'Paused', 'warn', 'Every folder is paused.');
   if (counts.failed > 0)
-    return say('error', needAttention(counts.failed), 'danger', `${files(counts.failed)} failed`);
-  if (kbStuck && knowledge) return say('error', knowledge, 'danger', null);
+    return say('failed', 'error', needAttention(counts.failed), 'danger', `${files(counts.failed)} failed`);
+  if (kbStuck && knowledge) return say('knowledge', 'error', knowledge, 'danger', null);
+  // Leads being lost (a receiver that cannot listen, a relay that refuses this desk) after the files' and
+  // the knowledge's attention; a relay merely unreachable, or leads waiting there, after all the rest.
+  if (leadsSay?.tone === 'danger')
+    return say('leads', leadsSay.state, leadsSay.word, 'danger', leadsSay.detail);
   if (counts.pending > 0 && hold)
-    return say('syncing', HOLD_WORD[hold], 'warn', `${waitingDetail(counts.pending, null)}${until(hold)}`);
+    return say(
+      hold,
+      'syncing',
+      HOLD_WORD[hold],
+      'warn',
+      `${waitingDetail(counts.pending, null)}${until(hold)}`,
+    );
   if (counts.pending > 0 && pendingBy.retrying === counts.pending)
-    return say('syncing', 'Waiting to retry', 'warn', `${files(pendingBy.retrying)} waiting to retry`);
-  if (counts.pending > 0) return say('syncing', 'Syncing', 'ok', `${files(counts.pending)} to go`);
-  if (folders.some((f) => f.word === 'Checking for changes')) return say('syncing', 'Syncing', 'ok', null);
-  if (knowledge) return say('syncing', knowledge, 'warn', null);
-  if (facts.owes) return say('idle', 'Rent unpaid', 'warn', null);
-  return say('idle', 'In sync', 'ok', null);
+    return say(
+      'retrying',
+      'syncing',
+      'Waiting to retry',
+      'warn',
+      `${files(pendingBy.retrying)} waiting to retry`,
+    );
+  if (counts.pending > 0) return say('syncing', 'syncing', 'Syncing', 'ok', `${files(counts.pending)} to go`);
+  if (folders.some((f) => f.word === 'Checking for changes'))
+    return say('syncing', 'syncing', 'Syncing', 'ok', null);
+  if (knowledge) return say('knowledge', 'syncing', knowledge, 'warn', null);
+  if (leadsSay) return say('leads', leadsSay.state, leadsSay.word, leadsSay.tone, leadsSay.detail);
+  if (facts.owes) return say('owes', 'idle', 'Rent unpaid', 'warn', null);
+  return say('in-sync', 'idle', 'In sync', 'ok', null);
 }
 
-function waitingDetail(files: number, knowledge: string | null): string {
-  const parts = [files > 0 ? `${plural(files, 'file')} waiting` : null, knowledge].filter(Boolean);
+function waitingDetail(files: number, knowledge: string | null, leads: string | null = null): string {
+  const parts = [files > 0 ? `${plural(files, 'file')} waiting` : null, knowledge, leads].filter(Boolean);
   return parts.join(' · ');
 }
 

@@ -57,10 +57,11 @@ export function formatServiceTimeBare(text: string): string {
 /**
  * A CSV's time column says its form in its header ("received_at (ISO 8601 in IST +05:30)"): the cells are
  * for machines and spreadsheets, and a person opening the file sees why they differ from the app's
- * "28 Nov 2026, 21:19 IST" (issue 34).
+ * "28 Nov 2026, 21:19 IST" (issue 34). `clock` names the clock the column is on when columns of one
+ * file are on different ones ("received_at (this computer's clock; ISO 8601 in IST +05:30)").
  */
-export function csvTimeHeader(column: string): string {
-  return `${column} (ISO 8601 in IST +05:30)`;
+export function csvTimeHeader(column: string, clock?: string): string {
+  return `${column} (${clock ? `${clock}; ` : ''}ISO 8601 in IST +05:30)`;
 }
 
 /** A time the service wrote, for a CSV: ISO 8601 with +05:30; as given when unreadable (or empty). */
@@ -68,6 +69,21 @@ export function csvTime(text: string | null | undefined): string {
   if (!text) return '';
   const ms = parseServiceTime(text);
   return ms === null ? text : formatIstIso(ms);
+}
+
+/**
+ * A period in one sentence (issue 34, Activity's offline and "slow down" lines): "from 28 Nov 2026, 21:04
+ * to 21:05 IST", the end's date only when it is another day; under a minute "for 12 s at 28 Nov 2026,
+ * 21:04 IST" (a period from 21:04 to 21:04 says nothing).
+ */
+export function formatIstPeriod(fromMs: number, toMs: number): string {
+  const seconds = Math.max(0, Math.round((toMs - fromMs) / 1000));
+  if (seconds < 60)
+    return `for ${seconds < 1 ? 'under a second' : `${seconds} s`} at ${formatIstTime(fromMs)}`;
+  const from = formatIstTimeBare(fromMs);
+  const to = formatIstTime(toMs);
+  const sameDay = from.split(', ')[0] === to.split(', ')[0];
+  return `from ${from} to ${sameDay ? to.split(', ')[1] : to}`;
 }
 
 /** "23 Nov 2026, 14:05:09 IST", for logs and activity where seconds tell events apart. */

@@ -36,10 +36,12 @@ export function aboutDuration(seconds: number): string {
 /** Time left, for a line that counts down: "under a second left"... as aboutDuration, shorter. */
 export function timeLeftText(seconds: number): string {
   if (seconds < 1) return 'under a second';
-  if (seconds < 60) return `${Math.round(seconds)} s`;
-  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`;
-  const h = Math.floor(seconds / 3600);
-  if (h < 48) return `${h} h ${Math.floor((seconds % 3600) / 60)} min`;
+  // Rounded to the second once, then split: 119.6 s said "1 min 60 s".
+  const whole = Math.round(seconds);
+  if (whole < 60) return `${whole} s`;
+  if (whole < 3600) return `${Math.floor(whole / 60)} min ${whole % 60} s`;
+  const h = Math.floor(whole / 3600);
+  if (h < 48) return `${h} h ${Math.floor((whole % 3600) / 60)} min`;
   return `${Math.floor(h / 24)} days`;
 }
 
@@ -153,4 +155,20 @@ export function withoutCodes(message: string): { text: string; codes: string[] }
     return '';
   });
   return { text, codes };
+}
+
+/**
+ * A list import's outcome, for Activity and the toast after it (issue 34: the only toast after an import
+ * was an unrelated "Folder in sync"): "Imported from a list of links (links.txt): 4 of 8 lines uploaded, 4 failed."
+ */
+export function importRunSentence(
+  name: string,
+  c: { lines: number; uploaded: number; alreadyDone: number; failed: number; skipped: number },
+  stoppedBy: string | null,
+): string {
+  const parts = [`${c.uploaded.toLocaleString('en')} of ${plural(c.lines, 'line')} uploaded`];
+  if (c.alreadyDone) parts.push(`${c.alreadyDone.toLocaleString('en')} done by an earlier run`);
+  if (c.skipped) parts.push(`${c.skipped.toLocaleString('en')} skipped`);
+  if (c.failed) parts.push(`${c.failed.toLocaleString('en')} failed`);
+  return `Imported from a list of links (${name}): ${parts.join(', ')}${stoppedBy ? `; stopped: ${stoppedBy}` : ''}.`;
 }

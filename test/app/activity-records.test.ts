@@ -107,6 +107,18 @@ describe('the activity log records storage failures and recovery, a URL import a
     const a = await line;
     expect(a.message).toContain(`from ${live} to bucket copies: live at `);
     expect(a.level).toBe('info');
+    // Issue 34: the new link kept the old one's stamp ("…/<new>-<old>-notes.txt"), and so did the name.
+    const stamp = /\/[0-9a-z]+-notes\.txt$/;
+    expect(live).toMatch(stamp);
+    if (!up.ok) throw new Error('unreachable');
+    expect(up.value.url).toMatch(stamp);
+    expect(up.value.url).not.toBe(live);
+    expect(up.value.name).toBe('notes.txt');
+    // The same through Import (a list of links).
+    const imported = await app.call('urlImport.run', { name: 'old-links.txt', text: `${live},copies\n` });
+    if (!imported.ok) throw new Error(JSON.stringify(imported.error));
+    expect(imported.value.uploaded).toBe(1);
+    expect(imported.value.results[0]!.url).toMatch(stamp);
     const refused = nextActivity(app, /^Upload from .* refused/);
     expect((await app.call('files.uploadFromUrl', { sourceUrl: 'http://127.0.0.1:9/gone.txt' })).ok).toBe(
       false,
@@ -126,6 +138,27 @@ describe('the activity log records storage failures and recovery, a URL import a
     const r = await app.call('sandbox.raiseLead', { event: 'HANDOFF-REQUESTED' });
     expect(r.ok, JSON.stringify(r)).toBe(true);
     expect((await line).message).toMatch(/^.+ \(.+\) wants a person to get in touch\.$/);
+  });
+
+  // Issue 34: a time the service answered 429 was nowhere in Activity. One line a period, once the
+  // service answers again, not one per refused request.
+  it('a period of 429s is one line once it is over, saying when and that nothing was lost', async () => {
+    const line = nextActivity(app, /asked us to slow down/);
+    expect((await app.call('sandbox.faults', { rateLimitedSeconds: 2 })).ok).toBe(true);
+    // Three reads during the period: each is turned away, waits and is sent again.
+    const reads = await Promise.all([
+      app.call('account.get', { refresh: true }),
+      app.call('usage.get', { days: 7 }),
+      app.call('account.get', { refresh: true }),
+    ]);
+    for (const r of reads) expect(r.ok, JSON.stringify(r)).toBe(true);
+    const a = await line;
+    expect(a.message).toMatch(
+      /^The service asked us to slow down for \d+ s at \d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2} IST; nothing was lost: the ([\d,]+ requests|request) it turned away waited and (were|was) sent again\.$/,
+    );
+    expect(a.level).toBe('warn');
+    const list = await app.call('activity.list', {});
+    expect(list.ok && list.value.filter((x) => /slow down/.test(x.message))).toHaveLength(1);
   });
 
   it('falling into arrears is a line, with its times in the one format, and paying them another', async () => {

@@ -4,23 +4,31 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAppService } from '../../src-main/core/app/app-service';
+import { type AppService, createAppService } from '../../src-main/core/app/app-service';
 import { APP_MIGRATIONS } from '../../src-main/core/state/migrations';
 import { trayView } from '../../src-main/electron/tray-state';
+
 import { openDatabase } from '../../src-main/shared-node/sqlite';
 import { Sidebar } from '../../src-renderer/App';
 import { useSync } from '../../src-renderer/stores/sync-store';
 import { FolderCard } from '../../src-renderer/views/folders/FolderCard';
 import { ProblemsPanel, QueuePanel } from '../../src-renderer/views/folders/QueuePanel';
 import { useKb } from '../../src-renderer/views/kb/kb-store';
+import { LeadsStatusBadge } from '../../src-renderer/views/leads/LeadsView';
+import { useLeads } from '../../src-renderer/views/leads/leads-store';
+import { useRelay } from '../../src-renderer/views/leads/relay/relay-store';
+import type { PayloadOf } from '../../src-shared/contract';
 import { DAYS } from '../../src-shared/domain/bwlimit';
+import { countsLine } from '../../src-shared/domain/status-model';
 import { runCli } from '../cli/run-cli';
 import { memorySecrets } from '../support/secrets';
+import { untilEvent } from '../support/wait';
 import { type SyncTestServer, startServer, until } from '../sync/helpers';
 
 // Issue 31, "One voice": the folder card, the sidebar, the queue, the tray and `assets-sync status`
 // render the same engine state and say the same words and counts, in the four states of the issue:
-// knowledge offline, a failed file waiting to retry, a removed file, held by the schedule.
+// knowledge offline, a failed file waiting to retry, a removed file, held by the schedule; and the
+// leads' relay down, said by the Leads view's header and a notification too.
 
 let server: SyncTestServer;
 let root: string;
@@ -85,14 +93,26 @@ const allTextsOf = (html: string, testId: string): string[] => {
 };
 
 /** Every surface of the one engine state: what each says. */
-async function surfaces() {
+async function surfaces(
+  o: { app: AppService; dataDir: string; folder: string } = {
+    app,
+    dataDir: dataDir(),
+    folder: join(root, 'photos'),
+  },
+) {
+  const { app } = o;
+  const dataDir = () => o.dataDir;
   const overview = await must(app.call('sync.overview', {}));
   const queue = await must(app.call('sync.queue', {}));
   const { bots } = await must(app.call('kb.bots', {}));
+  const relay = await must(app.call('leads.relay', {}));
+  const receiver = await must(app.call('leads.receiver', {}));
   // Server rendering reads a zustand store's initial state (its getServerSnapshot): the state is put there.
   Object.assign(useSync.getInitialState(), { overview, queue });
   Object.assign(useKb.getInitialState(), { bots });
-  const folder = overview.folders.find((f) => f.path === join(root, 'photos'))!;
+  Object.assign(useRelay.getInitialState(), { relay });
+  Object.assign(useLeads.getInitialState(), { receiver });
+  const folder = overview.folders.find((f) => f.path === o.folder)!;
   const card = renderToStaticMarkup(<FolderCard folder={folder} />);
   const sidebar = renderToStaticMarkup(<Sidebar />);
   const queueHtml = renderToStaticMarkup(
@@ -101,7 +121,8 @@ async function surfaces() {
       <ProblemsPanel queue={queue} folders={overview.folders} />
     </>,
   );
-  const tray = trayView(overview, null, bots);
+  const leadsHeader = renderToStaticMarkup(<LeadsStatusBadge />);
+  const tray = trayView(overview, null, bots, { relay, receiver });
   const cli = await runCli(['status', '--json', '--data-dir', dataDir()]);
   expect(cli.code, cli.stderr).toBe(0);
   const cliFolder = cli.lines.find((l) => l.event === 'folder' && l.path === folder.path)!;
@@ -121,17 +142,20 @@ async function surfaces() {
       },
     },
     sidebar: textOf(sidebar, 'sync-state'),
+    leadsHeader: textOf(leadsHeader, 'leads-state'),
     queue: textOf(queueHtml, 'queue-summary'),
     problems: allTextsOf(queueHtml, 'problem-word'),
     tray: tray.tooltip
       .split('\n')[0]!
       .replace(/^Assets Sync: /, '')
       .replace(/ — .*$/, ''),
+    trayDetail: /— (.*)$/.exec(tray.tooltip.split('\n')[0]!)?.[1] ?? null,
     trayState: tray.state,
     cli: {
       word: cliFolder.word as string,
       tally: cliFolder.tally as Record<string, number>,
       overall: cliOverall.word as string,
+      leads: (cliOverall.leads as { word: string } | null)?.word ?? null,
       text: cliText,
     },
   };
@@ -239,5 +263,68 @@ describe('one engine state, said the same by the card, the sidebar, the queue, t
     expect(held.queue).toBe('1 waiting (paused by the schedule)');
     expect(held.trayState).toBe('paused');
     agree(held);
+  });
+});
+
+describe('the leads in the one voice: the relay down, said everywhere the app speaks and by a notification', () => {
+  it('a folder in sync, the relay unreachable', { timeout: 90_000 }, async () => {
+    const home = mkdtempSync(join(tmpdir(), 'one-voice-leads-'));
+    const desk = await createAppService({
+      dataDir: join(home, 'data'),
+      secrets: memorySecrets(),
+      // A relay set by the environment that does not answer (nothing listens on the discard port).
+      env: {
+        ASSETS_API_KEY: server.demoKey,
+        ASSETS_RELAY_URL: 'http://127.0.0.1:9',
+        ASSETS_RELAY_TOKEN: 'tok',
+      },
+      baseUrl: server.baseUrl,
+      log: () => {},
+      engine: { stabilityMs: 50 },
+    });
+    const notices: PayloadOf<'notify'>[] = [];
+    const off = desk.subscribe((e) => {
+      if (e.event === 'notify') notices.push(e.payload);
+    });
+    try {
+      await server.admin('PUT', '/faults', { storage_fail_rate: 0 });
+      const folder = join(home, 'shop');
+      mkdirSync(folder);
+      writeFileSync(join(folder, 'logo.png'), randomBytes(1024));
+      writeFileSync(join(folder, 'notes.exe'), randomBytes(64));
+      await must(desk.call('sync.folders.add', { path: folder, bucket: 'leads-voice' }));
+      await untilEvent(desk, 'the folder in sync, said', () => notices.some((n) => n.kind === 'in-sync'));
+      await untilEvent(
+        desk,
+        'the relay unreachable',
+        async () => (await must(desk.call('leads.relay', {}))).error?.code === 'RELAY-UNREACHABLE',
+      );
+      const s = await surfaces({ app: desk, dataDir: join(home, 'data'), folder });
+      // The folder is in sync; the app's word is the leads' link: leads wait at the relay, unread.
+      expect(s.card.word).toBe('In sync');
+      expect(s.sidebar).toBe('Lead relay unreachable');
+      expect(s.leadsHeader).toBe('Lead relay unreachable');
+      expect(s.trayState).toBe('offline');
+      expect(s.cli.leads).toBe('Lead relay unreachable');
+      agree(s);
+      // The folder's notification says the card's word and counts.
+      const inSync = notices.find((n) => n.kind === 'in-sync')!;
+      expect(inSync.title).toBe(s.card.word);
+      expect(inSync.body).toBe(`${folder} · ${countsLine(s.card.counts)}`);
+      expect(inSync.body).toBe(`${folder} · Live 1 · Skipped 1`);
+      // The notification of the relay down: the sidebar's word, the tray's detail; once, not at each retry.
+      await untilEvent(desk, 'the leads notice', () => notices.some((n) => n.kind === 'leads'));
+      const notice = notices.find((n) => n.kind === 'leads')!;
+      expect(notice.title).toBe(s.sidebar);
+      expect(notice.body).toBe(s.trayDetail);
+      expect(notice.body).toMatch(
+        /^The relay at http:\/\/127\.0\.0\.1:9 could not be reached .* Leads wait at the relay/,
+      );
+      expect(notices.filter((n) => n.kind === 'leads')).toHaveLength(1);
+    } finally {
+      off();
+      await desk.close();
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 });

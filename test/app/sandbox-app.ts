@@ -2,11 +2,14 @@ import { join } from 'node:path';
 import { type AppService, createAppService } from '../../src-main/core/app/app-service';
 import { memorySecrets } from '../support/secrets';
 
-/** A real app service on `<root>/data`, connected to its own sandbox. */
-export async function appOnSandbox(root: string): Promise<AppService> {
+/**
+ * A real app service on `<root>/data`, connected to its own sandbox. Give the same `secrets` to a second
+ * call on the same root to restart the app on its data (the bot tokens are in the secret store).
+ */
+export async function appOnSandbox(root: string, secrets = memorySecrets()): Promise<AppService> {
   const app = await createAppService({
     dataDir: join(root, 'data'),
-    secrets: memorySecrets(),
+    secrets,
     env: {},
     log: () => {},
     engine: { stabilityMs: 100 },

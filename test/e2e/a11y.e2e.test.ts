@@ -96,7 +96,7 @@ describe.sequential('accessibility: axe on every view, the keyboard alone, live 
     // A folder going in sync is said in the live region, without a look.
     await expect
       .poll(() => page.getByTestId('announcer').textContent(), { timeout: 30_000 })
-      .toMatch(/Folder in sync: .*keys is in sync\./);
+      .toMatch(/In sync: .*keys · Live \d/);
   });
 
   it('the sidebar keeps its status block in view at 800x600, without scrolling', async () => {

@@ -105,6 +105,12 @@ describe.sequential('import from URLs and entry links in Chromium', () => {
     const results = dialog.getByRole('table', { name: 'Import results' });
     await results.waitFor();
     expect(await dialog.getByRole('status').first().innerText()).toMatch(/^1 file uploaded, 4 failed/);
+    // A toast says what happened, in Activity's words (issue 34: the only one was "Folder in sync").
+    await page
+      .locator('.toast', {
+        hasText: 'Imported from a list of links (moving off saveToLocal): 1 of 5 lines uploaded, 4 failed.',
+      })
+      .waitFor();
     const ok = await results.locator('[data-line="2"]').innerText();
     expect(ok).toContain('Uploaded');
     expect(ok).toMatch(/#\d+ http:\/\/.*\/storage\/\d+\/brochures\/.*price-list\.pdf/);
@@ -244,5 +250,20 @@ describe.sequential('import from URLs and entry links in Chromium', () => {
     await entry.getByText('Dead link').waitFor();
     await entry.click();
     await page.locator('.kb-link-notice').getByText('no longer on the service').waitFor();
+  });
+
+  it('Upload from URL says in a toast what came in, from where, and to which bucket', async () => {
+    await nav('Files');
+    await page.getByRole('button', { name: 'Upload from URL', exact: true }).click();
+    const form = page.getByRole('form', { name: 'Upload from a URL' });
+    await form.getByLabel('Address of the file').fill(`${src}/price-list.pdf`);
+    await form.getByLabel('Bucket').fill('brochures');
+    await form.getByRole('button', { name: 'Upload', exact: true }).click();
+    // It said "price-list.pdf is live.": neither from where nor to which bucket.
+    await page
+      .locator('.toast', {
+        hasText: `Uploaded price-list.pdf from ${new URL(src).host} to bucket brochures: it is live.`,
+      })
+      .waitFor();
   });
 });

@@ -122,6 +122,7 @@ describe.sequential('the Sandbox panel and the leads it raises, in Chromium', ()
       storage_fail_rate: 1,
       connection_reset_rate: 0,
       rent_error_paise: 0,
+      rate_limited_until: null,
     });
     const form = new FormData();
     form.set('file', new Blob(['hello']), 'hello.txt');
@@ -138,8 +139,31 @@ describe.sequential('the Sandbox panel and the leads it raises, in Chromium', ()
       storage_fail_rate: 0,
       connection_reset_rate: 0,
       rent_error_paise: 0,
+      rate_limited_until: null,
     });
     expect(await storage.getByRole('button', { name: 'Off' }).getAttribute('aria-pressed')).toBe('true');
+  });
+
+  // Issue 34: a period of the service's 429s is one Activity line once it is over; the panel makes one.
+  it('the file API answers 429 for a while; Activity says when it asked us to slow down', async () => {
+    await nav('Sandbox');
+    await panel('Storage faults').getByRole('button', { name: 'Answer 429 for 10 seconds' }).click();
+    await panel('Storage faults')
+      .getByRole('status')
+      .filter({ hasText: 'answers 429 for 10 seconds' })
+      .waitFor();
+    // A read during the period is turned away, waits as Retry-After says, and goes through.
+    const read = f.app.call('account.get', { refresh: true });
+    await expect
+      .poll(async () => ((await admin('GET', '/requests')) as { rate_limited?: number }).rate_limited ?? 0)
+      .toBeGreaterThan(0);
+    expect((await read).ok).toBe(true);
+    await nav('Activity');
+    await page
+      .getByRole('table', { name: 'Activity log' })
+      .getByText(/^The service asked us to slow down .+; nothing was lost: the .+ sent again\.$/)
+      .waitFor({ timeout: 20_000 });
+    await nav('Sandbox');
   });
 
   it('the knowledge API offline and back, 429 for a while, an entry changed and a file deleted on the service (issue 23)', async () => {

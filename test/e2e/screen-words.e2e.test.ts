@@ -126,6 +126,48 @@ describe.sequential('words on screen: no codes, one date format', () => {
     expect(await page.getByText('Handoffs').count()).toBe(0);
   });
 
+  // Issue 34: "Started 6 Dec" (the sandbox's clock) beside "Received 28 Nov" (this computer's); the
+  // CSV's headers said the form of its times but not their clock, and its event_in_words said "Lead
+  // captured" where the badge and the filter say "Lead" and "Leads".
+  it('Leads: the CSV names each time’s clock as the details do, and a row’s kind as its badge and filter', async () => {
+    await f.nav(page, 'Leads');
+    const rows = page.locator('tbody tr');
+    await expect.poll(() => rows.count()).toBeGreaterThan(1);
+    await rows.first().locator('.lead-open').click();
+    const dialog = page.getByRole('dialog');
+    const labels = await dialog.locator('dt').allTextContents();
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    /** "Started (the sandbox's clock)" -> started: "the sandbox's clock". */
+    const screenClock = new Map<string, string>();
+    for (const l of labels) {
+      const m = /^(Started|Received|Handled) \((.+)\)$/.exec(l);
+      if (m) screenClock.set(m[1]!.toLowerCase(), m[2]!);
+    }
+    expect([...screenClock.keys()].sort()).toEqual(['handled', 'received', 'started']);
+    expect(screenClock.get('started')).toBe("the sandbox's clock");
+
+    const csv = (await must(f.app.call('leads.exportCsv', {}))).csv.trim().split('\r\n');
+    const header = csv[0]!.split(',');
+    for (const [time, clock] of screenClock) {
+      const column = header.find((h) => h.startsWith(`${time}_at `));
+      expect(column, `${time}_at in ${csv[0]}`).toBe(`${time}_at (${clock}; ISO 8601 in IST +05:30)`);
+    }
+
+    // Each row's event_in_words is its badge on screen, and the filter of that word shows it.
+    // event_in_words is the last column, name before any visitor-typed note (which may hold commas).
+    expect(header.at(-1)).toBe('event_in_words');
+    const name = header.indexOf('name');
+    const show = page.getByRole('group', { name: 'Show' });
+    const filters = await show.getByRole('button').allTextContents();
+    for (const line of csv.slice(1)) {
+      const cells = line.split(',');
+      const kind = cells.at(-1)!;
+      const row = rows.filter({ has: page.locator('.lead-open', { hasText: cells[name]! }) }).first();
+      expect(await row.locator('.badge').first().textContent()).toBe(kind);
+      expect(filters.some((f) => f === kind || f === `${kind}s`)).toBe(true);
+    }
+  });
+
   it('Account: the account’s status is a word, not the service’s code', async () => {
     await f.nav(page, 'Account');
     const status = page.locator('main .content > .row .badge').first();

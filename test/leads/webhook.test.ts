@@ -182,10 +182,12 @@ describe('leads delivered by the reference server', () => {
     expect(all.map((l) => l.name)).toEqual(['Neha', 'Arjun', 'Kavya']);
     expect(leads.list({ event: 'HANDOFF-REQUESTED' }).map((l) => l.name)).toEqual(['Kavya']);
     const csv = leads.exportCsv().csv.split('\r\n');
-    expect(csv[0]).toMatch(/^received_at \(ISO 8601 in IST \+05:30\),event,handoff,name,email,phone/);
-    // Issue 34: the header says the times' form; the event's words follow its code, last.
     expect(csv[0]).toMatch(
-      /,started_at \(ISO 8601 in IST \+05:30\),handled_at \(ISO 8601 in IST \+05:30\),event_in_words$/,
+      /^received_at \(this computer's clock; ISO 8601 in IST \+05:30\),event,handoff,name,email,phone/,
+    );
+    // Issue 34: the header says the times' form and clock; the event's words follow its code, last.
+    expect(csv[0]).toMatch(
+      /,started_at \(the service's clock; ISO 8601 in IST \+05:30\),handled_at \(this computer's clock; ISO 8601 in IST \+05:30\),event_in_words$/,
     );
     expect(csv).toHaveLength(5);
     expect(csv[1]).toContain('neha@example.com');

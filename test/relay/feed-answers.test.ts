@@ -1,3 +1,4 @@
+import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { feedAnswers } from '../../src-main/relay/feed-answers';
@@ -59,5 +60,46 @@ describe('feed answers kept between changes', () => {
     expect(swept.expired).toBe(1);
     expect(answers.reads()).toBe(2);
     db.close();
+  });
+});
+
+describe('a relay stopping while a desk polls', () => {
+  it('stops: the desk asking again at once on its kept-alive connection does not hold it open', async () => {
+    let waiting!: () => void;
+    const waited = new Promise<void>((resolve) => (waiting = resolve));
+    const relay = await r.start({ dataDir: r.dir(), onPollWaiting: () => waiting() });
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    let answers = 0;
+    let polling = true;
+    let answered!: () => void;
+    const firstAnswer = new Promise<void>((resolve) => (answered = resolve));
+    // A desk: asks again the moment it is answered, on the same kept-alive connection.
+    const ask = (): void => {
+      const req = request(
+        `${relay.url}/v1/feed?after=999&wait=20`,
+        { agent, headers: { authorization: `Bearer ${relay.token}` } },
+        (res) => {
+          res.resume();
+          res.on('end', () => {
+            answers++;
+            answered();
+            if (polling) ask();
+          });
+        },
+      );
+      req.on('error', () => {
+        polling = false;
+      });
+      req.end();
+    };
+    ask();
+    await waited;
+    // Before the fix the stop never ended (the test's timeout): each ask was answered and kept alive.
+    await relay.close();
+    // The waiting poll was answered (not cut), and the desk then met a closed door.
+    await firstAnswer;
+    polling = false;
+    agent.destroy();
+    expect(answers).toBeGreaterThanOrEqual(1);
   });
 });

@@ -20,7 +20,7 @@ import {
   parseSchedule,
   resolveWeek,
 } from '../../src-shared/domain/bwlimit';
-import { estimateTimeLeft } from '../../src-shared/domain/time-left';
+import { estimateTimeLeft, timeLeftNow } from '../../src-shared/domain/time-left';
 import { fakeClock } from './fake-clock';
 
 // The machine's zone for this file: local time is IST, so a schedule's change is said once.
@@ -370,5 +370,191 @@ describe('time left at the limit', () => {
       pausedUntil: START.now + 60_000,
     });
     expect(r).toEqual({ seconds: 70, bound: 'schedule' });
+  });
+});
+
+// Issue 31: "from ... the bandwidth limit and the schedule's windows". The same work, with the schedule's
+// windows ahead (at START.now + seconds): what cannot finish before a pause waits until it ends; a limited
+// window sends at its own rate; a retry that falls in a pause goes when the pause ends.
+describe("time left across the schedule's windows", () => {
+  const at = (s: number) => START.now + s * 1000;
+  const pause = { kind: 'pause' } as const;
+  const off = { kind: 'off' } as const;
+  const rate = (bytesPerSecond: number) => ({ kind: 'rate', bytesPerSecond }) as const;
+  // Ten files of 1 MiB not started yet, at a measured 1 MiB/s: 10 s with nothing ahead. (A pause starts no
+  // upload; those on the wire are the next describe's.)
+  const tenMiB = {
+    ...START,
+    bytesLeft: 10 * MiB,
+    filesLeft: 10,
+    filesInFlight: 0,
+    bytesPerSecond: MiB,
+    limitBytesPerSecond: null,
+    requestsPerMinute: 0,
+  };
+  it.each([
+    ['nothing ahead', tenMiB, { seconds: 10, bound: 'bytes' }],
+    [
+      'a pause after the work is done changes nothing',
+      {
+        ...tenMiB,
+        windowsAhead: [
+          { at: at(20), limit: pause },
+          { at: at(80), limit: off },
+        ],
+      },
+      { seconds: 10, bound: 'bytes' },
+    ],
+    [
+      'a pause from 4 s to 64 s: 4 s sent, the rest waits for its end',
+      {
+        ...tenMiB,
+        windowsAhead: [
+          { at: at(4), limit: pause },
+          { at: at(64), limit: off },
+        ],
+      },
+      { seconds: 70, bound: 'schedule' },
+    ],
+    [
+      'a limited window from 2 s: 2 MiB at 1 MiB/s, then 8 MiB at 256 KiB/s',
+      { ...tenMiB, windowsAhead: [{ at: at(2), limit: rate(256 * 1024) }] },
+      { seconds: 34, bound: 'schedule' },
+    ],
+    [
+      'a limited window above the speed measured is no bound',
+      { ...tenMiB, windowsAhead: [{ at: at(2), limit: rate(4 * MiB) }] },
+      { seconds: 10, bound: 'bytes' },
+    ],
+    [
+      'in a pause now until 30 s, then limited to 512 KiB/s: nothing measured, sent at the limit',
+      {
+        ...tenMiB,
+        bytesPerSecond: 0,
+        pausedUntil: at(30),
+        windowsAhead: [{ at: at(30), limit: rate(512 * 1024) }],
+      },
+      { seconds: 50, bound: 'schedule' },
+    ],
+    [
+      'a timetable that never opens again has no time left to say',
+      { ...tenMiB, windowsAhead: [{ at: at(4), limit: pause }] },
+      { seconds: null, bound: 'schedule' },
+    ],
+    [
+      "300 files at 120 a minute (120 s: a minute's allowance at once, then at the rate) across a pause of 100 s",
+      {
+        ...START,
+        bytesLeft: 300 * 2_000,
+        filesLeft: 300,
+        bytesPerSecond: 50 * MiB,
+        limitBytesPerSecond: null,
+        requestsPerMinute: 120,
+        windowsAhead: [
+          { at: at(100), limit: pause },
+          { at: at(200), limit: off },
+        ],
+      },
+      { seconds: 220, bound: 'schedule' },
+    ],
+    [
+      'a retry due in the pause goes when the pause ends',
+      {
+        ...START,
+        bytesLeft: 0,
+        filesLeft: 0,
+        bytesPerSecond: 0,
+        limitBytesPerSecond: null,
+        requestsPerMinute: 115,
+        retryAts: [at(30)],
+        windowsAhead: [
+          { at: at(20), limit: pause },
+          { at: at(90), limit: off },
+        ],
+      },
+      { seconds: 90, bound: 'schedule' },
+    ],
+  ] as const)('%s', (_name, facts, expected) => {
+    expect(estimateTimeLeft(facts)).toEqual(expected);
+  });
+});
+
+// Issue 31: a 429's Retry-After (or the office's turn) holds every request of the budget: the files not yet
+// sent wait for it, never "under a second" while nothing may go.
+describe("time left under the request budget's hold", () => {
+  const three = {
+    ...START,
+    bytesLeft: 3 * 2_000,
+    filesLeft: 3,
+    bytesPerSecond: 50 * MiB,
+    limitBytesPerSecond: null,
+    requestsPerMinute: 115,
+  };
+  it.each([
+    ['no hold', three, { seconds: 0, bound: 'bytes' }],
+    [
+      'a Retry-After of 30 s',
+      { ...three, requestsHeldUntil: START.now + 30_000 },
+      { seconds: 30, bound: 'requests' },
+    ],
+    [
+      'a hold that ends in a pause of the schedule waits for both',
+      {
+        ...three,
+        requestsHeldUntil: START.now + 30_000,
+        windowsAhead: [
+          { at: START.now + 20_000, limit: { kind: 'pause' } },
+          { at: START.now + 50_000, limit: { kind: 'off' } },
+        ],
+      },
+      { seconds: 50, bound: 'schedule' },
+    ],
+    [
+      'a hold already over counts nothing',
+      { ...three, requestsHeldUntil: START.now - 5_000 },
+      { seconds: 0, bound: 'bytes' },
+    ],
+  ] as const)('%s', (_name, facts, expected) => {
+    expect(estimateTimeLeft(facts)).toEqual(expected);
+  });
+});
+
+describe('time left of uploads on the wire across a pause', () => {
+  // engine/schedule.ts: a pause starts no upload, and lets those on the wire finish.
+  it('an upload on the wire goes on through the pause; the file not started waits for its end', () => {
+    const facts = {
+      ...START,
+      bytesLeft: 10 * MiB,
+      bytesInFlightLeft: 6 * MiB,
+      filesLeft: 2,
+      filesInFlight: 1,
+      bytesPerSecond: MiB,
+      limitBytesPerSecond: null,
+      requestsPerMinute: 0,
+      windowsAhead: [
+        { at: START.now + 2_000, limit: { kind: 'pause' } },
+        { at: START.now + 62_000, limit: { kind: 'off' } },
+      ],
+    } as const;
+    // 6 s for the bytes on the wire (the pause starts at 2 s and does not stop them), then the other 4 MiB
+    // once the pause ends at 62 s.
+    expect(estimateTimeLeft(facts)).toEqual({ seconds: 66, bound: 'schedule' });
+    expect(estimateTimeLeft({ ...facts, bytesLeft: 6 * MiB, filesLeft: 1 })).toEqual({
+      seconds: 6,
+      bound: 'bytes',
+    });
+  });
+});
+
+// The header counts down from the core's estimate while nothing new is said (a 45-minute pause sends no
+// progress): the figure it showed stayed "44 min 49 s" for the whole pause.
+describe('time left counted down from when it was said', () => {
+  it.each([
+    ['just said', 2_700, 1_000, 1_000, 2_700],
+    ['ten minutes later', 2_700, 1_000, 601_000, 2_100],
+    ['past its end: zero, never below', 30, 1_000, 61_000, 0],
+    ['no time of estimate: as said', 30, null, 61_000, 30],
+  ] as const)('%s', (_n, seconds, at, now, expected) => {
+    expect(timeLeftNow(seconds, at, now)).toBe(expected);
   });
 });

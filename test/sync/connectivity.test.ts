@@ -51,6 +51,15 @@ describe('connectivity: the core knows when the service gives no answer', () => 
       await until('online again', () => h.engine.state.offline === null);
       await until('every file live', () => h.engine.listFiles({ state: 'LIVE' }).length === 3);
       expect(seen.at(-1)).toBe(false);
+      // Activity: one line when it went offline, one when it came back with the period in IST (issue 34:
+      // "Back online after about 1 min" said neither when nor for how long); none per failed request.
+      const lines = h.engine.activity({ limit: 200 });
+      expect(lines.filter((a) => a.kind === 'offline')).toHaveLength(1);
+      const back = lines.filter((a) => a.kind === 'online');
+      expect(back).toHaveLength(1);
+      expect(back[0]!.message).toMatch(
+        /^Back online: the service did not answer (for (\d+ s|under a second) at \d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2} IST|from \d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2} to .+ IST); waiting uploads resume\.$/,
+      );
       expect((await server.liveFiles('door')).map((f) => f.name).sort()).toEqual([
         'one.txt',
         'three.txt',

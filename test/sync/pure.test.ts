@@ -180,6 +180,15 @@ describe('progress', () => {
     expect(bps).toBeGreaterThan(15_000_000);
     expect(bps).toBeLessThan(25_000_000);
   });
+  // Issue 31: 300 small files at the request limit wait a minute for the budget with nothing in flight; the
+  // speed decayed over the wait, and the last burst's 60 KB said 4.4 s for 0.7 s.
+  it('a spell with nothing in flight is not the link slowing down', () => {
+    const m = speedMeter(3000);
+    for (let t = 0; t <= 3000; t += 100) m.add(100_000, t);
+    expect(m.idle(60_000)).toBeGreaterThan(900_000);
+    m.add(100_000, 60_100);
+    expect(m.bytesPerSecond(60_100)).toBeGreaterThan(900_000);
+  });
   it('draws files, bytes, speed and ETA', () => {
     const line = progressLine(
       {

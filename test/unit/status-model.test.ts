@@ -8,6 +8,8 @@ import {
   HOLD_KINDS,
   type HoldKind,
   type Holds,
+  type LeadsFacts,
+  leadsStatus,
   NO_HOLDS,
   type StatusFacts,
 } from '../../src-shared/domain/status-model';
@@ -98,8 +100,9 @@ describe('the status model, hold by hold (3 files pending: 1 uploading, 1 queued
     // The word stays short; when a timed hold ends is in the detail (the tray's, the badge's tooltip).
     if (kind === 'schedule' || kind === 'rate-limited' || kind === 'office-wait')
       expect(app.detail).toBe('3 files waiting until 13:00 IST');
-    // Never "Syncing" while nothing may be sent, and never a time left.
-    expect(app.mayEstimate).toBe(false);
+    // Never "Syncing" while nothing may be sent; a time left only where the hold ends by itself at a
+    // known time, which the estimate counts (time-left.ts).
+    expect(app.mayEstimate).toBe(kind === 'schedule' || kind === 'rate-limited' || kind === 'office-wait');
     expect(app.queueText).toMatch(/^3 waiting \(/);
     // Every pending file says the hold, one left uploading too: nothing is sent under a hold.
     expect(
@@ -255,5 +258,157 @@ describe('one file', () => {
   ];
   it.each(table)('%s %s (retry %s): "%s", counted %s', (state, reasonCode, nextRetryAt, word, category) => {
     expect(fileStatus({ state, reasonCode, nextRetryAt })).toMatchObject({ word, category });
+  });
+});
+
+describe('leads in the same model', () => {
+  const unreachable = {
+    code: 'RELAY-UNREACHABLE',
+    message: 'The relay at https://r.example could not be reached (ECONNREFUSED).',
+  };
+  const refusedToken = {
+    code: 'RELAY-TOKEN-REFUSED',
+    message: 'The relay at https://r.example refused the read token: paste the current one.',
+  };
+  const listenFailed = {
+    code: 'LEADS-RECEIVER-FAILED',
+    message: 'The lead receiver could not listen on 127.0.0.1:4000 (EACCES).',
+  };
+  const relay = (p: Partial<NonNullable<LeadsFacts['relay']>> = {}): LeadsFacts => ({
+    source: 'relay',
+    receiver: { running: true, error: null },
+    relay: { connected: true, error: null, waiting: 0, rejected: 0, ...p },
+  });
+  const receiver = (running: boolean, error: { code: string; message: string } | null): LeadsFacts => ({
+    source: 'receiver',
+    receiver: { running, error },
+    relay: null,
+  });
+  // facts, the Leads header's word, its link word, does it speak for the app, the app's state and word
+  const table: [string, LeadsFacts, string, string, boolean, AppState, string][] = [
+    [
+      'receiver listening',
+      receiver(true, null),
+      'Receiving on this computer',
+      'Listening',
+      false,
+      'idle',
+      'In sync',
+    ],
+    [
+      'receiver cannot listen',
+      receiver(false, listenFailed),
+      'Lead receiver stopped',
+      'Not listening',
+      true,
+      'error',
+      'Lead receiver stopped',
+    ],
+    ['relay connected', relay(), 'Receiving through the relay', 'Connected', false, 'idle', 'In sync'],
+    [
+      'relay connecting',
+      relay({ connected: false }),
+      'Connecting to the lead relay',
+      'Connecting',
+      false,
+      'idle',
+      'In sync',
+    ],
+    [
+      'relay unreachable',
+      relay({ connected: false, error: unreachable }),
+      'Lead relay unreachable',
+      'Unreachable',
+      true,
+      'offline',
+      'Lead relay unreachable',
+    ],
+    [
+      'relay answers 503',
+      relay({ connected: false, error: { code: 'RELAY-UNAVAILABLE', message: 'The relay answered 503.' } }),
+      'Lead relay unreachable',
+      'Unreachable',
+      true,
+      'offline',
+      'Lead relay unreachable',
+    ],
+    [
+      'relay refuses the token',
+      relay({ connected: false, error: refusedToken }),
+      'Lead relay needs attention',
+      'Refused',
+      true,
+      'error',
+      'Lead relay needs attention',
+    ],
+    [
+      '3 leads waiting at the relay',
+      relay({ waiting: 3 }),
+      '3 leads waiting at the relay',
+      'Connected',
+      true,
+      'syncing',
+      '3 leads waiting at the relay',
+    ],
+    [
+      'waiting, no app runs (the CLI)',
+      relay({ connected: null, waiting: 1 }),
+      '1 lead waiting at the relay',
+      'Last known',
+      true,
+      'syncing',
+      '1 lead waiting at the relay',
+    ],
+    [
+      'refused deliveries alone',
+      relay({ rejected: 2 }),
+      'Receiving through the relay',
+      'Connected',
+      false,
+      'idle',
+      'In sync',
+    ],
+  ];
+  it.each(table)('%s', (_, l, word, link, speaks, state, appWord) => {
+    const m = leadsStatus(l);
+    expect([m.word, m.link, m.speaksForApp]).toEqual([word, link, speaks]);
+    const app = appStatus(facts({}, [folder()], { leads: l }));
+    expect([app.state, app.word]).toEqual([state, appWord]);
+    expect(app.leads?.word).toBe(word);
+  });
+  it('refused deliveries are counted in the Leads view, never in the app word (forged ones stay)', () => {
+    expect(leadsStatus(relay({ rejected: 2 })).refused).toBe('2 deliveries refused');
+    expect(leadsStatus(relay({ rejected: 1 })).refused).toBe('1 delivery refused');
+    expect(leadsStatus(relay()).refused).toBeNull();
+  });
+  it('the order: files, then knowledge, then leads', () => {
+    const down = relay({ connected: false, error: unreachable });
+    const kb = { pending: 2, conflict: 0, error: 0, state: 'offline' as const };
+    expect(appStatus(facts({}, [folder({ tally: { pending: 2 } })], { leads: down })).word).toBe('Syncing');
+    expect(appStatus(facts({}, [folder()], { leads: down, knowledge: [kb] })).word).toBe(
+      '2 knowledge edits waiting: offline',
+    );
+    // Leads being lost go before files that only wait: a receiver that cannot listen.
+    const stopped = receiver(false, listenFailed);
+    expect(appStatus(facts({}, [folder({ tally: { pending: 2 } })], { leads: stopped })).word).toBe(
+      'Lead receiver stopped',
+    );
+    // ... but after files that failed for good.
+    expect(appStatus(facts({}, [folder({ tally: { failed: 1 } })], { leads: stopped })).word).toBe(
+      '1 needs attention',
+    );
+  });
+  it('the engine offline: "Offline", with the relay in the detail', () => {
+    const app = appStatus(
+      facts({ offline: { nextTryAt: T } }, [folder()], {
+        leads: relay({ connected: false, error: unreachable }),
+      }),
+    );
+    expect([app.state, app.word, app.detail]).toEqual(['offline', 'Offline', 'Lead relay unreachable']);
+  });
+  it('the unreachable relay says what it means for the leads', () => {
+    expect(leadsStatus(relay({ connected: false, error: unreachable })).detail).toBe(
+      `${unreachable.message} Leads wait at the relay; this desk tries again shortly.`,
+    );
   });
 });

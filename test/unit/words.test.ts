@@ -58,6 +58,10 @@ describe('one language for people', () => {
     expect(formatDuration(0.4)).toBe('under a second');
     expect(formatDuration(7)).toBe('7 s');
     expect(formatDuration(185)).toBe('3 min 5 s');
+    // Rounded once, then split: 119.6 s is "2 min 0 s", never "1 min 60 s" (the estimate's app benchmark).
+    expect(formatDuration(119.6)).toBe('2 min 0 s');
+    expect(formatDuration(59.7)).toBe('1 min 0 s');
+    expect(formatDuration(3599.8)).toBe('1 h 0 min');
   });
 
   it('the dry run names the reasons, not the codes, and says a request total in words', () => {

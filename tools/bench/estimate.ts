@@ -7,6 +7,7 @@
  * never hours off. A benchmark, not a test: it prints, it asserts
  * nothing but that every file went live. The machine's load is printed beside the figures.
  */
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +21,7 @@ import {
   DEFAULT_FILE_API_PER_MINUTE,
 } from '../../src-main/core/internal';
 import { startReferenceServer } from '../../src-main/reference-server/server';
+import { PROJECT_ROOT } from '../../src-main/shared-node/project-paths';
 import { openDatabase } from '../../src-main/shared-node/sqlite';
 import { writeRandomFile, writeSmallFiles } from './shared/fixtures';
 
@@ -102,7 +104,21 @@ async function runCase(c: Case, baseUrl: string, apiKey: string, root: string) {
   return { name: c.name, tookS: (end - t0) / 1000, points: [0.1, 0.5, 0.9].map((f) => ({ f, r: at(f) })) };
 }
 
-export async function run(): Promise<number> {
+/**
+ * `--screens [outDir]`: the same four cases through the app in Chromium, the header's figure read and
+ * pictured at 10%, 50% and 90% (test/e2e/estimate-screens.ts, run as a script: the harness imports no test
+ * code, and the app's shell and Chromium are the e2e stack's).
+ */
+function screens(outDir: string | undefined): Promise<number> {
+  const tsx = join(PROJECT_ROOT, 'node_modules', '.bin', 'tsx');
+  const script = join(PROJECT_ROOT, 'test', 'e2e', 'estimate-screens.ts');
+  const child = spawn(tsx, [script, ...(outDir ? [outDir] : [])], { stdio: 'inherit', cwd: PROJECT_ROOT });
+  return new Promise((resolve) => child.on('exit', (code) => resolve(code ?? 1)));
+}
+
+export async function run(argv: string[] = []): Promise<number> {
+  const at = argv.indexOf('--screens');
+  if (at >= 0) return screens(argv[at + 1]);
   const root = mkdtempSync(join(tmpdir(), 'bench-estimate-'));
   const server = await startReferenceServer({ dataDir: join(root, 'server'), ratePerMinute: 0 });
   const apiKey = String(server.demo?.api_key ?? '');

@@ -7,7 +7,13 @@ import { statusClock } from '../../../src-shared/domain/status-facts';
 import { appStatus, countsLine, fileStatus, NO_HOLDS } from '../../../src-shared/domain/status-model';
 import { formatIstTime, formatIstTimeSeconds } from '../../../src-shared/domain/time-format';
 import { folderModeText } from '../../../src-shared/domain/words';
-import { readAppHolds, readDeskStatuses, readKnowledgeFacts, readLocalSyncStatus } from '../../core';
+import {
+  readAppHolds,
+  readDeskStatuses,
+  readKnowledgeFacts,
+  readLeadsFacts,
+  readLocalSyncStatus,
+} from '../../core';
 import { EXIT, parseCommand, withSession } from '../common';
 import { forTerminal } from '../terminal-text';
 
@@ -31,6 +37,8 @@ export async function run(argv: string[]): Promise<number> {
       now: Date.now(),
       holds,
       knowledge: readKnowledgeFacts(s.state.db),
+      // The leads' link: the running app's (listening, answering), what the relay held at the last pull.
+      leads: readLeadsFacts(s.state.db, common.dataDir, process.env),
       clock: statusClock,
       folders: status.folders.map(({ folder: f, tally }) => ({
         id: f.id,
@@ -82,7 +90,7 @@ export async function run(argv: string[]): Promise<number> {
         );
       }
     }
-    if (status.folders.length > 0 || model.knowledge)
+    if (status.folders.length > 0 || model.knowledge || model.leads?.speaksForApp)
       out.emit(`Overall: ${model.word}${model.detail ? ` (${model.detail})` : ''}`, {
         event: 'overall',
         word: model.word,
@@ -90,6 +98,9 @@ export async function run(argv: string[]): Promise<number> {
         counts: model.counts,
         pendingBy: model.pendingBy,
         knowledge: model.knowledge,
+        leads: model.leads
+          ? { word: model.leads.word, kind: model.leads.kind, detail: model.leads.detail }
+          : null,
       });
     for (const a of [...status.activity].reverse()) {
       out.emit(`${formatIstTimeSeconds(a.at)}  ${forTerminal(a.message)}`, { event: 'activity', ...a });

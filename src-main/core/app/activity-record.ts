@@ -1,4 +1,5 @@
 import type { ActivityItem } from '../../../src-shared/contract';
+import { formatIstPeriod } from '../../../src-shared/domain/time-format';
 import { plural } from '../../../src-shared/domain/words';
 import { activityStore } from '../sync/state/activity-store';
 import type { AppContext } from './context';
@@ -17,7 +18,8 @@ export function activityRecorder(ctx: AppContext) {
 }
 
 const ERROR_KINDS = /error|fail|stopped|closed|refused/i;
-const WARN_KINDS = /paused|offline|duplicate|skipped|retry|broken-link|remote-gone|conflict|^arrears$/i;
+const WARN_KINDS =
+  /paused|offline|rate-limited|duplicate|skipped|retry|broken-link|remote-gone|conflict|^arrears$/i;
 
 /** An activity line's level, from its kind: the same for a line just written and one read back. */
 export function activityLevel(kind: string): ActivityItem['level'] {
@@ -55,5 +57,58 @@ export function storageWatch(record: RecordActivity) {
       failing = 0;
       files.clear();
     }
+  };
+}
+
+/** How long the service must answer without a 429 before a "slow down" period is over. */
+export const SLOW_DOWN_QUIET_MS = 5_000;
+
+/**
+ * The service's 429s as periods (issue 34): Activity gets one line when a period is over, with when it
+ * began and when the service answered again, not one per request. A period is over once a reply that is
+ * not a 429 came and no 429 followed it for `quietMs`; a 429 meanwhile keeps it open. Every request a 429
+ * turned away is sent again by the pacer (service/pacer.ts), so nothing was lost.
+ */
+export function slowDownPeriods(record: RecordActivity, o: { quietMs?: number; now?: () => number } = {}) {
+  const quietMs = o.quietMs ?? SLOW_DOWN_QUIET_MS;
+  const now = o.now ?? Date.now;
+  let open: { from: number; refused: number; answeredAt: number | null } | null = null;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const stopTimer = () => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+  };
+  const end = () => {
+    timer = null;
+    const p = open;
+    open = null;
+    if (!p || p.answeredAt === null) return;
+    record(
+      'rate-limited',
+      `The service asked us to slow down ${formatIstPeriod(p.from, p.answeredAt)}; nothing was lost: ${p.refused === 1 ? 'the request it turned away waited and was sent again' : `the ${p.refused.toLocaleString('en')} requests it turned away waited and were sent again`}.`,
+    );
+  };
+  return {
+    /** Every reply's HTTP status, from the app's file API client. */
+    reply(status: number): void {
+      if (status === 429) {
+        stopTimer();
+        if (!open) open = { from: now(), refused: 0, answeredAt: null };
+        open.refused++;
+        open.answeredAt = null;
+        return;
+      }
+      if (!open) return;
+      open.answeredAt ??= now();
+      if (!timer) {
+        timer = setTimeout(end, quietMs);
+        timer.unref?.();
+      }
+    },
+    /** The app closes: a period whose end was seen is written now. */
+    close(): void {
+      stopTimer();
+      end();
+    },
   };
 }

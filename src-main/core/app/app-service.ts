@@ -14,6 +14,7 @@ import { serviceSettingsStore } from '../service/settings';
 import { APP_MIGRATIONS } from '../state/migrations';
 import { serviceIdentity } from '../sync/account/service-identity';
 import { createAccountSnapshot } from './account-snapshot';
+import { activityRecorder, slowDownPeriods } from './activity-record';
 import type { AppContext } from './context';
 import { createDispatcher, typedCall } from './dispatcher';
 import { createEventBus } from './event-bus';
@@ -131,6 +132,7 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
     );
   const cache = serviceCache(db);
   const account = createAccountSnapshot({ cache, bus });
+  let slowDown: ReturnType<typeof slowDownPeriods> | null = null;
   const session = createSessionHolder({
     dataDir: o.dataDir,
     settings: serviceSettings,
@@ -138,6 +140,7 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
     env: o.env ?? process.env,
     requestsPerMinute: () => settings.get().requestsPerMinute,
     onRequest: () => meter.record(),
+    onReply: (status) => slowDown?.reply(status),
     // The engine's uploads and deletes, and the Files view's, reach the remote index at once.
     // Every /me answer becomes the app's one account snapshot.
     // Written in one commit per short batch (a sync of thousands of files paid a commit per upload);
@@ -182,6 +185,8 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
       return live.connection.kind === 'sandbox' ? SANDBOX_CACHE_SOURCE : live.connection.cacheSource;
     },
   };
+  // The service's 429s, one Activity line a period (issue 34).
+  slowDown = slowDownPeriods(activityRecorder(ctx));
   const runtime = createSyncRuntime(ctx, meter, o.engine ?? {});
   // The engine follows the connection: a new account or a sandbox reset gets a new engine.
   session.onChange((live) => {
@@ -237,6 +242,7 @@ export async function createAppService(o: AppServiceOptions): Promise<AppService
       closed = true;
       for (const s of [...sections].reverse()) await s.close?.();
       await runtime.stop();
+      slowDown?.close();
       await session.close();
       // What the follower holds is written while the database is open.
       createRemoteIndex(db).flushFollowers();

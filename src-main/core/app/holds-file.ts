@@ -1,5 +1,6 @@
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { z } from 'zod';
 import { HoldsSchema } from '../../../src-shared/contract/sync';
 import type { Holds } from '../../../src-shared/domain/status-model';
 
@@ -11,16 +12,22 @@ const NAME = 'sync-holds.json';
  * schedule". Written when they change (a few times a day), removed when the engine stops; a reader
  * trusts the file only while its writer lives, and a hold whose end has passed is over.
  */
-export function holdsFile(dataDir: string) {
-  const path = join(dataDir, NAME);
+export const holdsFile = (dataDir: string) => liveFactsFile<Holds>(dataDir, NAME);
+
+/**
+ * A fact of the running app for the CLI, in a file of the data folder beside the writer's pid: written
+ * when it changes, removed when the app lets go of it (the holds, the leads' link).
+ */
+export function liveFactsFile<T>(dataDir: string, name: string) {
+  const path = join(dataDir, name);
   let last = '';
   return {
-    write(holds: Holds): void {
-      const text = JSON.stringify(holds);
+    write(facts: T): void {
+      const text = JSON.stringify(facts);
       if (text === last) return;
       last = text;
       try {
-        writeFileSync(`${path}.tmp`, JSON.stringify({ pid: process.pid, holds }), { mode: 0o600 });
+        writeFileSync(`${path}.tmp`, JSON.stringify({ pid: process.pid, holds: facts }), { mode: 0o600 });
         renameSync(`${path}.tmp`, path);
       } catch {
         last = ''; // a data folder being removed: the next change tries again
@@ -33,18 +40,23 @@ export function holdsFile(dataDir: string) {
   };
 }
 
-/** The running app's holds, or null when no app runs on this data folder. */
-export function readAppHolds(dataDir: string, now = Date.now()): Holds | null {
+/** What a running app wrote with `liveFactsFile`, or null when none runs on this data folder (or it is unreadable). */
+export function readLiveFacts<T>(dataDir: string, name: string, schema: z.ZodType<T>): T | null {
   let raw: { pid?: unknown; holds?: unknown };
   try {
-    raw = JSON.parse(readFileSync(join(dataDir, NAME), 'utf8'));
+    raw = JSON.parse(readFileSync(join(dataDir, name), 'utf8'));
   } catch {
     return null;
   }
   if (typeof raw.pid !== 'number' || !alive(raw.pid)) return null;
-  const parsed = HoldsSchema.safeParse(raw.holds);
-  if (!parsed.success) return null;
-  const h = parsed.data;
+  const parsed = schema.safeParse(raw.holds);
+  return parsed.success ? parsed.data : null;
+}
+
+/** The running app's holds, or null when no app runs on this data folder. */
+export function readAppHolds(dataDir: string, now = Date.now()): Holds | null {
+  const h = readLiveFacts(dataDir, NAME, HoldsSchema);
+  if (!h) return null;
   const over = (x: { until: number | null } | null) => (x && x.until !== null && x.until <= now ? null : x);
   return {
     ...h,

@@ -36,6 +36,8 @@ export function createSessionHolder(o: {
   requestsPerMinute: () => number;
   /** Called for every request sent (the UI shows the budget in use). */
   onRequest?: (method: string, path: string) => void;
+  /** Called for every reply with its HTTP status (Activity's "slow down" periods). */
+  onReply?: (status: number) => void;
   /** What the connection's replies show about its files goes here (the remote index's follower). */
   onRemote?: (connection: Connection) => (event: RemoteEvent) => void;
   /** `onRemote` threw: the app's log says so (the call's result stands). */
@@ -77,6 +79,7 @@ export function createSessionHolder(o: {
       baseUrl: connection.baseUrl,
       apiKey: connection.apiKey,
       ...(o.onRequest ? { onRequest: o.onRequest } : {}),
+      ...(o.onReply ? { onReply: (_m: string, _p: string, status: number) => o.onReply?.(status) } : {}),
       ...(o.onRemote ? { onRemote: o.onRemote(connection) } : {}),
       ...(o.onRemoteError ? { onRemoteError: o.onRemoteError } : {}),
     });

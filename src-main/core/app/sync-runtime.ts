@@ -6,7 +6,10 @@ import type {
   QueueItem,
   SyncOverview,
 } from '../../../src-shared/contract';
+import { appStatusOf } from '../../../src-shared/domain/status-facts';
 import { appStatus } from '../../../src-shared/domain/status-model';
+import { folderInSyncNotice } from '../../../src-shared/domain/status-notices';
+import { timeLeftText } from '../../../src-shared/domain/words';
 import type { BackoffPolicy } from '../service/retry-policy';
 import { serviceIdentity } from '../sync/account/service-identity';
 import { createSyncEngine, type FolderStatus, type SyncEngine } from '../sync/engine';
@@ -22,6 +25,17 @@ import { holdsFile } from './holds-file';
 import { inBackground } from './in-background';
 import type { RequestMeter } from './request-meter';
 import { uploadProgressTracker } from './upload-progress';
+
+interface ShownEta {
+  etaSeconds: number | null;
+  etaBound: SyncEvents['progress']['etaBound'];
+}
+
+/** The header says the same: the words of the time left (timeLeftText) and its bound. */
+function sameEta(a: ShownEta, b: ShownEta): boolean {
+  const words = (s: number | null) => (s === null ? null : timeLeftText(s));
+  return a.etaBound === b.etaBound && words(a.etaSeconds) === words(b.etaSeconds);
+}
 
 /** Engine settings a caller may shorten (tests): the stability window and the /me poll while paused. */
 export interface EngineTunables {
@@ -75,6 +89,32 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
   };
 
   let lastProgress: SyncEvents['progress'] | null = null;
+  let lastProgressAt: number | null = null;
+  /** The time left the last overview said (to send the overview again when it changes). */
+  let sentEta: ShownEta = { etaSeconds: null, etaBound: null };
+  const shownEta = (p: SyncEvents['progress'] | null): ShownEta => ({
+    etaSeconds: p?.etaSeconds ?? null,
+    etaBound: p?.etaBound ?? null,
+  });
+  /** The overview is said again when the budget's hold ends (nothing else may change meanwhile). */
+  let holdTimer: NodeJS.Timeout | null = null;
+  let holdEnds: number | null = null;
+  function endOfHold(until: number | null) {
+    if (until === holdEnds) return;
+    if (holdTimer) clearTimeout(holdTimer);
+    holdTimer = null;
+    holdEnds = until;
+    if (until === null) return;
+    holdTimer = setTimeout(
+      () => {
+        holdTimer = null;
+        holdEnds = null;
+        emitState();
+      },
+      Math.max(0, until - Date.now()) + 20,
+    );
+    holdTimer.unref();
+  }
 
   // The engine's pause follows the app's one account snapshot: a top-up seen by any /me resumes it.
   ctx.account.onSeen((source, account) => {
@@ -110,21 +150,25 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
       }),
       e.on('progress', (p) => {
         lastProgress = p;
-        emitQueue();
+        lastProgressAt = Date.now();
+        // The header's time left is the overview's: sent again when what it says changes (a second, a
+        // minute, its bound), not with every progress (the queue is).
+        if (sameEta(shownEta(p), sentEta)) emitQueue();
+        else emitState();
       }),
       e.on('bandwidth', () => emitState()),
+      e.on('request-hold', () => emitState()),
       e.on('folder-in-sync', ({ folderId }) => {
-        const folder = e.listFolders().find((x) => x.id === folderId);
-        if (folder && folder.counts.LIVE > 0)
-          ctx.bus.emit('notify', {
-            kind: 'in-sync',
-            title: 'Folder in sync',
-            body: `${folder.path} is in sync.`,
-          });
+        // Said only when the model agrees (the card says "In sync", with live files), in the card's words.
+        const listing = e.listFolders();
+        const folder = listing.find((x) => x.id === folderId);
+        const notice = folder && folderInSyncNotice(appStatusOf(overview(listing)), folderId, folder.path);
+        if (notice) ctx.bus.emit('notify', notice);
         emitState();
       }),
-      e.on('paused', (p) => {
-        ctx.bus.emit('notify', { kind: 'paused-money', title: 'Uploads paused', body: p.message });
+      // Uploads paused for money, syncing stopped, offline: notified in the model's words by the state
+      // notices (sections/state-notices-section.ts), from the overview these events send.
+      e.on('paused', () => {
         emitState();
         inBackground(ctx.log, 'Reading the account after a pause', () => refreshAccount(ctx));
       }),
@@ -136,10 +180,7 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
         emitState();
         if (!offline) inBackground(ctx.log, 'Reading the account back online', () => refreshAccount(ctx));
       }),
-      e.on('stopped', (s) => {
-        ctx.bus.emit('notify', { kind: 'error', title: 'Syncing stopped', body: s.message });
-        emitState();
-      }),
+      e.on('stopped', () => emitState()),
       e.on('error', (x) => ctx.log(`sync error ${x.code}: ${x.message}`)),
       e.on('activity', (a) => ctx.bus.emit('activity.added', toActivity(a))),
     ];
@@ -150,6 +191,7 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
   async function stopEngine() {
     for (const u of unsubscribe) u();
     unsubscribe = [];
+    endOfHold(null);
     const e = engine;
     engine = null;
     if (e) await e.stop();
@@ -196,6 +238,7 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
         }
       : null;
     const bandwidth = engine ? overviewBandwidth(engine.bandwidth(), Date.now()) : null;
+    const hold = engine?.requestHold() ?? null;
     // The facts the one status model derives every surface's words from (src-shared/domain/status-model.ts).
     const holds = {
       stopped: s?.stopped ? { code: s.stopped.code, message: s.stopped.message } : null,
@@ -205,10 +248,12 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
         ? { until: bandwidth?.kind === 'pause' && bandwidth.source === 'schedule' ? bandwidth.until : null }
         : null,
       offline: s?.offline ? { nextTryAt: s.offline.nextTryAt } : null,
-      // The request budget's back-off and the office's wait reach the model through the office's status.
-      rateLimited: null,
-      officeWait: null,
+      // The request budget's own hold (a 429's Retry-After, alone or in an office), said as the budget
+      // keeps it: a desk alone has no office status to say it (issue 31).
+      rateLimited: hold?.kind === 'rate-limited' ? { until: hold.until } : null,
+      officeWait: hold?.kind === 'office-wait' ? { until: hold.until } : null,
     };
+    endOfHold(hold?.until ?? null);
     // The state is the one status model's (a schedule's pause is "paused", a failed file "error"); offline
     // is its own field here, and the files' state under it stays what it was.
     if (engine) holdsOut.write(holds);
@@ -218,13 +263,15 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
       folders: folders.map((f) => ({ ...f, tally: f.counts })),
     });
     const state = model.state === 'offline' ? (pending > 0 ? 'syncing' : 'idle') : model.state;
+    sentEta = shownEta(lastProgress);
     return {
       offline,
       holds,
       nextCheckAt: s?.nextAccountCheckAt ?? null,
       bandwidth,
-      etaSeconds: lastProgress?.etaSeconds ?? null,
-      etaBound: lastProgress?.etaBound ?? null,
+      etaSeconds: shownEta(lastProgress).etaSeconds,
+      etaBound: shownEta(lastProgress).etaBound,
+      etaAt: lastProgressAt,
       state,
       held,
       folders,
@@ -253,7 +300,8 @@ export function createSyncRuntime(ctx: AppContext, meter: RequestMeter, engineOp
         state: r.state,
         sentBytes: p?.sentBytes ?? 0,
         bytesPerSecond: p?.bytesPerSecond ?? null,
-        etaSeconds: p?.etaSeconds ?? null,
+        // The one estimate (time-left.ts), with the limit and the schedule's windows, as the header's.
+        etaSeconds: p ? e.uploadTimeLeft(p.sizeBytes - p.sentBytes, p.bytesPerSecond ?? 0) : null,
       };
     });
     let waiting = 0;

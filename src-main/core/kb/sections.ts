@@ -1,5 +1,6 @@
 import type { AppContext } from '../app/context';
 import type { Section } from '../app/section';
+import { leadsLinkFile } from '../leads/leads-link';
 import { leadsSection } from '../leads/leads-section';
 import { createLeadsService, type LeadsService } from '../leads/leads-service';
 import { isSwitchable } from '../secrets/secret-stores';
@@ -11,20 +12,32 @@ import { createKbService, type KbService } from './kb-service';
  * Knowledge entries and leads share the bots (a bot's token is for entries, its signing secret
  * for the leads it sends), so both sections are built from one pair of services per app.
  */
-const services = new WeakMap<AppContext, { kb: KbService; leads: LeadsService }>();
+const services = new WeakMap<
+  AppContext,
+  { kb: KbService; leads: LeadsService; link: ReturnType<typeof leadsLinkFile> }
+>();
 
 function servicesOf(ctx: AppContext) {
   let s = services.get(ctx);
   if (!s) {
-    const leads = createLeadsService({
+    // The lead link for `assets-sync status` (it runs no receiver and pulls nothing).
+    const link = leadsLinkFile(ctx.dataDir);
+    const tellLink = () => link.write(leads.relay(), leads.receiver());
+    const leads: LeadsService = createLeadsService({
       db: ctx.db,
       secrets: ctx.secrets,
       botIds: () => botIds(ctx.db),
       onLead: (lead) => ctx.bus.emit('leads.new', lead),
       onLeadsArrived: (count) => ctx.bus.emit('leads.arrived', { count }),
       onChanged: (lead) => ctx.bus.emit('leads.changed', lead),
-      onReceiver: (view) => ctx.bus.emit('leads.receiver', view),
-      onRelay: (view) => ctx.bus.emit('leads.relay', view),
+      onReceiver: (view) => {
+        ctx.bus.emit('leads.receiver', view);
+        tellLink();
+      },
+      onRelay: (view) => {
+        ctx.bus.emit('leads.relay', view);
+        tellLink();
+      },
       env: ctx.env,
       log: (line) => ctx.log(line),
     });
@@ -40,7 +53,7 @@ function servicesOf(ctx: AppContext) {
         leads.signing.reload();
       },
     });
-    s = { kb, leads };
+    s = { kb, leads, link };
     services.set(ctx, s);
     // An encrypted secrets file chosen or unlocked: the signing secrets and the relay's token can be read now.
     if (isSwitchable(ctx.secrets))
@@ -53,7 +66,10 @@ function servicesOf(ctx: AppContext) {
 }
 
 /** Registered before the knowledge section: its receiver must be listening when the sandbox bot is set up. */
-export const leadsSectionFactory = (ctx: AppContext): Section => leadsSection(ctx, servicesOf(ctx).leads);
+export const leadsSectionFactory = (ctx: AppContext): Section => {
+  const s = servicesOf(ctx);
+  return leadsSection(ctx, s.leads, s.link);
+};
 export const knowledgeSectionFactory = (ctx: AppContext): Section => {
   const s = servicesOf(ctx);
   return kbSection(ctx, s.kb, s.leads);

@@ -1,10 +1,15 @@
 import { ok } from '../../../src-shared/errors';
 import type { AppContext } from '../app/context';
 import type { Section } from '../app/section';
+import type { leadsLinkFile } from './leads-link';
 import type { LeadsService } from './leads-service';
 
 /** The leads commands of the contract. The receiver starts with the app and stops with it. */
-export function leadsSection(ctx: AppContext, leads: LeadsService): Section {
+export function leadsSection(
+  ctx: AppContext,
+  leads: LeadsService,
+  link?: ReturnType<typeof leadsLinkFile>,
+): Section {
   return {
     name: 'leads',
     handlers: {
@@ -15,7 +20,9 @@ export function leadsSection(ctx: AppContext, leads: LeadsService): Section {
         if (res.ok) ctx.bus.emit('leads.changed', res.value);
         return res;
       },
-      'leads.exportCsv': async (r) => ok(leads.exportCsv(r)),
+      // The start times' clock named as the Leads view names it (the sandbox's, or the service's).
+      'leads.exportCsv': async (r) =>
+        ok(leads.exportCsv(r, { sandbox: ctx.session.live?.connection.kind === 'sandbox' })),
       'leads.receiver': async () => ok(leads.receiver()),
       'leads.configureReceiver': async (r) => leads.configure(r),
       'leads.relay': async () => ok(leads.relay()),
@@ -27,6 +34,9 @@ export function leadsSection(ctx: AppContext, leads: LeadsService): Section {
       const r = await leads.start();
       if (!r.ok) ctx.log(`leads: ${r.error.message}`);
     },
-    close: () => leads.stop(),
+    async close() {
+      await leads.stop();
+      link?.remove();
+    },
   };
 }

@@ -485,6 +485,15 @@ export function createOfficeBudget(opts: {
         }
         pump();
       },
+      hold() {
+        const t = now();
+        // This desk's own back-off after its 429 (the office's pause too, if longer): the service's word.
+        const role = roleNow();
+        const office = role.kind === 'alone' ? 0 : role.pauseUntil;
+        if (t < notBefore) return { kind: 'rate-limited' as const, forMs: Math.max(notBefore, office) - t };
+        // The office's pause alone (a peer was refused, the holder probes): this desk waits the office's turn.
+        return t < office ? { kind: 'office-wait' as const, forMs: office - t } : null;
+      },
       configure(p) {
         if (!Number.isFinite(p.perMinute) || p.perMinute < 0)
           throw new RangeError('perMinute must be 0 or more');

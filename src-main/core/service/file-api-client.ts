@@ -26,7 +26,7 @@ import { type ApiError, ApiFailure, apiError } from './api-error';
 import { DEFAULT_HTTP_TIMEOUT_MS, type HttpJsonReply, httpJson, Watchdog } from './http-json';
 import { FileChangedError, multipartBody, type Pace } from './multipart-body';
 import { createPacer, retryOnApiError } from './pacer';
-import { budgetFor, type Lane, type RequestBudget } from './request-budget';
+import { type BudgetHold, budgetFor, type Lane, type RequestBudget } from './request-budget';
 import { CALL_BACKOFF, parseRetryAfter } from './retry-policy';
 
 /**
@@ -42,6 +42,10 @@ export interface FileApiClient {
   readonly baseUrl: string;
   /** The request budget's rate (0: unlimited): the sync engine's ETA counts requests with it. */
   readonly requestsPerMinute?: number;
+  /** What holds every request of this address now (a 429's Retry-After), for how long more: the budget's. */
+  budgetHold?(): BudgetHold | null;
+  /** Told once a 429 this client got has set the budget's hold (the app then says it); returns the undo. */
+  onBudgetHold?(listener: () => void): () => void;
   me(o?: LaneOption): Promise<Result<Account, ApiError>>;
   listFiles(
     q?: {
@@ -182,10 +186,26 @@ export function createFileApiClient(opts: FileApiClientOptions): FileApiClient {
     }
   };
 
+  const holdListeners = new Set<() => void>();
   const pacer = createPacer({
     policy: { ...CALL_BACKOFF, maxAttempts: retries + 1 },
     // Asked per attempt, never kept: a budget leased for this address may replace the shared one.
-    budget: () => opts.budget ?? budgetFor(baseUrl, 'files'),
+    budget: () => {
+      const b = opts.budget ?? budgetFor(baseUrl, 'files');
+      return {
+        take: (...a: Parameters<RequestBudget['take']>) => b.take(...a),
+        rateLimited(ms: number | undefined) {
+          b.rateLimited(ms);
+          // The hold is the budget's now: whoever says it is told (a listener's throw is its own).
+          for (const l of holdListeners)
+            try {
+              l();
+            } catch {
+              // Nothing more can be said here; the hold stands.
+            }
+        },
+      };
+    },
   });
 
   /** One request once its place in the budget is granted (the pacer takes it). */
@@ -261,6 +281,11 @@ export function createFileApiClient(opts: FileApiClientOptions): FileApiClient {
     baseUrl,
     get requestsPerMinute() {
       return (opts.budget ?? budgetFor(baseUrl, 'files')).perMinute;
+    },
+    budgetHold: () => (opts.budget ?? budgetFor(baseUrl, 'files')).hold(),
+    onBudgetHold(listener) {
+      holdListeners.add(listener);
+      return () => holdListeners.delete(listener);
     },
     async me(o = {}) {
       const r = await call({ method: 'GET', path: '/me', reply: AccountReply, lane: o.lane ?? 'user' }, true);

@@ -53,6 +53,12 @@ export interface RequestBudget {
   rateLimited(retryAfterMs: number | undefined): void;
   /** Any reply other than 429 to a request this budget granted: a clean period for the ceiling, a probe answered. */
   replied(status: number): void;
+  /**
+   * What keeps every request of this budget back now, and for how much longer (ms), or null: this desk's
+   * own 429's Retry-After (`rate-limited`), or, in an office, the office's pause after a peer's 429
+   * (`office-wait`). The app says it as a hold and the estimate of time left counts it (issue 31).
+   */
+  hold(): BudgetHold | null;
   /** Changes the allowance in place (0 = unlimited) and background's share; waiters keep their place. */
   configure(opts: { perMinute: number; backgroundShare?: number }): void;
   readonly perMinute: number;
@@ -63,6 +69,12 @@ export interface RequestBudget {
   waitingIn(lane: Lane): number;
   /** Places one lane holds in the current window (what the cap counts). */
   grantedIn(lane: Lane): number;
+}
+
+/** A hold of the whole budget: what it is, and how long it lasts from now (ms, on no particular clock). */
+export interface BudgetHold {
+  kind: 'rate-limited' | 'office-wait';
+  forMs: number;
 }
 
 export const DEFAULT_FILE_API_PER_MINUTE = FILE_API_BUDGET_DEFAULT_PER_MINUTE;
@@ -142,6 +154,10 @@ export function createRequestBudget(opts: {
       deferUntil(now() + (retryAfterMs ?? DEFAULT_RATE_LIMIT_WAIT_MS));
     },
     replied() {},
+    hold() {
+      const t = now();
+      return t < notBefore ? { kind: 'rate-limited' as const, forMs: notBefore - t } : null;
+    },
     configure(p) {
       setRate(p);
       pump();

@@ -31,10 +31,12 @@
  */
 
 import type { Account } from '../../../src-shared/api/file-hosting';
+import { estimateTimeLeft } from '../../../src-shared/domain/time-left';
 import { plural } from '../../../src-shared/domain/words';
 import { type AppError, appError, err, ok, type Result } from '../../../src-shared/errors';
 import type { Db } from '../../shared-node/sqlite';
 import type { FileApiClient } from '../service/file-api-client';
+import type { BudgetHold } from '../service/request-budget';
 import { DEFAULT_OPTIONS, type SyncContext, type SyncOptions } from './context';
 import { type DuplicateGroup, findDuplicates, removeDuplicates } from './duplicates';
 import { createAccountSession } from './engine/account-session';
@@ -139,6 +141,16 @@ export interface SyncEngine {
   setBandwidth(setting: BandwidthSetting): void;
   /** The limit in force now, and until when. */
   bandwidth(): InForce;
+  /**
+   * What holds every request of the service's address now, until when (epoch ms on the engine's clock):
+   * a 429's Retry-After kept by the request budget (its own, or the office's pause after one).
+   */
+  requestHold(): { kind: BudgetHold['kind']; until: number } | null;
+  /**
+   * Time left for one upload in flight, `bytesLeft` at its measured speed, by the one estimate
+   * (time-left.ts) with the limit, the schedule's windows ahead: what each queue row says.
+   */
+  uploadTimeLeft(bytesLeft: number, bytesPerSecond: number): number | null;
   listFiles(q?: FileQuery): FileRow[];
   getFile(id: number): FileRow | null;
   findDuplicates(): Promise<Result<DuplicateGroup[]>>;
@@ -268,15 +280,26 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
     onlyFolder: options.onlyFolder,
     limiter,
     requestsPerMinute: () => client.requestsPerMinute ?? 0,
+    // The rooms below exist by the time the first progress is said (after start).
+    scheduleAhead: () => schedule.ahead(),
+    requestsHeldUntil: () => requestHold()?.until ?? null,
   });
   const scheduler = createScheduler(ctx, state, { book, runners });
+  function requestHold() {
+    const h = client.budgetHold?.();
+    return h ? { kind: h.kind, until: now() + h.forMs } : null;
+  }
   const schedule = createBandwidthSchedule(
     state,
     {
       limiter,
       clock,
       wake: () => scheduler.wake(),
-      onChange: (f) => events.emit('bandwidth', { ...f }),
+      onChange: (f) => {
+        events.emit('bandwidth', { ...f });
+        // The time left reads the windows: said again at each edge (a pause starting, a limit changing).
+        book.emitProgress(true);
+      },
       onError: (e) =>
         report(`The upload schedule's edge failed: ${e instanceof Error ? e.message : String(e)}`),
     },
@@ -294,6 +317,8 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
   // Every request the engine sends goes through this client, so every reply (or none) is seen.
   ctx.client = connectivity.observe(client);
   let keepAlive: NodeJS.Timeout | null = null;
+  /** Unsubscribes from the client's 429 holds (while running). */
+  let offHold: (() => void) | null = null;
   /** The stop under way or done (null while running): stop() asked again waits for the same one. */
   let stopping: Promise<void> | null = null;
 
@@ -301,6 +326,8 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
     state.running = false;
     if (keepAlive) clearInterval(keepAlive);
     keepAlive = null;
+    offHold?.();
+    offHold = null;
     // Every room stops its own timers and work. Uploads are aborted (their journal entries stay open:
     // the next start settles them by listing); a hash is answered HASHER-CLOSED (its row goes back to NEW).
     const rooms = Promise.allSettled([
@@ -327,6 +354,14 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
       runners.open();
       schedule.start();
       keepAlive = setInterval(() => undefined, 1 << 30);
+      // A 429 held the budget: said at once (the app's holds, and the time left counts the wait).
+      offHold =
+        client.onBudgetHold?.(() => {
+          const h = requestHold();
+          if (!h) return;
+          events.emit('request-hold', h);
+          book.emitProgress(true);
+        }) ?? null;
       // Work interrupted by a crash: a hash is simply redone; an upload is settled by the listing first.
       db.transaction(() => {
         for (const r of files.inState('HASHING', 1_000_000))
@@ -404,6 +439,24 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
     },
     setBandwidth: (s) => schedule.set(s),
     bandwidth: () => schedule.inForce(),
+    requestHold,
+    uploadTimeLeft(bytesLeft, bytesPerSecond) {
+      const ahead = schedule.ahead();
+      return estimateTimeLeft({
+        now: now(),
+        startedAt: null,
+        bytesLeft,
+        bytesInFlightLeft: bytesLeft,
+        filesLeft: 1,
+        filesInFlight: 1,
+        filesDone: 0,
+        bytesPerSecond,
+        limitBytesPerSecond: limiter.rate(),
+        requestsPerMinute: 0,
+        pausedUntil: ahead.pausedUntil,
+        windowsAhead: ahead.windows,
+      }).seconds;
+    },
 
     listFiles: (q = {}) => files.list(q),
     getFile: (id) => files.get(id),

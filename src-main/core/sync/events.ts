@@ -54,6 +54,8 @@ export interface SyncEvents {
   activity: ActivityEntry;
   /** The upload limit in force changed (the setting, or an edge of the weekly schedule). */
   bandwidth: InForce;
+  /** The request budget holds every request (a 429's Retry-After) until then (epoch ms, the engine's clock). */
+  'request-hold': { kind: 'rate-limited' | 'office-wait'; until: number };
 }
 
 export type SyncEventName = keyof SyncEvents;

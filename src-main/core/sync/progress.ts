@@ -5,6 +5,11 @@
 export interface SpeedMeter {
   add(bytes: number, atMs: number): void;
   bytesPerSecond(atMs: number): number;
+  /**
+   * Nothing was being sent until `atMs` (no upload in flight: the request budget's wait, a pause): that time
+   * is not the link's, and the speed does not decay over it. Returns the speed.
+   */
+  idle(atMs: number): number;
 }
 
 export function speedMeter(halfLifeMs = 3_000): SpeedMeter {
@@ -37,6 +42,10 @@ export function speedMeter(halfLifeMs = 3_000): SpeedMeter {
     },
     bytesPerSecond(atMs) {
       decayTo(atMs);
+      return weight > 0 ? rate / weight : 0;
+    },
+    idle(atMs) {
+      if (last !== null && atMs > last) last = atMs;
       return weight > 0 ? rate / weight : 0;
     },
   };

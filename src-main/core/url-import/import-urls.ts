@@ -8,6 +8,7 @@ import type { Lane } from '../service/request-budget';
 import { IMPORT_LINE_BACKOFF } from '../service/retry-policy';
 import { type ImportLine, lineKey, parseImportList } from './import-lines';
 import { readResults, resultsPathFor, resultsWriter } from './results-file';
+import { uploadFromSource } from './upload-source';
 
 /** One row of `<list>.results.csv`: the new file, or why the line was not imported. */
 export interface ImportResult {
@@ -190,7 +191,7 @@ export async function importUrls(
         r = await pacer.call(
           async () => {
             summary.requests++;
-            const sent = await client.uploadFromUrl({
+            const sent = await uploadFromSource(client, {
               sourceUrl: l.sourceUrl,
               ...(l.bucket !== null ? { bucket: l.bucket } : {}),
               ...(l.md5 !== null ? { md5: l.md5.toLowerCase() } : {}),

@@ -31,6 +31,8 @@ const FaultsBody = z
     connection_reset_rate: Rate.optional(),
     // A planted error in the next daily charge (issue 35); a negative one lowers it (never below 0).
     rent_error_paise: z.number().int().min(-1_000_000_000).max(1_000_000_000).optional(),
+    // Every API request answers 429 (with Retry-After) for this long; 0 ends it; up to an hour.
+    rate_limited_seconds: z.number().int().min(0).max(3600).optional(),
   })
   .strict();
 
@@ -134,7 +136,9 @@ export function registerFileHostingAdmin(admin: FastifyInstance, hosting: Hostin
   admin.put('/faults', async (request, reply) => {
     const body = FaultsBody.safeParse(request.body ?? {});
     if (!body.success) return sendAdminError(reply, 400, problem(body.error));
-    const next = Object.fromEntries(Object.entries(body.data).filter(([, v]) => v !== undefined));
-    return hosting.faults.set(next);
+    const { rate_limited_seconds: limited, ...rest } = body.data;
+    if (limited !== undefined) hosting.faults.limitFor(limited, now());
+    const next = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
+    return { ...hosting.faults.set(next), rate_limited_until: hosting.faults.limitedUntil(now()) };
   });
 }

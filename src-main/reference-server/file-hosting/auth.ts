@@ -39,6 +39,17 @@ export function installApiGuards(api: FastifyInstance, hosting: Hosting): void {
   });
   api.addHook('onRequest', async (request, reply) => {
     hosting.requests.count(request.method, route(request));
+    // The test aid first (PUT /__admin/v1/faults rate_limited_seconds): a service that says slow down.
+    const held = hosting.faults.limitedFor(hosting.ctx.clock.now());
+    if (held !== null) {
+      hosting.requests.refused();
+      reply.header('retry-after', String(held));
+      return sendFailure(
+        request,
+        reply,
+        failure('RATE-LIMITED', `This service is answering 429 for now; retry in ${held} s.`),
+      );
+    }
     const decision = hosting.rateLimit.take(request.ip);
     if (!decision.ok) {
       hosting.requests.refused();

@@ -5,10 +5,12 @@ import {
   type ImportRun,
   MAX_LIST_CHARS,
 } from '../../../src-shared/contract/url-import';
+import { importRunSentence } from '../../../src-shared/domain/words';
 import { call } from '../../api/core-ref';
 import { FormError, TextField } from '../../components/Field';
 import { usePanelFocus } from '../../components/focus-return';
 import { Icon } from '../../components/Icon';
+import { useUi } from '../../stores/ui-store';
 import { useImportProgress } from './import-progress';
 import './import-dialog.css';
 import { ListResults, SHOWN, stateBadge, UrlText } from './ListResults';
@@ -66,6 +68,14 @@ export function ImportDialog({ onClose }: { onClose(): void }) {
       if (r.ok) {
         // The imported files reach the index through the core's client: files.index.changed follows.
         setRun(r.value);
+        // What happened, in Activity's words (issue 34: the only toast after it was "Folder in sync").
+        const v = r.value;
+        useUi
+          .getState()
+          .toast(
+            v.failed > 0 || v.stoppedBy ? 'error' : 'info',
+            importRunSentence(listName, v, v.stoppedBy?.message ?? null),
+          );
       } else setError(`${r.error.message} (${r.error.code})`);
     } else {
       const r = await call('urlImport.checkIds', { name: listName, text });

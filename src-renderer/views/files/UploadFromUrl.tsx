@@ -23,6 +23,15 @@ export function checkSourceUrl(raw: string, allowed: readonly string[] | undefin
   return null;
 }
 
+/** The address's host, for a sentence ("from example.com"); the address itself when it has none. */
+function sourceHost(raw: string): string {
+  try {
+    return new URL(raw.trim()).host || raw.trim();
+  } catch {
+    return raw.trim();
+  }
+}
+
 export function UploadFromUrl({ onClose }: { onClose(): void }) {
   const account = useAccount((s) => s.account?.value);
   const [url, setUrl] = useState('');
@@ -48,7 +57,13 @@ export function UploadFromUrl({ onClose }: { onClose(): void }) {
         const r = await call('files.uploadFromUrl', { sourceUrl: url.trim(), bucket: target });
         setBusy(false);
         if (!r.ok) return setError(`${r.error.message} (${r.error.code})`);
-        useUi.getState().toast('info', `${r.value.name} is live.`);
+        // Names what happened and where (issue 34): "notes.txt is live" said neither.
+        useUi
+          .getState()
+          .toast(
+            'info',
+            `Uploaded ${r.value.name} from ${sourceHost(url)} to bucket ${r.value.bucket}: it is live.`,
+          );
         onClose();
       }}
     >

@@ -1,10 +1,12 @@
 import { useEffect, useState } from 'react';
 import { FILE_API_REQUESTS_PER_MINUTE } from '../../../src-shared/domain/limits';
+import { timeLeftNow } from '../../../src-shared/domain/time-left';
 import { timeLeftText } from '../../../src-shared/domain/words';
 import { call } from '../../api/core-ref';
 import { Icon } from '../../components/Icon';
 import { SCROLL_REGION, ViewHeader } from '../../components/ViewHeader';
 import { useAppStatus } from '../../stores/app-status';
+import { useMachineNow } from '../../stores/clock-store';
 import { useSync } from '../../stores/sync-store';
 import { orToast } from '../../stores/ui-store';
 import { OfficeLine } from '../office/OfficeLine';
@@ -19,8 +21,21 @@ const ETA_BOUND = {
   requests: 'bound by the request limit',
   pace: 'at the pace so far',
   retry: 'until the next retry',
-  schedule: "after the schedule's pause",
+  schedule: 'bound by the schedule',
 } as const;
+
+/**
+ * "44 min 10 s left (bound by the schedule)": counted down each second from when the core said it, since
+ * under a pause or a 429's wait nothing new is said for minutes. Its own component: only it re-renders.
+ */
+function TimeLeft(p: { seconds: number; at: number | null | undefined; bound: keyof typeof ETA_BOUND }) {
+  const now = useMachineNow(1_000);
+  return (
+    <span className="small muted" data-testid="eta-bound">
+      {timeLeftText(timeLeftNow(p.seconds, p.at, now))} left ({ETA_BOUND[p.bound]})
+    </span>
+  );
+}
 
 export function FoldersView() {
   const overview = useSync((s) => s.overview);
@@ -56,9 +71,7 @@ export function FoldersView() {
           </span>
         ) : null}
         {overview?.etaSeconds && overview.etaBound && status.mayEstimate ? (
-          <span className="small muted" data-testid="eta-bound">
-            {timeLeftText(overview.etaSeconds)} left ({ETA_BOUND[overview.etaBound]})
-          </span>
+          <TimeLeft seconds={overview.etaSeconds} at={overview.etaAt} bound={overview.etaBound} />
         ) : null}
         {overview?.folders.length ? (
           <button

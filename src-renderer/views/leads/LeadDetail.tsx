@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { type LeadDetail as Detail, type LeadView, wantsAPerson } from '../../../src-shared/contract/leads';
+import { leadTimeLabel } from '../../../src-shared/domain/lead-words';
 import { formatServiceTime } from '../../../src-shared/domain/time-format';
 import { leadEventText } from '../../../src-shared/domain/words';
 import { call } from '../../api/core-ref';
@@ -79,11 +80,11 @@ export function LeadDetail({ lead, onClose }: { lead: LeadView; onClose(): void 
         </Item>
         {/* Two clocks (issue 34): the conversation's start is the service's time (the sandbox's clock
             may be moved days on), its arrival this computer's; each says which. */}
-        <Item label={`Started (${sandbox ? "the sandbox's" : "the service's"} clock)`}>
-          {formatServiceTime(lead.startedAt)}
+        <Item label={leadTimeLabel('started', sandbox)}>{formatServiceTime(lead.startedAt)}</Item>
+        <Item label={leadTimeLabel('received', sandbox)}>{formatTime(Date.parse(lead.receivedAt))}</Item>
+        <Item label={leadTimeLabel('handled', sandbox)}>
+          {lead.handledAt ? formatTime(Date.parse(lead.handledAt)) : 'Not yet'}
         </Item>
-        <Item label="Received (this computer's clock)">{formatTime(Date.parse(lead.receivedAt))}</Item>
-        <Item label="Handled">{lead.handledAt ? formatTime(Date.parse(lead.handledAt)) : 'Not yet'}</Item>
       </dl>
       <section aria-label="Whole delivery" className="stack" style={{ gap: '0.4rem' }}>
         <div className="row">

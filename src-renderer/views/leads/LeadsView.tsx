@@ -1,11 +1,13 @@
 import { memo, useEffect, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { type LeadView, wantsAPerson } from '../../../src-shared/contract/leads';
+import { LEAD_KIND_WORDS, leadClock, leadKindText } from '../../../src-shared/domain/lead-words';
 import { call } from '../../api/core-ref';
 import { Icon } from '../../components/Icon';
 import { SCROLL_REGION, ViewHeader } from '../../components/ViewHeader';
 import { formatTime } from '../../lib/format';
 import { RenderCount } from '../../lib/render-count';
+import { useAppStatus, useLeadsFacts } from '../../stores/app-status';
 import { useUi } from '../../stores/ui-store';
 import { ContactLinks } from './ContactLinks';
 import { LeadDetail } from './LeadDetail';
@@ -17,9 +19,10 @@ import './leads.css';
 
 const FILTERS: [LeadFilter, string][] = [
   ['all', 'All'],
-  ['LEAD-CAPTURED', 'Leads'],
-  // The badge's words: the filter selects exactly the rows badged so (`wantsAPerson`).
-  ['HANDOFF-REQUESTED', 'Wants a person'],
+  // The badge's words (and the CSV's event_in_words): the filter selects exactly the rows badged so
+  // (`wantsAPerson`).
+  ['LEAD-CAPTURED', LEAD_KIND_WORDS.lead.filter],
+  ['HANDOFF-REQUESTED', LEAD_KIND_WORDS.person.filter],
 ];
 
 async function exportCsv(filter: LeadFilter, query: string) {
@@ -51,11 +54,7 @@ function LeadRow({ lead, onOpen }: { lead: LeadView; onOpen(lead: LeadView): voi
           >
             {lead.name || 'No name given'}
           </button>
-          {handoff ? (
-            <span className="badge danger">Wants a person</span>
-          ) : (
-            <span className="badge">Lead</span>
-          )}
+          <span className={handoff ? 'badge danger' : 'badge'}>{leadKindText(handoff)}</span>
         </div>
         <div className="small muted lead-note">
           {lead.botName}
@@ -109,7 +108,7 @@ const LeadsTable = memo(function LeadsTable({ onOpen }: { onOpen(lead: LeadView)
           <table className="table leads-table" aria-label="Leads, newest first">
             <thead>
               <tr>
-                <th>Received</th>
+                <th title={`Received, on ${leadClock('received', false)}`}>Received</th>
                 <th>Who</th>
                 <th>Contact</th>
                 <th className="right">State</th>
@@ -127,6 +126,23 @@ const LeadsTable = memo(function LeadsTable({ onOpen }: { onOpen(lead: LeadView)
   );
 });
 
+/** Where leads come from and whether that link works: the status model's word, as the sidebar says it. */
+export function LeadsStatusBadge() {
+  useLeadsFacts();
+  const leads = useAppStatus().leads;
+  if (!leads) return null;
+  return (
+    <span
+      className={`badge ${leads.tone}`}
+      data-testid="leads-state"
+      data-kind={leads.kind}
+      title={leads.detail ?? undefined}
+    >
+      <span className="dot" /> {leads.word}
+    </span>
+  );
+}
+
 export function LeadsView() {
   const { receiver, filter, unhandledOnly, query, error } = useLeads(useShallow(viewSlice));
   const [opened, setOpened] = useState<LeadView | null>(null);
@@ -137,7 +153,7 @@ export function LeadsView() {
   const detail = useLeads((s) => (opened ? (s.leads.find((l) => l.id === opened.id) ?? opened) : null));
   return (
     <>
-      <ViewHeader title="Leads">
+      <ViewHeader title="Leads" status={<LeadsStatusBadge />}>
         {/* biome-ignore lint/a11y/useSemanticElements: the same segmented control as the Usage view */}
         <div className="segmented" role="group" aria-label="Show">
           {FILTERS.map(([f, label]) => (

@@ -31,7 +31,7 @@ const REAL = {
   leads:
     'On the real service a visitor chatting with your bot raises these; the service signs each one and posts it to your webhook URL, retrying after 1 and 5 minutes if the app does not answer.',
   faults:
-    'The real service’s storage fails rarely; when it does the upload answers 502 STORAGE-FAILED, nothing is stored, and the app tries again later by itself. Faults last until the sandbox restarts.',
+    'The real service’s storage fails rarely; when it does the upload answers 502 STORAGE-FAILED, nothing is stored, and the app tries again later by itself. It answers 429 past 120 requests a minute from one address: the app waits as Retry-After says and sends again. Faults last until the sandbox restarts.',
   kb: 'The real knowledge-entry API can be out of reach (your network, its outage) or ask for fewer requests (429 with Retry-After); another editor can change an entry at any time. The app keeps your edits and sends them when it can, and shows a conflict rather than overwrite.',
   api: 'On the real service your key comes from its dashboard and is stored in the system keychain (assets-sync login); the app never shows an account’s key. This one is the local sandbox’s alone.',
   remote:
@@ -229,6 +229,20 @@ function FaultsCard({ state, setState }: StateProps) {
         disabled={busy !== null || !state}
         onChange={(v) => void setFaults({ connectionResetRate: v })}
       />
+      {/* The file API's own "slow down" (issue 34): Activity says the period once it is over. Short,
+          since the app honours each Retry-After in full: a stop could not shorten what it waits. */}
+      <div className="row">
+        <ActionButton
+          card="faults"
+          id="files-429"
+          label="Answer 429 for 10 seconds"
+          disabled={!state}
+          run={() => call('sandbox.faults', { rateLimitedSeconds: 10 })}
+          done={() =>
+            'The file API answers 429 for 10 seconds: the app waits as Retry-After says and sends again; Activity says when the service asked it to slow down once that is over.'
+          }
+        />
+      </div>
     </SandboxCard>
   );
 }

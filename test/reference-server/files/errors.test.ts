@@ -154,11 +154,28 @@ describe('422 HASH-MISMATCH, BUCKET-INVALID; 415; 413', () => {
   });
 });
 
+describe('429 for a while (fault injection, issue 34)', () => {
+  it('every API request answers 429 with Retry-After until the period ends or is ended', async () => {
+    const on = await s.admin('PUT', '/faults', { rate_limited_seconds: 30 });
+    expect(Date.parse(on.json.rate_limited_until)).toBeGreaterThan(Date.now());
+    const refused = await s.api(key, 'GET', '/me');
+    expectFailure(refused, 429, 'RATE-LIMITED');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await s.admin('PUT', '/faults', { rate_limited_seconds: 0 })).json.rate_limited_until).toBeNull();
+    expect((await s.api(key, 'GET', '/me')).status).toBe(200);
+  });
+});
+
 describe('502 STORAGE-FAILED and dropped connections (fault injection)', () => {
   it('stores nothing, charges nothing, leaves no temp file', async () => {
     const before = await s.api(key, 'GET', '/me');
     const faults = await s.admin('PUT', '/faults', { storage_fail_rate: 1 });
-    expect(faults.json).toEqual({ storage_fail_rate: 1, connection_reset_rate: 0, rent_error_paise: 0 });
+    expect(faults.json).toEqual({
+      storage_fail_rate: 1,
+      connection_reset_rate: 0,
+      rent_error_paise: 0,
+      rate_limited_until: null,
+    });
     expectFailure(await s.upload(key, 'a.txt', 'abc'), 502, 'STORAGE-FAILED');
     await s.admin('PUT', '/faults', { storage_fail_rate: 0, connection_reset_rate: 1 });
     await expect(s.upload(key, 'b.txt', 'abc')).rejects.toThrow();

@@ -1,7 +1,8 @@
 import type { Account } from '../../../../src-shared/api/file-hosting';
+import type { KbBotView } from '../../../../src-shared/contract/kb';
 import { wantsAPerson } from '../../../../src-shared/contract/leads';
 import { formatRupees } from '../../../../src-shared/domain/money';
-import { formatServiceTime } from '../../../../src-shared/domain/time-format';
+import { formatIstPeriod, formatServiceTime } from '../../../../src-shared/domain/time-format';
 import { statements } from '../../../shared-node/statements';
 import { activityRecorder } from '../activity-record';
 import type { AppContext } from '../context';
@@ -23,8 +24,8 @@ export function alertsSection(ctx: AppContext): Section {
   });
   const history = clockHistory(ctx);
   let unsubscribe: (() => void) | null = null;
-  /** The entries in conflict already said (bot:entry), so each conflict is one line. */
-  const conflicts = new Set<string>();
+  const conflicts = conflictsNoted(ctx);
+  const kbPeriods = kbApiPeriods(record);
   return {
     name: 'alerts',
     handlers: {},
@@ -39,13 +40,17 @@ export function alertsSection(ctx: AppContext): Section {
           record('lead', wantsAPerson(l) ? `${who} wants a person to get in touch.` : `New lead: ${who}.`);
           return;
         }
+        if (e.event === 'kb.botsChanged') {
+          for (const bot of e.payload.bots) kbPeriods(bot);
+          return;
+        }
         // A knowledge entry changed in two places waits for a person; Activity says so once (issue 34).
         if (e.event === 'kb.changed') {
+          kbPeriods(e.payload.bot);
           for (const entry of e.payload.entries) {
             const key = `${entry.botId}:${entry.id}`;
-            if (entry.state !== 'conflict') conflicts.delete(key);
-            else if (!conflicts.has(key)) {
-              conflicts.add(key);
+            if (entry.state !== 'conflict') conflicts.forget(key);
+            else if (conflicts.note(key)) {
               record(
                 'kb-conflict',
                 `The knowledge entry "${entry.title}" (${e.payload.bot.name}) changed on the server too: open it in Knowledge to choose which to keep.`,
@@ -97,6 +102,79 @@ function arrearsNotes(ctx: AppContext, record: (kind: string, message: string) =
       set('');
       record('arrears-paid', 'The arrears are paid: uploads resume.');
     }
+  };
+}
+
+/**
+ * The knowledge-entry API out of reach, or answering 429, as periods (issue 34): one Activity line per bot
+ * when its sync is clean again, saying from when to when; a round in between (syncing) keeps it open.
+ */
+function kbApiPeriods(record: (kind: string, message: string) => void) {
+  const open = new Map<number, { kind: 'offline' | 'limited'; from: number }>();
+  return (bot: KbBotView) => {
+    const kind =
+      bot.sync.state === 'offline'
+        ? 'offline'
+        : bot.sync.error?.code === 'KB-RATE-LIMITED'
+          ? 'limited'
+          : null;
+    const was = open.get(bot.id);
+    if (kind) {
+      if (!was) open.set(bot.id, { kind, from: Date.now() });
+      return;
+    }
+    if (!was || bot.sync.state !== 'idle' || bot.sync.error) return;
+    open.delete(bot.id);
+    const period = formatIstPeriod(was.from, Date.now());
+    if (was.kind === 'offline')
+      record(
+        'kb-offline',
+        `The knowledge-entry API (${bot.name}) did not answer ${period}; edits made meanwhile waited on this computer and are sent.`,
+      );
+    else
+      record(
+        'kb-rate-limited',
+        `The knowledge-entry API (${bot.name}) asked us to slow down ${period}; nothing was lost: edits waited and are sent.`,
+      );
+  };
+}
+
+const CONFLICTS_KEY = 'kb-conflicts-noted';
+
+/**
+ * The knowledge entries in conflict whose line Activity has (bot:entry), kept in `app_settings`: the
+ * first snapshot after a restart shows every open conflict again, and each is one line, not one a start
+ * (issue 34). An entry out of conflict is forgotten, so a later conflict of it gets its own line.
+ */
+function conflictsNoted(ctx: AppContext) {
+  const prep = statements(ctx.db);
+  const read = (): Set<string> => {
+    const row = prep<[string], { value: string }>('SELECT value FROM app_settings WHERE key = ?').get(
+      CONFLICTS_KEY,
+    );
+    try {
+      const v = row ? (JSON.parse(row.value) as unknown) : [];
+      return new Set(Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+    } catch {
+      return new Set();
+    }
+  };
+  const write = (keys: Set<string>) =>
+    prep(
+      'INSERT INTO app_settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+    ).run(CONFLICTS_KEY, JSON.stringify([...keys]));
+  const keys = read();
+  return {
+    /** True when `key` is newly noted (its line is to be written). */
+    note(key: string): boolean {
+      if (keys.has(key)) return false;
+      keys.add(key);
+      write(keys);
+      return true;
+    },
+    forget(key: string): void {
+      if (keys.delete(key)) write(keys);
+    },
   };
 }
 

@@ -1,5 +1,6 @@
 import { hideCredentialsInText, hideUrlCredentials } from '../../../../src-shared/domain/url-credentials';
 import { ok } from '../../../../src-shared/errors';
+import { uploadFromSource } from '../../url-import/upload-source';
 import { activityRecorder } from '../activity-record';
 import type { AppContext } from '../context';
 import { notConnected, plainError } from '../errors';
@@ -17,7 +18,8 @@ export function filesSection(ctx: AppContext): Section {
       'files.uploadFromUrl': async (r) => {
         const live = ctx.session.live;
         if (!live) return notConnected();
-        const up = await live.client.uploadFromUrl({
+        // A link of the service's own is sent under its name without the old stamp (upload-source.ts).
+        const up = await uploadFromSource(live.client, {
           sourceUrl: r.sourceUrl,
           ...(r.bucket ? { bucket: r.bucket } : {}),
         });

@@ -5,6 +5,7 @@ import { alertsSection } from './alerts-section';
 import { dryRunSection } from './dry-run-section';
 import { linksSection } from './links-section';
 import { sandboxSection } from './sandbox-section';
+import { stateNoticesSection } from './state-notices-section';
 import { statementSection } from './statement-section';
 import { urlImportSection } from './url-import-section';
 
@@ -20,6 +21,7 @@ export const EXTRA_SECTIONS: SectionFactory[] = [
   knowledgeSectionFactory,
   sandboxSection,
   alertsSection,
+  stateNoticesSection,
   dryRunSection,
   urlImportSection,
   linksSection,

@@ -62,8 +62,11 @@ export function sandboxAdmin(baseUrl: string, adminToken: string) {
     wallet: (clientId: number, amountPaise: number) =>
       send('POST', `/clients/${clientId}/wallet`, { amount_paise: amountPaise }, Wallet),
     /** With an empty body nothing changes and the faults in force are answered. */
-    faults: (patch: { storage_fail_rate?: number; connection_reset_rate?: number }) =>
-      send('PUT', '/faults', patch, Faults),
+    faults: (patch: {
+      storage_fail_rate?: number;
+      connection_reset_rate?: number;
+      rate_limited_seconds?: number;
+    }) => send('PUT', '/faults', patch, Faults),
     raise: (remoteBotId: number, event: LeadEvent) =>
       send('POST', `/bots/${remoteBotId}/events`, event, Raised),
     /** The entry API's test aids (reference-server-kb.md, "Test aids"); an empty body reads them. */

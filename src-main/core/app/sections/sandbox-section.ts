@@ -164,8 +164,13 @@ export function sandboxSection(ctx: AppContext): Section {
           ...(patch.connectionResetRate !== undefined
             ? { connection_reset_rate: patch.connectionResetRate }
             : {}),
+          ...(patch.rateLimitedSeconds !== undefined
+            ? { rate_limited_seconds: patch.rateLimitedSeconds }
+            : {}),
         });
         if (!r.ok) return r;
+        if (patch.rateLimitedSeconds)
+          ctx.log(`sandbox: file API answering 429 for ${patch.rateLimitedSeconds} s`);
         const f = toFaults(r.value);
         ctx.log(
           `sandbox: faults now storage ${f.storageFailRate}, connection drops ${f.connectionResetRate}`,

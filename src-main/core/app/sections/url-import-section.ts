@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { plural } from '../../../../src-shared/domain/words';
+import { importRunSentence } from '../../../../src-shared/domain/words';
 import { type AppError, appError, err, ok, type Result } from '../../../../src-shared/errors';
 import { makePrivateDir } from '../../../shared-node/private-files';
 import { checkIds, type IdCheck } from '../../url-import/check-ids';
@@ -81,7 +81,7 @@ export function urlImportSection(ctx: AppContext): Section {
           const { resultsPath: _, stoppedBy, ...counts } = r.value;
           record(
             counts.failed > 0 || stoppedBy ? 'url-import-failed' : 'url-import',
-            importSentence(name, counts, stoppedBy?.message ?? null),
+            importRunSentence(name, counts, stoppedBy?.message ?? null),
           );
           return ok({
             ...counts,
@@ -120,17 +120,4 @@ export function urlImportSection(ctx: AppContext): Section {
 function idLineCount(text: string): number {
   const lines = text.split(/\r\n|\n|\r/).filter((l) => l.trim() !== '' && !l.trimStart().startsWith('#'));
   return lines.length > 0 && /^\s*"?(cdn_id|id)"?\s*(,|$)/i.test(lines[0]!) ? lines.length - 1 : lines.length;
-}
-
-/** "Imported from links.txt: 4 of 8 lines uploaded, 4 failed (see the results)." */
-function importSentence(
-  name: string,
-  c: { lines: number; uploaded: number; alreadyDone: number; failed: number; skipped: number },
-  stoppedBy: string | null,
-): string {
-  const parts = [`${c.uploaded.toLocaleString('en')} of ${plural(c.lines, 'line')} uploaded`];
-  if (c.alreadyDone) parts.push(`${c.alreadyDone.toLocaleString('en')} done by an earlier run`);
-  if (c.skipped) parts.push(`${c.skipped.toLocaleString('en')} skipped`);
-  if (c.failed) parts.push(`${c.failed.toLocaleString('en')} failed`);
-  return `Imported from a list of links (${name}): ${parts.join(', ')}${stoppedBy ? `; stopped: ${stoppedBy}` : ''}.`;
 }

@@ -1,3 +1,4 @@
+import { formatIstPeriod } from '../../../../src-shared/domain/time-format';
 import type { ApiError } from '../../service/api-error';
 import { ApiFailure } from '../../service/api-error';
 import type { FileApiClient } from '../../service/file-api-client';
@@ -86,8 +87,11 @@ export function createConnectivity(
     const was = state.offline;
     state.offline = null;
     timers.clear('probe');
-    const minutes = Math.max(1, Math.round((ctx.now() - was.since) / 60_000));
-    ctx.log('online', `Back online after about ${minutes} min; waiting uploads resume.`);
+    // The period in the one IST format (issue 34: "after about 1 min" said neither when nor how long).
+    ctx.log(
+      'online',
+      `Back online: the service did not answer ${formatIstPeriod(was.since, ctx.now())}; waiting uploads resume.`,
+    );
     deps.onChange();
     // Uploads whose outcome was lost are settled by a listing first, then the queue moves.
     void runInBackground(ctx, { what: 'Settling uploads after coming back online' }, deps.runReconcile);

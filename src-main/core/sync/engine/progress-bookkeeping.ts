@@ -1,4 +1,4 @@
-import { estimateTimeLeft } from '../../../../src-shared/domain/time-left';
+import { estimateTimeLeft, type LimitWindow } from '../../../../src-shared/domain/time-left';
 import type { SyncEmitter, SyncEvents } from '../events';
 import type { FilesStore } from '../state/files-store';
 import type { FoldersStore } from '../state/folders-store';
@@ -7,6 +7,9 @@ import type { FileRow, FileState, Folder } from '../types';
 import type { RateLimiter } from './bandwidth';
 import type { EngineState, UploadSlot } from './engine-state';
 import type { FolderRunners } from './folder-runners';
+
+/** A gap this long before an upload's first bytes, with nothing else in flight, is idle, not slow. */
+const IDLE_MS = 1_000;
 
 export interface ProgressBookkeeping {
   /**
@@ -43,6 +46,10 @@ export function createProgressBookkeeping(
     limiter?: RateLimiter;
     /** The request budget's rate (0: none): each file left is one upload request. */
     requestsPerMinute?: () => number;
+    /** The schedule's pause in force and its windows ahead (schedule.ts `ahead`). */
+    scheduleAhead?: () => { pausedUntil: number | null; windows: LimitWindow[] };
+    /** The request budget sends nothing before then (epoch ms): a 429's Retry-After, the office's turn. */
+    requestsHeldUntil?: () => number | null;
   },
 ): ProgressBookkeeping {
   const { events, files, folders, trash, runners, now } = deps;
@@ -56,6 +63,8 @@ export function createProgressBookkeeping(
   const grants: number[] = [];
   // When the run's last files went live: the pace of files now (time-left.ts).
   const doneAt: number[] = [];
+  /** When bytes were last sent: a gap of IDLE_MS with nothing in flight is skipped by the speed meter. */
+  let idleSince = Number.NEGATIVE_INFINITY;
 
   function fileChanged(row: FileRow, from: FileState | null) {
     const e = fileEvent(row, from);
@@ -107,12 +116,20 @@ export function createProgressBookkeeping(
     // already (its slot goes right after), and one not counted in this session is in no total. Each is
     // capped at its counted size, so bytesSent never passes bytesTotal.
     let inflight = 0;
-    for (const [fileId, u] of state.uploading) inflight += Math.min(u.sent, p.counted.get(fileId) ?? 0);
+    let wireLeft = 0;
+    for (const [fileId, u] of state.uploading) {
+      const size = p.counted.get(fileId) ?? 0;
+      inflight += Math.min(u.sent, size);
+      wireLeft += Math.max(0, size - u.sent);
+    }
     let pendingBytes = 0;
     for (const b of p.counted.values()) pendingBytes += b;
     let retryBytes = 0;
     for (const id of retrying.keys()) retryBytes += p.counted.get(id) ?? 0;
-    const bps = p.meter.bytesPerSecond(t);
+    // With nothing in flight the link is idle, not slow (the 300 files' minute waiting for the budget
+    // decayed the speed to a fifth, and the last burst of 30 small files said 4.4 s for 0.7 s).
+    const bps = state.uploading.size > 0 ? p.meter.bytesPerSecond(t) : p.meter.idle(t);
+    const schedule = deps.scheduleAhead?.();
     const eta = estimateTimeLeft({
       now: t,
       startedAt: run.startedAt,
@@ -123,9 +140,13 @@ export function createProgressBookkeeping(
       limitBytesPerSecond: deps.limiter?.rate() ?? null,
       requestsPerMinute: deps.requestsPerMinute?.() ?? 0,
       filesInFlight: state.uploading.size,
+      bytesInFlightLeft: wireLeft,
       recentRequests: grants,
       recentDone: doneAt,
       retryAts: [...retrying.values()],
+      pausedUntil: schedule?.pausedUntil ?? null,
+      windowsAhead: schedule?.windows ?? [],
+      requestsHeldUntil: deps.requestsHeldUntil?.() ?? null,
     });
     events.emit('progress', {
       filesDone: p.filesDone,
@@ -140,7 +161,10 @@ export function createProgressBookkeeping(
 
   function uploadProgress(row: FileRow, slot: UploadSlot, sent: number) {
     const at = now();
+    // An upload's first bytes after a spell with nothing in flight: that spell was not the link's.
+    if (slot.sent === 0 && state.uploading.size === 1 && at - idleSince >= IDLE_MS) p.meter.idle(at);
     p.meter.add(sent - slot.sent, at);
+    idleSince = at;
     slot.sent = sent;
     // Per file at most ten times a second, and always the last bytes.
     if (sent >= slot.size || at - slot.shownAt >= 100) {

@@ -3,7 +3,9 @@ import {
   limitAt,
   type ScheduleEntry,
   type ScheduleZone,
+  windowsAhead,
 } from '../../../../src-shared/domain/bwlimit';
+import type { LimitWindow } from '../../../../src-shared/domain/time-left';
 import type { Clock, RateLimiter } from './bandwidth';
 import type { EngineState } from './engine-state';
 
@@ -28,6 +30,11 @@ export interface InForce {
 export interface BandwidthSchedule {
   set(setting: BandwidthSetting): void;
   inForce(): InForce;
+  /**
+   * What the estimate of time left reads of the timetable (time-left.ts): the pause in force and its end
+   * (Infinity: a timetable of pauses only), and the windows after the one in force, a week ahead.
+   */
+  ahead(): { pausedUntil: number | null; windows: LimitWindow[] };
   /** Follows the clock from now on (start) / no more (stop: resolves at once, nothing of it runs after). */
   start(): void;
   stop(): Promise<void>;
@@ -99,6 +106,12 @@ export function createBandwidthSchedule(
       apply();
     },
     inForce: () => current,
+    ahead() {
+      const now = deps.clock.now();
+      const pausedUntil = current.limit.kind === 'pause' ? (current.until ?? Number.POSITIVE_INFINITY) : null;
+      if (setting.schedule.length === 0) return { pausedUntil, windows: [] };
+      return { pausedUntil, windows: windowsAhead(setting.schedule, now, setting.zone ?? 'local') };
+    },
     start() {
       running = true;
       apply();

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { ReceiverView } from '../../../../src-shared/contract/leads';
 import { call } from '../../../api/core-ref';
 import { formatTime } from '../../../lib/format';
+import { useAppStatus } from '../../../stores/app-status';
 import { useRelay } from './relay-store';
 
 /**
@@ -41,6 +42,8 @@ export function LeadSourcePanel({ receiver }: { receiver: ReceiverView | null })
 function RelayState({ receiving }: { receiving: React.ReactNode }) {
   const relay = useRelay((s) => s.relay)!;
   const rejected = useRelay((s) => s.rejected);
+  // The link's word is the status model's (src-shared/domain/status-model.ts `leadsStatus`).
+  const link = useAppStatus().leads?.link ?? (relay.connected ? 'Connected' : 'Connecting');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const disconnect = async () => {
@@ -70,7 +73,7 @@ function RelayState({ receiving }: { receiving: React.ReactNode }) {
       <dl className="relay-facts small">
         <dt>State</dt>
         <dd data-testid="relay-connected">
-          {relay.connected ? 'Connected' : 'Not connected'}
+          {link}
           {relay.error ? <span className="error-text"> {relay.error.message}</span> : null}
         </dd>
         <dt>Last pull</dt>
