@@ -8,12 +8,14 @@ import { App } from './App';
 import { setPlatform } from './api/core-ref';
 import { detectPlatform } from './api/platform';
 import { loadConnected } from './stores/load-connected';
+import { followRunwayToasts } from './stores/runway-notice';
 import { useUi } from './stores/ui-store';
 import { wireEvents } from './stores/wire-events';
 
 const platform = detectPlatform((link) => useUi.setState({ link }));
 setPlatform(platform);
 wireEvents(platform.core);
+followRunwayToasts();
 
 async function boot() {
   const [session, settings] = await Promise.all([

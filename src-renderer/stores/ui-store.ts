@@ -7,6 +7,8 @@ export interface Toast {
   id: number;
   tone: 'info' | 'error';
   text: string;
+  /** What it is about, when it can stop being true before it times out (`runway:arrears`). */
+  about?: string;
 }
 
 interface UiState {
@@ -16,8 +18,10 @@ interface UiState {
   settings: Settings | null;
   toasts: Toast[];
   go(view: string): void;
-  toast(tone: Toast['tone'], text: string): void;
+  toast(tone: Toast['tone'], text: string, about?: string): void;
   dismiss(id: number): void;
+  /** Takes away the toasts about what no longer holds (a top-up paid the arrears it warned of). */
+  dismissAbout(keep: (about: string) => boolean): void;
 }
 
 let toastId = 0;
@@ -29,15 +33,21 @@ export const useUi = create<UiState>((set) => ({
   settings: null,
   toasts: [],
   go: (view) => set({ view }),
-  toast: (tone, text) => {
+  toast: (tone, text, about) => {
     const id = ++toastId;
-    set((s) => ({ toasts: [...s.toasts.slice(-3), { id, tone, text }] }));
+    set((s) => ({ toasts: [...s.toasts.slice(-3), { id, tone, text, ...(about ? { about } : {}) }] }));
     setTimeout(
       () => set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })),
       tone === 'error' ? 8000 : 4000,
     );
   },
   dismiss: (id) => set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })),
+  dismissAbout: (keep) =>
+    set((s) =>
+      s.toasts.some((t) => t.about !== undefined && !keep(t.about))
+        ? { toasts: s.toasts.filter((t) => t.about === undefined || keep(t.about)) }
+        : s,
+    ),
 }));
 
 /** Shows a refused command as a toast and returns null, so views can write `const v = await orToast(...)`. */

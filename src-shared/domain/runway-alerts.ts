@@ -19,6 +19,15 @@ export interface RunwayWarning {
 
 export const RUNWAY_ALERT_DAYS_DEFAULT = 7;
 
+const ARREARS_TITLE = 'Rent unpaid: uploads are paused';
+
+/** Which threshold a runway notification's title says (null: another alert, a statement's flag). */
+export function runwayThresholdOf(title: string): RunwayThreshold | null {
+  if (title === ARREARS_TITLE) return 'arrears';
+  if (title === 'Uploads stop tomorrow') return 'floor-tomorrow';
+  return /^Uploads stop in \d+ days?$/.test(title) ? 'floor-soon' : null;
+}
+
 /** What /me says that the warnings need (a subset of the Account schema). */
 export interface RunwayAccount {
   usage: { daily_rent_paise: number };
@@ -32,7 +41,7 @@ export function runwayWarnings(me: RunwayAccount, serviceNowMs: number, days: nu
   if (me.arrears.paise > 0) {
     out.push({
       threshold: 'arrears',
-      title: 'Rent unpaid: uploads are paused',
+      title: ARREARS_TITLE,
       body: `${formatRupees(me.arrears.paise)} of rent is in arrears${me.arrears.deadline ? `; the account closes and its files are removed on ${formatServiceTime(me.arrears.deadline)} unless the wallet covers it` : ''}.`,
       when: me.arrears.deadline,
     });

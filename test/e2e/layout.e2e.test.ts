@@ -63,6 +63,24 @@ describe.sequential('layout at 800x600 and 200% zoom', () => {
     }
   });
 
+  it('at 800x600 the Files filters are one row and the list reaches the window’s foot', async () => {
+    await page.setViewportSize({ width: 800, height: 600 });
+    try {
+      await f.nav(page, 'Files');
+      const list = page.locator('.files-main');
+      await list.waitFor();
+      const fields = await page
+        .locator('.files-filters .field')
+        .evaluateAll((els) => els.map((el) => Math.round(el.getBoundingClientRect().top)));
+      expect(new Set(fields).size).toBe(1);
+      const box = (await list.boundingBox())!;
+      // It stopped at 55% of the window: four rows over an empty band.
+      expect(box.y + box.height).toBeGreaterThanOrEqual(600 - 48);
+    } finally {
+      await page.setViewportSize(ZOOMABLE.viewport);
+    }
+  });
+
   it('at 200% the Files list, scrolled to, has the window, not a box of about four rows', async () => {
     await page.setViewportSize({ width: 640, height: 410 });
     try {

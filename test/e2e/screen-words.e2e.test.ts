@@ -122,6 +122,8 @@ describe.sequential('words on screen: no codes, one date format', () => {
     const event = dialog.locator('dt', { hasText: 'Event' }).locator('xpath=../dd/span');
     expect(await event.textContent()).toBe('Wants a person');
     expect(await event.getAttribute('title')).toBe('HANDOFF-REQUESTED');
+    // Said once in the details (and by the badge), not also as "Wants a person: Yes".
+    expect(await dialog.locator('dt').allTextContents()).not.toContain('Wants a person');
     await dialog.getByRole('button', { name: 'Close' }).click();
     expect(await page.getByText('Handoffs').count()).toBe(0);
   });

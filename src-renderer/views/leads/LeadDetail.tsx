@@ -67,7 +67,8 @@ export function LeadDetail({ lead, onClose }: { lead: LeadView; onClose(): void 
         <Item label="Note">
           {lead.note ? <span style={{ whiteSpace: 'pre-wrap' }}>{lead.note}</span> : '—'}
         </Item>
-        <Item label="Wants a person">{handoff ? 'Yes' : 'No'}</Item>
+        {/* The badge beside the name says it too; "Wants a person: Yes" beside "Event: Wants a person"
+            said it three times. */}
         <Item label="Event">
           <span title={lead.event}>{leadEventText(lead.event)}</span>
         </Item>

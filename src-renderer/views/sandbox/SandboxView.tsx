@@ -216,7 +216,7 @@ function FaultsCard({ state, setState }: StateProps) {
       },
     );
   return (
-    <SandboxCard id="faults" icon="alert" title="Storage faults" real={REAL.faults}>
+    <SandboxCard id="faults" icon="alert" title="Faults: storage and rate limit" real={REAL.faults}>
       <FaultChoice
         label="Uploads that fail in storage"
         value={state?.faults.storageFailRate ?? 0}
