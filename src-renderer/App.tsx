@@ -7,6 +7,7 @@ import { installDialogFocusReturn } from './components/focus-return';
 import { Icon, Logo } from './components/Icon';
 import { OfflineBanner } from './components/OfflineBanner';
 import { Toasts } from './components/Toasts';
+import { WordBadge } from './components/WordBadge';
 import { formatRupees } from './lib/format';
 import { useAccount } from './stores/account-store';
 import { useAppStatus, useKnowledgeFacts, useLeadsFacts } from './stores/app-status';
@@ -92,14 +93,13 @@ export function Sidebar() {
         </div>
       ))}
       <div className="sidebar-foot stack" style={{ gap: '0.35rem' }}>
-        <span
-          className={`badge ${status.tone}`}
-          data-testid="sync-state"
-          data-state={status.state}
-          title={status.detail ?? undefined}
-        >
-          <span className="dot" /> {status.word}
-        </span>
+        <WordBadge
+          tone={status.tone}
+          word={status.word}
+          detail={status.detail}
+          testId="sync-state"
+          data={{ state: status.state }}
+        />
         {account?.value ? (
           <span className="num">
             Wallet <strong>{formatRupees(account.value.wallet.balance_paise)}</strong>

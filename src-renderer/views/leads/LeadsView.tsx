@@ -5,6 +5,7 @@ import { LEAD_KIND_WORDS, leadClock, leadKindText } from '../../../src-shared/do
 import { call } from '../../api/core-ref';
 import { Icon } from '../../components/Icon';
 import { SCROLL_REGION, ViewHeader } from '../../components/ViewHeader';
+import { WordBadge } from '../../components/WordBadge';
 import { formatTime } from '../../lib/format';
 import { RenderCount } from '../../lib/render-count';
 import { useAppStatus, useLeadsFacts } from '../../stores/app-status';
@@ -132,14 +133,13 @@ export function LeadsStatusBadge() {
   const leads = useAppStatus().leads;
   if (!leads) return null;
   return (
-    <span
-      className={`badge ${leads.tone}`}
-      data-testid="leads-state"
-      data-kind={leads.kind}
-      title={leads.detail ?? undefined}
-    >
-      <span className="dot" /> {leads.word}
-    </span>
+    <WordBadge
+      tone={leads.tone}
+      word={leads.word}
+      detail={leads.detail}
+      testId="leads-state"
+      data={{ kind: leads.kind }}
+    />
   );
 }
 
