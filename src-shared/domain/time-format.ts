@@ -35,6 +35,26 @@ export function formatServiceDay(date: string): string {
 }
 
 /** A service date `YYYY-MM-DD` as "25 Nov 2026"; as given when unreadable. */
+const MONTH_NAMES = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+
+/** A month of the service's calendar, `2026-12`, as "December 2026" (the statement's title). */
+export function formatServiceMonth(month: string): string {
+  return `${MONTH_NAMES[Number(month.slice(5, 7)) - 1]} ${month.slice(0, 4)}`;
+}
+
 export function formatServiceDate(date: string): string {
   const ms = parseServiceTime(`${date} 12:00`);
   if (ms === null) return date;

@@ -3,7 +3,7 @@ import type { Share, Statement } from '../../../src-shared/contract/statement';
 import { formatBytes } from '../../../src-shared/domain/bytes';
 import { formatRupees } from '../../../src-shared/domain/money';
 import { creditWindowText } from '../../../src-shared/domain/statement/month-statement';
-import { formatIstTime } from '../../../src-shared/domain/time-format';
+import { formatIstTime, formatServiceMonth } from '../../../src-shared/domain/time-format';
 
 /**
  * The statement as a PDF an accountant can file (issue 35): drawn as text with pdf-lib's standard
@@ -19,7 +19,7 @@ export async function statementPdf(s: Statement): Promise<Uint8Array> {
   const bold = await doc.embedFont(StandardFonts.HelveticaBold);
   const w = new Writer(doc, font, bold);
 
-  w.title(`Statement of account, ${monthName(s.month)}`);
+  w.title(`Statement of account, ${formatServiceMonth(s.month)}`);
   w.line(
     `Account: ${s.account.name || '(name not read)'} (client ${s.account.clientId}) at ${s.account.service}`,
   );
@@ -100,21 +100,6 @@ export async function statementPdf(s: Statement): Promise<Uint8Array> {
   return doc.save();
 }
 
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
-const monthName = (m: string) => `${MONTHS[Number(m.slice(5, 7)) - 1]} ${m.slice(0, 4)}`;
 const rupees = (p: number) => formatRupees(p).replaceAll('₹', 'Rs ');
 const money = (p: number | null) => (p === null ? 'unknown' : rupees(p));
 /** WinAnsi has no rupee sign and no characters outside Latin-1's printable ones. */

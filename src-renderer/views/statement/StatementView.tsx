@@ -3,7 +3,7 @@ import type { Share, Statement } from '../../../src-shared/contract/statement';
 import { formatRupees } from '../../../src-shared/domain/money';
 import { creditWindowText } from '../../../src-shared/domain/statement/month-statement';
 import { statementCsv } from '../../../src-shared/domain/statement/statement-csv';
-import { formatServiceDate } from '../../../src-shared/domain/time-format';
+import { formatServiceDate, formatServiceMonth } from '../../../src-shared/domain/time-format';
 import type { AppError } from '../../../src-shared/errors';
 import { call } from '../../api/core-ref';
 import { Icon } from '../../components/Icon';
@@ -13,21 +13,6 @@ import { plural } from '../../lib/plural';
 import { saveBytes, saveText } from '../files/save-file';
 import { fromBase64, shiftMonth } from './month-and-bytes';
 
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
-const monthName = (m: string) => `${MONTHS[Number(m.slice(5, 7)) - 1]} ${m.slice(0, 4)}`;
 /** The days' scroll box is reached by keyboard to scroll it (WCAG 2.1.1), as each view's content is. */
 const DAYS_SCROLL = { tabIndex: 0, role: 'region', 'aria-label': 'Days of the month' } as const;
 const money = (p: number | null) => (p === null ? 'unknown' : formatRupees(p));
@@ -140,7 +125,7 @@ function StatementBody({ s }: { s: Statement }) {
       <section className="card stack" aria-label="Totals">
         <div className="row">
           <h2 style={{ margin: 0 }}>
-            {monthName(s.month)}
+            {formatServiceMonth(s.month)}
             {s.complete ? '' : ' so far'}
           </h2>
           <span className="spacer" />
